@@ -1,0 +1,41 @@
+# specwatch — see README.md. Every target runs on a fresh Debian machine with a JDK 17 and Maven.
+SHELL := /bin/bash
+MVN ?= mvn -B -ntp
+JAR := target/specwatch.jar
+RULES := rules/vllm-spec-decode.rules.yaml
+
+.PHONY: all test deps build jar rules rules-check fmt demo bench clean
+
+all: test
+
+## deps: install Prometheus, promtool and Alertmanager (Debian packages) when missing
+deps:
+	@bash deploy/scripts/ensure-deps.sh
+
+## test: promtool checks of the rules, then the Maven build with unit and integration tests
+test: deps rules-check
+	$(MVN) verify
+
+## rules-check: promtool check + promtool test of the recording rules
+rules-check: deps
+	promtool check rules $(RULES)
+	promtool test rules rules/tests/*.yaml
+
+## jar: build target/specwatch.jar without running tests
+jar $(JAR):
+	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
+
+## rules: re-render the recording rules from the engine profile
+rules: $(JAR)
+	java -jar $(JAR) rules render > $(RULES)
+
+## fmt: format Java sources (google-java-format)
+fmt:
+	$(MVN) -q spotless:apply
+
+## demo: Prometheus with the rules, scraping the simulator's three-minute regression scenario
+demo: deps jar
+	@bash deploy/demo/run-demo.sh
+
+clean:
+	$(MVN) -q clean

@@ -1,0 +1,122 @@
+package dev.specwatch.cli;
+
+import dev.specwatch.config.Durations;
+import dev.specwatch.config.InvalidInputException;
+import dev.specwatch.sim.ModelScenario;
+import dev.specwatch.sim.Scenario;
+import dev.specwatch.sim.ScenarioLoader;
+import dev.specwatch.sim.Simulator;
+import dev.specwatch.sim.SimulatorServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serves a vLLM-compatible /metrics endpoint driven by a scenario: phases of traffic with",
+      "per-position acceptance, idle gaps, counter resets and data-parallel engines.",
+      "Without --scenario it serves the built-in demo scenario."
+    })
+final class SimulateCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--scenario",
+      paramLabel = "FILE",
+      description = "Scenario YAML (docs/SIMULATOR.md).")
+  Path scenarioFile;
+
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:8000",
+      description = "Address to serve on (default: ${DEFAULT-VALUE}).")
+  String listen;
+
+  @Option(
+      names = "--print-at",
+      paramLabel = "DURATION",
+      description = "Print the exposition at this offset into the scenario (e.g. 90s) and exit.")
+  String printAt;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Scenario scenario;
+    try {
+      scenario =
+          scenarioFile == null ? ScenarioLoader.loadDefault() : ScenarioLoader.load(scenarioFile);
+    } catch (InvalidInputException e) {
+      e.problems().forEach(err::println);
+      return ExitCodes.INVALID_INPUT;
+    }
+    Simulator simulator = new Simulator(scenario, Clock.systemUTC());
+    if (printAt != null) {
+      Optional<Duration> at = Durations.parse(printAt);
+      if (at.isEmpty()) {
+        err.println(
+            "specwatch simulate: --print-at expects a duration like 90s, got '" + printAt + "'");
+        return ExitCodes.INVALID_INPUT;
+      }
+      out.print(simulator.exposition(at.get()));
+      out.flush();
+      return ExitCodes.OK;
+    }
+    Optional<InetSocketAddress> address = parseListen(listen);
+    if (address.isEmpty()) {
+      err.println("specwatch simulate: --listen expects HOST:PORT, got '" + listen + "'");
+      return ExitCodes.INVALID_INPUT;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (SimulatorServer server = SimulatorServer.start(simulator, address.get())) {
+      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "specwatch-sim-stop"));
+      out.printf(
+          "specwatch simulate: serving scenario '%s' on http://%s:%d/metrics%n",
+          scenario.name(), server.host(), server.port());
+      for (ModelScenario model : scenario.models()) {
+        out.printf(
+            "  %s: %d engine(s), %d phase(s)%s%n",
+            model.modelName(),
+            model.engines(),
+            model.phases().size(),
+            model.repeat() ? ", repeating" : "");
+      }
+      out.flush();
+      stopped.await();
+    }
+    return ExitCodes.OK;
+  }
+
+  static Optional<InetSocketAddress> parseListen(String value) {
+    int colon = value.lastIndexOf(':');
+    if (colon < 0) {
+      return Optional.empty();
+    }
+    String host = value.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    try {
+      int port = Integer.parseInt(value.substring(colon + 1));
+      if (port < 0 || port > 65535) {
+        return Optional.empty();
+      }
+      return Optional.of(new InetSocketAddress(host.isEmpty() ? "0.0.0.0" : host, port));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+}

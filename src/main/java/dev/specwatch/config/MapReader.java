@@ -1,0 +1,319 @@
+package dev.specwatch.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * Typed, error-collecting access to one YAML mapping. Every accessor records its key as known;
+ * {@link #finish()} then reports the keys nobody asked for, with a "did you mean" hint. A wrong
+ * value adds a {@link Problem} and returns the default, so reading goes on and every error is found
+ * in one pass.
+ */
+public final class MapReader {
+  private final YamlNode.Mapping mapping;
+  private final String path;
+  private final Problems problems;
+  private final Path baseDir;
+  private final Set<String> known = new LinkedHashSet<>();
+
+  private MapReader(YamlNode.Mapping mapping, String path, Problems problems, Path baseDir) {
+    this.mapping = mapping;
+    this.path = path;
+    this.problems = problems;
+    this.baseDir = baseDir;
+  }
+
+  /**
+   * A reader for {@code node}, or empty (with a problem added) when it is not a mapping.
+   *
+   * @param baseDir where relative {@code *_file} paths are resolved
+   */
+  public static Optional<MapReader> of(
+      YamlNode node, String path, Problems problems, Path baseDir) {
+    if (node instanceof YamlNode.Mapping m) {
+      return Optional.of(new MapReader(m, path, problems, baseDir));
+    }
+    problems.add(node.location(), path, "expected a mapping (key: value), got " + node.kind());
+    return Optional.empty();
+  }
+
+  public Location location() {
+    return mapping.location();
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public Problems problems() {
+    return problems;
+  }
+
+  public Path baseDir() {
+    return baseDir;
+  }
+
+  public String pathOf(String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
+  /** Where the key's value was written, or the mapping itself when the key is absent. */
+  public Location locationOf(String key) {
+    YamlNode node = mapping.entries().get(key);
+    return node == null ? mapping.location() : node.location();
+  }
+
+  public void error(String key, String message) {
+    problems.add(locationOf(key), pathOf(key), message);
+  }
+
+  public boolean has(String key) {
+    known.add(key);
+    YamlNode node = mapping.entries().get(key);
+    return node != null && !(node instanceof YamlNode.Scalar s && s.isNull());
+  }
+
+  public Optional<YamlNode> node(String key) {
+    return has(key) ? Optional.of(mapping.entries().get(key)) : Optional.empty();
+  }
+
+  public Set<String> keys() {
+    return Collections.unmodifiableSet(mapping.entries().keySet());
+  }
+
+  public Optional<String> optionalString(String key) {
+    Optional<YamlNode> node = node(key);
+    if (node.isEmpty()) {
+      return Optional.empty();
+    }
+    if (node.get() instanceof YamlNode.Scalar s) {
+      return Optional.of(s.text());
+    }
+    error(key, "expected a single value, got " + node.get().kind());
+    return Optional.empty();
+  }
+
+  public String string(String key, String defaultValue) {
+    return optionalString(key).orElse(defaultValue);
+  }
+
+  /** A required value; adds "is required" when missing and returns "". */
+  public String requiredString(String key) {
+    Optional<String> value = optionalString(key);
+    if (value.isEmpty() && !mapping.entries().containsKey(key)) {
+      problems.add(mapping.location(), pathOf(key), "is required");
+    } else if (value.isEmpty() || value.get().isBlank()) {
+      error(key, "must not be empty");
+    }
+    return value.orElse("");
+  }
+
+  /**
+   * A secret given inline as {@code key} or read from the file named by {@code key_file}. Values
+   * are never quoted in messages.
+   */
+  public Optional<String> secret(String key) {
+    String fileKey = key + "_file";
+    boolean inline = has(key);
+    boolean fromFile = has(fileKey);
+    if (inline && fromFile) {
+      error(fileKey, "set either " + key + " or " + fileKey + ", not both");
+      return Optional.empty();
+    }
+    if (inline) {
+      return optionalString(key);
+    }
+    if (fromFile) {
+      Optional<String> file = optionalString(fileKey);
+      if (file.isEmpty()) {
+        return Optional.empty();
+      }
+      Path resolved = baseDir.resolve(file.get());
+      try {
+        String value = Files.readString(resolved, StandardCharsets.UTF_8).strip();
+        if (value.isEmpty()) {
+          error(fileKey, "file " + resolved + " is empty");
+          return Optional.empty();
+        }
+        return Optional.of(value);
+      } catch (IOException e) {
+        error(fileKey, "cannot read file " + resolved);
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  public OptionalDouble optionalNumber(String key, double min, double max) {
+    Optional<String> text = optionalString(key);
+    if (text.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    double value;
+    try {
+      value = Double.parseDouble(text.get().trim());
+    } catch (NumberFormatException e) {
+      error(key, "expected a number, got '" + text.get() + "'");
+      return OptionalDouble.empty();
+    }
+    if (Double.isNaN(value) || value < min || value > max) {
+      error(key, "must be between " + plain(min) + " and " + plain(max) + ", got " + text.get());
+      return OptionalDouble.empty();
+    }
+    return OptionalDouble.of(value);
+  }
+
+  public double number(String key, double defaultValue, double min, double max) {
+    return optionalNumber(key, min, max).orElse(defaultValue);
+  }
+
+  public int integer(String key, int defaultValue, int min, int max) {
+    Optional<String> text = optionalString(key);
+    if (text.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      int value = Integer.parseInt(text.get().trim());
+      if (value < min || value > max) {
+        error(key, "must be between " + min + " and " + max + ", got " + value);
+        return defaultValue;
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      error(key, "expected a whole number, got '" + text.get() + "'");
+      return defaultValue;
+    }
+  }
+
+  public boolean bool(String key, boolean defaultValue) {
+    Optional<String> text = optionalString(key);
+    if (text.isEmpty()) {
+      return defaultValue;
+    }
+    switch (text.get().trim()) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        error(key, "expected true or false, got '" + text.get() + "'");
+        return defaultValue;
+    }
+  }
+
+  public Optional<Duration> optionalDuration(String key) {
+    Optional<String> text = optionalString(key);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Duration> parsed = Durations.parse(text.get());
+    if (parsed.isEmpty()) {
+      error(key, "expected a duration like 30s, 5m, 1h or 7d, got '" + text.get() + "'");
+    }
+    return parsed;
+  }
+
+  public Duration duration(String key, Duration defaultValue) {
+    return optionalDuration(key).orElse(defaultValue);
+  }
+
+  public Optional<MapReader> map(String key) {
+    return node(key).flatMap(n -> of(n, pathOf(key), problems, baseDir));
+  }
+
+  /** Each item of a list, read by {@code item} with its path ({@code key[i]}). */
+  public <T> List<T> list(String key, BiFunction<YamlNode, String, Optional<T>> item) {
+    Optional<YamlNode> node = node(key);
+    if (node.isEmpty()) {
+      return List.of();
+    }
+    if (!(node.get() instanceof YamlNode.Sequence seq)) {
+      error(key, "expected a list, got " + node.get().kind());
+      return List.of();
+    }
+    List<T> out = new ArrayList<>();
+    for (int i = 0; i < seq.items().size(); i++) {
+      item.apply(seq.items().get(i), pathOf(key) + "[" + i + "]").ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** A mapping of plain string values, e.g. label matchers or HTTP headers. */
+  public Map<String, String> stringMap(String key) {
+    Optional<MapReader> child = map(key);
+    if (child.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String k : child.get().keys()) {
+      child.get().optionalString(k).ifPresent(v -> out.put(k, v));
+    }
+    return out;
+  }
+
+  /** Reports every key that no accessor asked for, suggesting the closest known key. */
+  public void finish() {
+    for (Map.Entry<String, Location> entry : mapping.keyLocations().entrySet()) {
+      String key = entry.getKey();
+      if (known.contains(key)) {
+        continue;
+      }
+      String message = "unknown key";
+      Optional<String> hint = closest(key, known);
+      message += hint.map(h -> " (did you mean '" + h + "'?)").orElse("");
+      problems.add(entry.getValue(), pathOf(key), message);
+    }
+  }
+
+  static Optional<String> closest(String key, Set<String> candidates) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : candidates) {
+      int d = distance(key.toLowerCase(), candidate.toLowerCase());
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    int allowed = Math.max(2, key.length() / 3);
+    return bestDistance <= allowed ? Optional.of(best) : Optional.empty();
+  }
+
+  /** Levenshtein distance. */
+  static int distance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] =
+            Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+
+  private static String plain(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+  }
+}

@@ -1,0 +1,32 @@
+package dev.specwatch.signals;
+
+import java.util.Set;
+
+/**
+ * How one serving engine exposes speculative decoding, as PromQL per {@link Signal}. The same
+ * profile renders the recording rules in rules/ and the daemon's queries, so both always agree.
+ */
+public sealed interface EngineProfile permits VllmProfile, SglangProfile {
+  /** The {@code engine:} value in policies: {@code vllm} or {@code sglang}. */
+  String name();
+
+  /** The signals this engine can report. */
+  Set<Signal> supported();
+
+  /**
+   * The PromQL for {@code signal} over {@code scope}. The result has one series per distinct
+   * combination of {@code scope.groupBy()} (plus {@code position} for position acceptance). Ratios
+   * have no sample when there were no drafts in the window.
+   *
+   * @throws IllegalArgumentException when the signal is not {@link #supported()}
+   */
+  String query(Signal signal, QueryScope scope);
+
+  static EngineProfile forName(String name) {
+    return switch (name) {
+      case "vllm" -> VllmProfile.INSTANCE;
+      case "sglang" -> SglangProfile.INSTANCE;
+      default -> throw new IllegalArgumentException("unknown engine: " + name);
+    };
+  }
+}

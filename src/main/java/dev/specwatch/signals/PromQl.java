@@ -1,0 +1,55 @@
+package dev.specwatch.signals;
+
+import dev.specwatch.config.Durations;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Small, safe pieces of PromQL text. */
+public final class PromQl {
+  private PromQl() {}
+
+  /**
+   * A PromQL double-quoted string literal. Backslash, double quote and control characters are
+   * escaped; other UTF-8 passes through unchanged (PromQL strings are UTF-8, Go-style escapes).
+   */
+  public static String quote(String value) {
+    StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '\\' -> out.append("\\\\");
+        case '"' -> out.append("\\\"");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            out.append(String.format("\\x%02x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+
+  /** {@code {a="x",b=~"y"}}, or "" when there are no matchers. */
+  public static String selector(List<LabelMatcher> matchers) {
+    if (matchers.isEmpty()) {
+      return "";
+    }
+    return matchers.stream().map(LabelMatcher::render).collect(Collectors.joining(",", "{", "}"));
+  }
+
+  /** {@code a, b} for {@code by (...)} and {@code on (...)} clauses. */
+  public static String labelList(List<String> labels) {
+    return String.join(", ", labels);
+  }
+
+  /** A range duration, e.g. {@code 5m}. */
+  public static String range(Duration window) {
+    return Durations.format(window);
+  }
+}

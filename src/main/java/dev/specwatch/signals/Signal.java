@@ -1,0 +1,30 @@
+package dev.specwatch.signals;
+
+/** The efficiency signals of speculative decoding (ARCHITECTURE §1, docs/METRICS.md). */
+public enum Signal {
+  /** Accepted draft tokens / proposed draft tokens, 0..1. No sample when idle. */
+  ACCEPTANCE_RATE("acceptance_rate"),
+  /** 1 + accepted tokens / drafts: tokens per verification step incl. the bonus token, 1..k+1. */
+  MEAN_ACCEPTED_LENGTH("mean_accepted_length"),
+  /** Per draft position i: accepted at i / drafts, 0..1, non-increasing in i. */
+  POSITION_ACCEPTANCE("position_acceptance"),
+  /** Draft tokens proposed per second; 0 when idle. */
+  DRAFT_TOKENS_PER_SECOND("draft_tokens_per_second"),
+  /** Draft tokens accepted per second; 0 when idle. */
+  ACCEPTED_TOKENS_PER_SECOND("accepted_tokens_per_second"),
+  /** Output tokens per second, speculative or not; 0 when idle. */
+  GENERATION_TOKENS_PER_SECOND("generation_tokens_per_second"),
+  /** Verification steps (drafts) in the window: the traffic volume behind the ratios. */
+  DRAFTS_IN_WINDOW("drafts_in_window");
+
+  private final String key;
+
+  Signal(String key) {
+    this.key = key;
+  }
+
+  /** The name used in config, JSON output and docs. */
+  public String key() {
+    return key;
+  }
+}

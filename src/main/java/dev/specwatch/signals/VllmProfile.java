@@ -1,0 +1,86 @@
+package dev.specwatch.signals;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * vLLM V1: four monotonic counters labelled {@code model_name} and {@code engine} (the
+ * data-parallel rank), plus {@code position} on the per-position one. Counters are summed across
+ * engines and instances before dividing; ratios are never averaged.
+ */
+public final class VllmProfile implements EngineProfile {
+  public static final VllmProfile INSTANCE = new VllmProfile();
+
+  public static final String DRAFTS = "vllm:spec_decode_num_drafts_total";
+  public static final String DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total";
+  public static final String ACCEPTED_TOKENS = "vllm:spec_decode_num_accepted_tokens_total";
+  public static final String ACCEPTED_PER_POSITION =
+      "vllm:spec_decode_num_accepted_tokens_per_pos_total";
+  public static final String GENERATION_TOKENS = "vllm:generation_tokens_total";
+  public static final String PROMPT_TOKENS = "vllm:prompt_tokens_total";
+
+  private VllmProfile() {}
+
+  @Override
+  public String name() {
+    return "vllm";
+  }
+
+  @Override
+  public Set<Signal> supported() {
+    return EnumSet.allOf(Signal.class);
+  }
+
+  @Override
+  public String query(Signal signal, QueryScope scope) {
+    return switch (signal) {
+      case ACCEPTANCE_RATE -> ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFT_TOKENS, scope));
+      case MEAN_ACCEPTED_LENGTH ->
+          "1 + " + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFTS, scope)).strip();
+      case POSITION_ACCEPTANCE -> positionAcceptance(scope);
+      case DRAFT_TOKENS_PER_SECOND -> sumRate(DRAFT_TOKENS, scope);
+      case ACCEPTED_TOKENS_PER_SECOND -> sumRate(ACCEPTED_TOKENS, scope);
+      case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
+      case DRAFTS_IN_WINDOW -> sum(scope.groupBy(), "increase", DRAFTS, scope);
+    };
+  }
+
+  /** {@code sum by (G) (rate(metric{S}[W]))}. */
+  static String sumRate(String metric, QueryScope scope) {
+    return sum(scope.groupBy(), "rate", metric, scope);
+  }
+
+  static String sum(List<String> by, String function, String metric, QueryScope scope) {
+    return "sum by ("
+        + PromQl.labelList(by)
+        + ") ("
+        + function
+        + "("
+        + metric
+        + PromQl.selector(scope.matchers())
+        + "["
+        + PromQl.range(scope.window())
+        + "]))";
+  }
+
+  /**
+   * {@code numerator / (denominator > 0)}: the filter drops groups with no drafts in the window, so
+   * an idle model yields no sample instead of NaN (0/0) or a fake 100 %.
+   */
+  static String ratio(String numerator, String denominator) {
+    return numerator + "\n  /\n(" + denominator + " > 0)";
+  }
+
+  private static String positionAcceptance(QueryScope scope) {
+    List<String> byPosition = new ArrayList<>(scope.groupBy());
+    byPosition.add("position");
+    return sum(byPosition, "rate", ACCEPTED_PER_POSITION, scope)
+        + "\n  / on ("
+        + PromQl.labelList(scope.groupBy())
+        + ") group_left ()\n("
+        + sumRate(DRAFTS, scope)
+        + " > 0)";
+  }
+}

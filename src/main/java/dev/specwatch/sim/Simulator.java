@@ -1,0 +1,161 @@
+package dev.specwatch.sim;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders what a vLLM V1 server with speculative decoding exposes on {@code /metrics} at any moment
+ * of a {@link Scenario}, in the Prometheus text format (version 0.0.4) as the Python client writes
+ * it: HELP/TYPE per family, {@code _total} counters with their {@code _created} gauges, labels
+ * {@code engine}, {@code model_name} (and {@code position}). Thread-safe: state is immutable.
+ */
+public final class Simulator {
+  private final Scenario scenario;
+  private final Clock clock;
+  private final Instant start;
+
+  public Simulator(Scenario scenario, Clock clock) {
+    this.scenario = scenario;
+    this.clock = clock;
+    this.start = clock.instant();
+  }
+
+  public Scenario scenario() {
+    return scenario;
+  }
+
+  /** The exposition now. */
+  public String exposition() {
+    return exposition(Duration.between(start, clock.instant()));
+  }
+
+  /** Counters of every engine of every model, {@code elapsed} after the start. */
+  public List<EngineSample> samples(Duration elapsed) {
+    List<EngineSample> out = new ArrayList<>();
+    for (ModelScenario model : scenario.models()) {
+      ModelCounters counters = ModelCounters.of(model, elapsed);
+      double created = toEpochSeconds(start.plus(elapsed).minus(counters.sinceStartOfCounting()));
+      for (int engine = 0; engine < model.engines(); engine++) {
+        out.add(new EngineSample(model.modelName(), engine, counters, created));
+      }
+    }
+    return out;
+  }
+
+  /** One engine's counters and the time they started counting (seconds since the epoch). */
+  public record EngineSample(
+      String modelName, int engine, ModelCounters counters, double createdEpochSeconds) {}
+
+  public String exposition(Duration elapsed) {
+    List<EngineSample> samples = samples(elapsed);
+    StringBuilder out = new StringBuilder(4096);
+    counter(
+        out,
+        "vllm:spec_decode_num_drafts",
+        "Number of spec decoding drafts.",
+        samples,
+        c -> c.drafts());
+    counter(
+        out,
+        "vllm:spec_decode_num_draft_tokens",
+        "Number of draft tokens.",
+        samples,
+        c -> c.draftTokens());
+    counter(
+        out,
+        "vllm:spec_decode_num_accepted_tokens",
+        "Number of accepted tokens.",
+        samples,
+        c -> c.acceptedTokens());
+    perPosition(out, samples);
+    counter(
+        out,
+        "vllm:prompt_tokens",
+        "Number of prefill tokens processed.",
+        samples,
+        c -> c.promptTokens());
+    counter(
+        out,
+        "vllm:generation_tokens",
+        "Number of generation tokens processed.",
+        samples,
+        c -> c.generationTokens());
+    return out.toString();
+  }
+
+  private interface Field {
+    long of(ModelCounters counters);
+  }
+
+  private static void counter(
+      StringBuilder out, String name, String help, List<EngineSample> samples, Field field) {
+    header(out, name + "_total", help, "counter");
+    for (EngineSample s : samples) {
+      line(out, name + "_total", s, null, Long.toString(field.of(s.counters())) + ".0");
+    }
+    header(out, name + "_created", help, "gauge");
+    for (EngineSample s : samples) {
+      line(out, name + "_created", s, null, formatDouble(s.createdEpochSeconds()));
+    }
+  }
+
+  private static void perPosition(StringBuilder out, List<EngineSample> samples) {
+    String name = "vllm:spec_decode_num_accepted_tokens_per_pos";
+    String help = "Accepted tokens per draft position.";
+    header(out, name + "_total", help, "counter");
+    for (EngineSample s : samples) {
+      long[] values = s.counters().acceptedPerPosition();
+      for (int i = 0; i < values.length; i++) {
+        line(out, name + "_total", s, Integer.toString(i), values[i] + ".0");
+      }
+    }
+    header(out, name + "_created", help, "gauge");
+    for (EngineSample s : samples) {
+      for (int i = 0; i < s.counters().positions(); i++) {
+        line(out, name + "_created", s, Integer.toString(i), formatDouble(s.createdEpochSeconds()));
+      }
+    }
+  }
+
+  private static void header(StringBuilder out, String name, String help, String type) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+  }
+
+  private static void line(
+      StringBuilder out, String name, EngineSample s, String position, String value) {
+    out.append(name).append("{engine=\"").append(s.engine()).append("\",model_name=\"");
+    escapeLabelValue(out, s.modelName());
+    out.append('"');
+    if (position != null) {
+      out.append(",position=\"").append(position).append('"');
+    }
+    out.append("} ").append(value).append('\n');
+  }
+
+  /** Label value escaping of the text format: backslash, double quote and line feed. */
+  static void escapeLabelValue(StringBuilder out, String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '\\' -> out.append("\\\\");
+        case '"' -> out.append("\\\"");
+        case '\n' -> out.append("\\n");
+        default -> out.append(c);
+      }
+    }
+  }
+
+  private static double toEpochSeconds(Instant instant) {
+    return instant.getEpochSecond() + instant.getNano() / 1e9;
+  }
+
+  private static String formatDouble(double value) {
+    // Same shape as the Python client's repr for timestamps, e.g. 1.7567367987335691e+09.
+    return String.format(Locale.ROOT, "%.16e", value);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.specwatch.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MapReaderTest {
+  private final Problems problems = new Problems();
+
+  private MapReader read(String yaml, Map<String, String> env) {
+    YamlNode root = new YamlParser("cfg.yaml", problems, env::get).parse(yaml).orElseThrow();
+    return MapReader.of(root, "", problems, Path.of(".")).orElseThrow();
+  }
+
+  @Test
+  void reportsEveryProblemWithFileLineColumnAndKeyPath() {
+    MapReader r = read("evaluation:\n  interval: soon\n  windw: 5m\nname: x\nname: y\n", Map.of());
+    MapReader evaluation = r.map("evaluation").orElseThrow();
+    evaluation.duration("interval", Duration.ofSeconds(30));
+    evaluation.duration("window", Duration.ofMinutes(5));
+    evaluation.finish();
+    r.string("name", "");
+    r.finish();
+
+    assertThat(problems.sorted())
+        .extracting(Problem::toString)
+        .containsExactly(
+            "cfg.yaml:2:13: evaluation.interval: expected a duration like 30s, 5m, 1h or 7d, got"
+                + " 'soon'",
+            "cfg.yaml:3:3: evaluation.windw: unknown key (did you mean 'window'?)",
+            "cfg.yaml:5:1: name: duplicate key (first set at line 4)");
+  }
+
+  @Test
+  void interpolatesEnvironmentStrictly() {
+    MapReader r =
+        read("url: http://${HOST}:9090\nprice: $$5\nmissing: ${NOPE}\n", Map.of("HOST", "prom"));
+    assertThat(r.string("url", "")).isEqualTo("http://prom:9090");
+    assertThat(r.string("price", "")).isEqualTo("$5");
+    r.string("missing", "");
+    assertThat(problems.sorted())
+        .extracting(Problem::toString)
+        .containsExactly("cfg.yaml:3:10: missing: environment variable NOPE is not set");
+  }
+
+  @Test
+  void numbersOutsideTheirRangeAreErrors() {
+    MapReader r = read("rate: 1.5\nk: zero\n", Map.of());
+    assertThat(r.number("rate", 0.5, 0, 1)).isEqualTo(0.5);
+    assertThat(r.integer("k", 1, 1, 10)).isEqualTo(1);
+    assertThat(problems.sorted())
+        .extracting(Problem::message)
+        .containsExactly("must be between 0 and 1, got 1.5", "expected a whole number, got 'zero'");
+  }
+
+  @Test
+  void syntaxErrorIsOneProblemWithItsLocation() {
+    new YamlParser("bad.yaml", problems, null).parse("a: [1, 2\nb: c\n");
+    assertThat(problems.sorted()).hasSize(1);
+    assertThat(problems.sorted().get(0).toString())
+        .startsWith("bad.yaml:")
+        .contains("not valid YAML");
+  }
+
+  @Test
+  void suggestsOnlyCloseKeys() {
+    assertThat(MapReader.closest("windw", java.util.Set.of("window", "interval")))
+        .contains("window");
+    assertThat(MapReader.closest("zzzzzz", java.util.Set.of("window", "interval"))).isEmpty();
+  }
+
+  @Test
+  void durationsReadAndPrintLikePrometheus() {
+    assertThat(Durations.parse("1h30m")).contains(Duration.ofMinutes(90));
+    assertThat(Durations.parse("7d")).contains(Duration.ofDays(7));
+    assertThat(Durations.parse("500ms")).contains(Duration.ofMillis(500));
+    assertThat(Durations.parse("5")).isEmpty();
+    assertThat(Durations.parse("5m1h")).isEmpty();
+    assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("1m30s");
+    assertThat(Durations.format(Duration.ofDays(7))).isEqualTo("1w");
+  }
+}

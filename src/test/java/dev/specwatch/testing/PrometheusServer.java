@@ -1,0 +1,183 @@
+package dev.specwatch.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real Prometheus (the Debian package's /usr/bin/prometheus) on a free loopback port, with a
+ * temporary data directory, the project's rule files and a scrape config for the given targets.
+ */
+public final class PrometheusServer implements AutoCloseable {
+  private final Process process;
+  private final Path dir;
+  private final int port;
+
+  private PrometheusServer(Process process, Path dir, int port) {
+    this.process = process;
+    this.dir = dir;
+    this.port = port;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static final class Builder {
+    private final List<Path> ruleFiles = new ArrayList<>();
+    private final Map<String, List<String>> jobs = new LinkedHashMap<>();
+    private Duration scrapeInterval = Duration.ofSeconds(1);
+    private Duration evaluationInterval = Duration.ofSeconds(1);
+
+    public Builder ruleFile(Path file) {
+      ruleFiles.add(file.toAbsolutePath());
+      return this;
+    }
+
+    /** Adds a scrape job with static targets ({@code host:port}). */
+    public Builder job(String name, String... targets) {
+      jobs.put(name, List.of(targets));
+      return this;
+    }
+
+    public Builder scrapeInterval(Duration interval) {
+      this.scrapeInterval = interval;
+      return this;
+    }
+
+    public PrometheusServer start() throws IOException {
+      Path dir = Files.createTempDirectory("specwatch-prometheus-");
+      StringBuilder config = new StringBuilder();
+      config
+          .append("global:\n")
+          .append("  scrape_interval: ")
+          .append(scrapeInterval.toMillis())
+          .append("ms\n")
+          .append("  evaluation_interval: ")
+          .append(evaluationInterval.toMillis())
+          .append("ms\n");
+      config.append("rule_files:\n");
+      for (Path rules : ruleFiles) {
+        config.append("  - '").append(rules).append("'\n");
+      }
+      config.append("scrape_configs:\n");
+      for (Map.Entry<String, List<String>> job : jobs.entrySet()) {
+        config
+            .append("  - job_name: '")
+            .append(job.getKey())
+            .append("'\n")
+            .append("    static_configs:\n")
+            .append("      - targets: [");
+        config.append(String.join(", ", job.getValue().stream().map(t -> "'" + t + "'").toList()));
+        config.append("]\n");
+      }
+      Path configFile = dir.resolve("prometheus.yml");
+      Files.writeString(configFile, config.toString(), StandardCharsets.UTF_8);
+      int port = freePort();
+      Path log = dir.resolve("prometheus.log");
+      Process process =
+          new ProcessBuilder(
+                  prometheusBinary(),
+                  "--config.file=" + configFile,
+                  "--storage.tsdb.path=" + dir.resolve("data"),
+                  "--web.listen-address=127.0.0.1:" + port,
+                  "--web.enable-lifecycle",
+                  "--web.enable-admin-api",
+                  "--log.level=warn")
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      PrometheusServer server = new PrometheusServer(process, dir, port);
+      server.awaitReady(log);
+      return server;
+    }
+  }
+
+  static String prometheusBinary() {
+    for (String candidate : List.of("/usr/bin/prometheus", "/usr/local/bin/prometheus")) {
+      if (Files.isExecutable(Path.of(candidate))) {
+        return candidate;
+      }
+    }
+    throw new IllegalStateException(
+        "prometheus is not installed: run `make deps` (Debian package 'prometheus')");
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    }
+  }
+
+  private void awaitReady(Path log) throws IOException {
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "prometheus exited with " + process.exitValue() + ":\n" + Files.readString(log));
+      }
+      try {
+        HttpURLConnection c = (HttpURLConnection) uri("/-/ready").toURL().openConnection();
+        c.setConnectTimeout(500);
+        c.setReadTimeout(1000);
+        if (c.getResponseCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for prometheus");
+      }
+    }
+    close();
+    throw new IllegalStateException("prometheus did not become ready:\n" + Files.readString(log));
+  }
+
+  public URI baseUri() {
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  public URI uri(String path) {
+    return baseUri().resolve(path);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
