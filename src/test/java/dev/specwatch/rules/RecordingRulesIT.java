@@ -1,0 +1,127 @@
+package dev.specwatch.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.PromApi;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The shipped recording rules, loaded into a real Prometheus that scrapes the simulator, return
+ * what the scenario implies (it-fleet.yaml). Ratios are exact up to the simulator's integer
+ * rounding; token rates need a full 1m window, and then match within rate()'s extrapolation.
+ */
+@ExtendWith(Fleet.Extension.class)
+class RecordingRulesIT {
+  private static final String STEADY = "{model_name=\"it/steady-mtp\"}";
+  private static final String IDLE = "{model_name=\"it/goes-idle\"}";
+
+  @Test
+  void ratioRulesMatchTheScenario(Fleet fleet) {
+    PromApi api = fleet.api();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () -> {
+              assertThat(api.scalar("vllm:spec_decode_acceptance_rate:rate1m" + STEADY))
+                  .isCloseTo(0.7, within(0.005));
+              assertThat(api.scalar("vllm:spec_decode_mean_accepted_length:rate1m" + STEADY))
+                  .isCloseTo(3.1, within(0.01));
+              Map<String, Double> byPosition = new TreeMap<>();
+              api.query("vllm:spec_decode_acceptance_rate_by_pos:rate1m" + STEADY)
+                  .forEach(s -> byPosition.put(s.labels().get("position"), s.value()));
+              assertThat(byPosition).containsOnlyKeys("0", "1", "2");
+              assertThat(byPosition.get("0")).isCloseTo(0.9, within(0.005));
+              assertThat(byPosition.get("1")).isCloseTo(0.7, within(0.005));
+              assertThat(byPosition.get("2")).isCloseTo(0.5, within(0.005));
+            });
+    // Two engines were summed into one series without engine/instance labels.
+    assertThat(api.query("vllm:spec_decode_acceptance_rate:rate1m" + STEADY))
+        .singleElement()
+        .satisfies(s -> assertThat(s.labels()).containsOnlyKeys("__name__", "model_name"));
+    // vLLM's identity: mean accepted length = 1 + sum of per-position acceptance.
+    assertThat(
+            api.scalar(
+                "1 + sum(vllm:spec_decode_acceptance_rate_by_pos:rate1m"
+                    + STEADY
+                    + ") - on() vllm:spec_decode_mean_accepted_length:rate1m"
+                    + STEADY))
+        .isCloseTo(0.0, within(1e-6));
+  }
+
+  @Test
+  void tokenRateRulesMatchTheScenarioOnceTheWindowIsFull(Fleet fleet) {
+    PromApi api = fleet.api();
+    // 4 req/s x 256 tokens = 1024 generation tokens/s, 4000 prompt tokens/s; one verification
+    // step emits 3.1 tokens, so 330.3 drafts/s, 991 draft tokens/s, 693.7 accepted tokens/s.
+    double drafts = 1024 / 3.1;
+    await()
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofSeconds(2))
+        .untilAsserted(
+            () -> {
+              assertThat(api.scalar("vllm:generation_tokens_per_second:rate1m" + STEADY))
+                  .isCloseTo(1024, within(1024 * 0.03));
+              assertThat(api.scalar("vllm:prompt_tokens_per_second:rate1m" + STEADY))
+                  .isCloseTo(4000, within(4000 * 0.03));
+              assertThat(api.scalar("vllm:total_tokens_per_second:rate1m" + STEADY))
+                  .isCloseTo(5024, within(5024 * 0.03));
+              assertThat(api.scalar("vllm:spec_decode_draft_tokens_per_second:rate1m" + STEADY))
+                  .isCloseTo(drafts * 3, within(drafts * 3 * 0.03));
+              assertThat(api.scalar("vllm:spec_decode_accepted_tokens_per_second:rate1m" + STEADY))
+                  .isCloseTo(drafts * 2.1, within(drafts * 2.1 * 0.03));
+            });
+  }
+
+  @Test
+  void idleModelRecordsNoRatiosAndZeroTokenRates(Fleet fleet) {
+    PromApi api = fleet.api();
+    // While active (first 15 s) the acceptance rate was recorded: (0.8 + 0.6) / 2 = 0.7.
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        api.scalar(
+                            "max_over_time(vllm:spec_decode_acceptance_rate:rate1m"
+                                + IDLE
+                                + "[10m])"))
+                    .isCloseTo(0.7, within(0.01)));
+    // A full minute after traffic stopped: no ratio sample, token rates exactly 0.
+    await()
+        .atMost(Duration.ofSeconds(150))
+        .pollInterval(Duration.ofSeconds(2))
+        .untilAsserted(
+            () -> {
+              assertThat(api.query("vllm:spec_decode_acceptance_rate:rate1m" + IDLE)).isEmpty();
+              assertThat(api.query("vllm:spec_decode_mean_accepted_length:rate1m" + IDLE))
+                  .isEmpty();
+              assertThat(api.query("vllm:spec_decode_acceptance_rate_by_pos:rate1m" + IDLE))
+                  .isEmpty();
+              assertThat(api.scalar("vllm:spec_decode_draft_tokens_per_second:rate1m" + IDLE))
+                  .isEqualTo(0.0);
+              assertThat(api.scalar("vllm:spec_decode_accepted_tokens_per_second:rate1m" + IDLE))
+                  .isEqualTo(0.0);
+            });
+    // Never NaN and never above 100 % at any point in the run, for any model (NaN != NaN).
+    assertThat(
+            api.query(
+                "vllm:spec_decode_acceptance_rate:rate1m != vllm:spec_decode_acceptance_rate:rate1m"))
+        .isEmpty();
+    assertThat(api.scalar("count(max_over_time(vllm:spec_decode_acceptance_rate:rate1m[10m]) > 1)"))
+        .isNaN();
+    assertThat(
+            api.scalar(
+                "count(count_over_time((vllm:spec_decode_acceptance_rate:rate1m"
+                    + " != vllm:spec_decode_acceptance_rate:rate1m)[10m:1s]))"))
+        .isNaN();
+  }
+}
