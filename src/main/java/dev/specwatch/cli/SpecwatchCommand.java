@@ -13,7 +13,12 @@ import picocli.CommandLine.IVersionProvider;
     description =
         "Watches the efficiency of speculative decoding (MTP, EAGLE, draft models) in LLM"
             + " serving.",
-    subcommands = {SimulateCommand.class, RulesCommand.class},
+    subcommands = {
+      ValidateCommand.class,
+      CheckCommand.class,
+      SimulateCommand.class,
+      RulesCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",

@@ -32,7 +32,9 @@ public record ModelCounters(
     int k = phaseAt(model, t).numSpeculativeTokens();
     Totals now = totals(model, t);
     Totals then = totals(model, restartAt);
-    int engines = model.engines();
+    // vLLM splits traffic across data-parallel engines; SGLang's tensor-parallel ranks all report
+    // the whole model's values.
+    int engines = model.engine().equals("vllm") ? model.engines() : 1;
     long[] perPosition = new long[k];
     long accepted = 0;
     for (int i = 0; i < k; i++) {
@@ -68,6 +70,27 @@ public record ModelCounters(
       start += seconds(phase.duration());
     }
     return phases.get(phases.size() - 1);
+  }
+
+  /** The phase whose acceptance a gauge shows at t: the current one, or the last with traffic. */
+  static Phase lastActivePhase(ModelScenario model, double t) {
+    Phase current = phaseAt(model, t);
+    if (!current.idle()) {
+      return current;
+    }
+    List<Phase> phases = model.phases();
+    int index = phases.indexOf(current);
+    for (int i = 1; i <= phases.size(); i++) {
+      int j = index - i;
+      if (j < 0 && !model.repeat()) {
+        return null;
+      }
+      Phase candidate = phases.get(Math.floorMod(j, phases.size()));
+      if (!candidate.idle()) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   /** When the counters last started from zero: the latest restart phase start at or before t. */

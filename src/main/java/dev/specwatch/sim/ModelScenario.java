@@ -5,11 +5,17 @@ import java.util.List;
 /**
  * The traffic of one served model.
  *
- * @param engines data-parallel engines; traffic is split evenly between them
+ * @param engine {@code vllm} (counters per data-parallel engine) or {@code sglang} (gauges per
+ *     tensor-parallel rank, every rank reporting the same values)
+ * @param engines vLLM: data-parallel engines, traffic split evenly; SGLang: tensor-parallel ranks
  * @param repeat loop the phases forever; otherwise the last phase goes on forever
  */
-public record ModelScenario(String modelName, int engines, List<Phase> phases, boolean repeat) {
+public record ModelScenario(
+    String modelName, String engine, int engines, List<Phase> phases, boolean repeat) {
   public ModelScenario {
+    if (!"vllm".equals(engine) && !"sglang".equals(engine)) {
+      throw new IllegalArgumentException("engine must be vllm or sglang");
+    }
     if (modelName == null || modelName.isEmpty() || engines < 1 || phases.isEmpty()) {
       throw new IllegalArgumentException("model_name, engines >= 1 and one phase are required");
     }

@@ -108,6 +108,10 @@ public final class ScenarioLoader {
 
   private static Optional<ModelScenario> readModel(MapReader m, boolean repeatAll) {
     String modelName = m.requiredString("model_name");
+    String engine = m.string("engine", "vllm");
+    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+      m.error("engine", "one of vllm, sglang");
+    }
     int engines = m.integer("engines", 1, 1, 1024);
     int k = m.integer("num_speculative_tokens", 0, 1, 64);
     if (!m.has("num_speculative_tokens")) {
@@ -145,7 +149,10 @@ public final class ScenarioLoader {
         || phases.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new ModelScenario(modelName, engines, phases, repeat));
+    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+      return Optional.empty();
+    }
+    return Optional.of(new ModelScenario(modelName, engine, engines, phases, repeat));
   }
 
   private static Optional<Phase> readPhase(

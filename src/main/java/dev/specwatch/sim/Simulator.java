@@ -37,6 +37,9 @@ public final class Simulator {
   public List<EngineSample> samples(Duration elapsed) {
     List<EngineSample> out = new ArrayList<>();
     for (ModelScenario model : scenario.models()) {
+      if (!model.engine().equals("vllm")) {
+        continue;
+      }
       ModelCounters counters = ModelCounters.of(model, elapsed);
       double created = toEpochSeconds(start.plus(elapsed).minus(counters.sinceStartOfCounting()));
       for (int engine = 0; engine < model.engines(); engine++) {
@@ -53,6 +56,10 @@ public final class Simulator {
   public String exposition(Duration elapsed) {
     List<EngineSample> samples = samples(elapsed);
     StringBuilder out = new StringBuilder(4096);
+    sglang(out, elapsed);
+    if (samples.isEmpty()) {
+      return out.toString();
+    }
     counter(
         out,
         "vllm:spec_decode_num_drafts",
@@ -85,6 +92,70 @@ public final class Simulator {
         samples,
         c -> c.generationTokens());
     return out.toString();
+  }
+
+  /**
+   * SGLang's speculative-decoding metrics: the per-batch gauges {@code spec_accept_length} (incl.
+   * the bonus token) and {@code spec_accept_rate}, which keep their last value while idle, and the
+   * {@code spec_verify_calls_total} counter; one series per tensor-parallel rank, all equal.
+   */
+  private void sglang(StringBuilder out, Duration elapsed) {
+    List<ModelScenario> models =
+        scenario.models().stream().filter(m -> m.engine().equals("sglang")).toList();
+    if (models.isEmpty()) {
+      return;
+    }
+    double t = elapsed.toNanos() / 1e9;
+    header(
+        out,
+        "sglang:spec_accept_length",
+        "The average acceptance length of speculative" + " decoding.",
+        "gauge");
+    for (ModelScenario m : models) {
+      Phase phase = ModelCounters.lastActivePhase(m, t);
+      for (int rank = 0; phase != null && rank < m.engines(); rank++) {
+        sglangLine(
+            out, "sglang:spec_accept_length", m, rank, formatDouble(phase.meanAcceptedLength()));
+      }
+    }
+    header(
+        out,
+        "sglang:spec_accept_rate",
+        "The average acceptance rate of speculative" + " decoding.",
+        "gauge");
+    for (ModelScenario m : models) {
+      Phase phase = ModelCounters.lastActivePhase(m, t);
+      for (int rank = 0; phase != null && rank < m.engines(); rank++) {
+        double rate = (phase.meanAcceptedLength() - 1) / phase.numSpeculativeTokens();
+        sglangLine(out, "sglang:spec_accept_rate", m, rank, formatDouble(rate));
+      }
+    }
+    header(
+        out,
+        "sglang:spec_verify_calls_total",
+        "The number of verification forward calls.",
+        "counter");
+    for (ModelScenario m : models) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      for (int rank = 0; rank < m.engines(); rank++) {
+        sglangLine(out, "sglang:spec_verify_calls_total", m, rank, c.drafts() + ".0");
+      }
+    }
+    header(
+        out, "sglang:generation_tokens_total", "Number of generation tokens processed.", "counter");
+    for (ModelScenario m : models) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      for (int rank = 0; rank < m.engines(); rank++) {
+        sglangLine(out, "sglang:generation_tokens_total", m, rank, c.generationTokens() + ".0");
+      }
+    }
+  }
+
+  private static void sglangLine(
+      StringBuilder out, String name, ModelScenario m, int rank, String value) {
+    out.append(name).append("{model_name=\"");
+    escapeLabelValue(out, m.modelName());
+    out.append("\",tp_rank=\"").append(rank).append("\"} ").append(value).append('\n');
   }
 
   private interface Field {

@@ -1,0 +1,244 @@
+package dev.specwatch.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.specwatch.config.Durations;
+import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.signals.Breach;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.Evaluator;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.SignalValues;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Evaluates every recipe once against Prometheus and prints its state and signals.",
+      "Sends no notifications. Exit 0: all recipes healthy, idle, low on traffic or without",
+      "data; 1: a threshold is breached; 2: config or usage error; 3: datasource error."
+    })
+final class CheckCommand implements Callable<Integer> {
+  enum Output {
+    text,
+    json
+  }
+
+  @Spec CommandSpec spec;
+  @Mixin ConfigOption config;
+
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text (default) or json.")
+  Output output;
+
+  @Option(
+      names = "--time",
+      paramLabel = "TIME",
+      description =
+          "Evaluate at this time instead of now: RFC 3339 (2026-11-30T12:00:00Z) or"
+              + " Unix seconds.")
+  String time;
+
+  @Option(
+      names = "--window",
+      paramLabel = "DURATION",
+      description = "Override evaluation.window, e.g. 15m.")
+  String window;
+
+  @Override
+  public Integer call() throws JsonProcessingException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<Instant> at = Optional.empty();
+    if (time != null) {
+      at = parseTime(time);
+      if (at.isEmpty()) {
+        err.println(
+            "specwatch check: --time expects RFC 3339 (2026-11-30T12:00:00Z) or Unix"
+                + " seconds, got '"
+                + time
+                + "'");
+        return ExitCodes.INVALID_INPUT;
+      }
+    }
+    Optional<SpecwatchConfig> loaded = config.load(err);
+    if (loaded.isEmpty()) {
+      return ExitCodes.INVALID_INPUT;
+    }
+    SpecwatchConfig c = loaded.get();
+    Duration w = c.evaluation().window();
+    if (window != null) {
+      Optional<Duration> parsed = Durations.parse(window);
+      if (parsed.isEmpty() || parsed.get().isZero()) {
+        err.println("specwatch check: --window expects a duration like 5m, got '" + window + "'");
+        return ExitCodes.INVALID_INPUT;
+      }
+      w = parsed.get();
+    }
+    Evaluator evaluator = new Evaluator(new PrometheusClient(c.prometheus()), Clock.systemUTC());
+    Evaluation evaluation = evaluator.evaluate(c.policies(), w, at);
+    if (output == Output.json) {
+      out.println(json(evaluation));
+    } else {
+      out.print(table(evaluation));
+      Map<String, List<String>> byError = new LinkedHashMap<>();
+      evaluation.recipes().stream()
+          .filter(r -> r.error().isPresent())
+          .forEach(
+              r ->
+                  byError.computeIfAbsent(r.error().get(), k -> new ArrayList<>()).add(r.recipe()));
+      byError.forEach(
+          (message, recipes) ->
+              err.println(
+                  "specwatch check: datasource error for "
+                      + String.join(", ", recipes)
+                      + ": "
+                      + message));
+    }
+    out.flush();
+    err.flush();
+    if (evaluation.anyDatasourceError()) {
+      return ExitCodes.DATASOURCE;
+    }
+    return evaluation.anyBreach() ? ExitCodes.SOFTWARE : ExitCodes.OK;
+  }
+
+  static Optional<Instant> parseTime(String text) {
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (DateTimeParseException e) {
+      try {
+        double seconds = Double.parseDouble(text);
+        return Optional.of(Instant.ofEpochMilli(Math.round(seconds * 1000)));
+      } catch (NumberFormatException nfe) {
+        return Optional.empty();
+      }
+    }
+  }
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** The documented JSON contract (docs/CLI.md); fields may be added, never renamed. */
+  static String json(Evaluation e) throws JsonProcessingException {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("evaluated_at", e.evaluatedAt().toString());
+    root.put("window", Durations.format(e.window()));
+    List<Object> recipes = new ArrayList<>();
+    for (RecipeSnapshot r : e.recipes()) {
+      Map<String, Object> recipe = new LinkedHashMap<>();
+      recipe.put("name", r.recipe());
+      recipe.put("engine", r.engine());
+      recipe.put("state", r.state().key());
+      SignalValues s = r.signals();
+      Map<String, Object> signals = new LinkedHashMap<>();
+      signals.put("acceptance_rate", s.acceptanceRate());
+      signals.put("mean_accepted_length", s.meanAcceptedLength());
+      signals.put("position_acceptance", s.positionAcceptance());
+      signals.put("draft_tokens_per_second", s.draftTokensPerSecond());
+      signals.put("accepted_tokens_per_second", s.acceptedTokensPerSecond());
+      signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
+      signals.put("drafts_in_window", s.draftsInWindow());
+      recipe.put("signals", signals);
+      List<Object> breaches = new ArrayList<>();
+      for (Breach b : r.breaches()) {
+        Map<String, Object> breach = new LinkedHashMap<>();
+        breach.put("rule", b.rule());
+        if (b.position() != null) {
+          breach.put("position", b.position());
+        }
+        breach.put("value", b.value());
+        breach.put("threshold", b.threshold());
+        breaches.add(breach);
+      }
+      recipe.put("breaches", breaches);
+      r.error().ifPresent(msg -> recipe.put("error", msg));
+      recipes.add(recipe);
+    }
+    root.put("recipes", recipes);
+    return JSON.writeValueAsString(root);
+  }
+
+  static String table(Evaluation e) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(
+        new String[] {
+          "RECIPE",
+          "ENGINE",
+          "STATE",
+          "ACCEPT",
+          "MEAN_LEN",
+          "BY_POSITION",
+          "DRAFT_TOK/S",
+          "DRAFTS",
+          "BREACHES"
+        });
+    for (RecipeSnapshot r : e.recipes()) {
+      SignalValues s = r.signals();
+      rows.add(
+          new String[] {
+            r.recipe(),
+            r.engine(),
+            r.state().key(),
+            fmt(s.acceptanceRate(), 3),
+            fmt(s.meanAcceptedLength(), 2),
+            s.positionAcceptance().stream().map(v -> fmt(v, 2)).collect(Collectors.joining(" ")),
+            fmt(s.draftTokensPerSecond(), 1),
+            fmt(s.draftsInWindow(), 0),
+            r.breaches().stream()
+                .map(b -> b.id() + " " + fmt(b.value(), 3) + "<" + fmt(b.threshold(), 3))
+                .collect(Collectors.joining(", "))
+          });
+    }
+    int[] widths = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    out.append("evaluated at ")
+        .append(e.evaluatedAt())
+        .append(" over ")
+        .append(Durations.format(e.window()))
+        .append('\n');
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        line.append(String.format(Locale.ROOT, "%-" + widths[i] + "s", row[i]));
+        if (i < row.length - 1) {
+          line.append("  ");
+        }
+      }
+      out.append(line.toString().stripTrailing()).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String fmt(Double value, int decimals) {
+    return value == null ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.specwatch.config;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A notifier, picked by {@code type:} in the config. One record per type; {@code name} tells two
+ * notifiers of the same type apart (default: the type).
+ */
+public sealed interface NotifierConfig {
+  String name();
+
+  String type();
+
+  /** Slack via a bot token (messages can be updated on resolve) or an incoming webhook. */
+  record Slack(
+      String name,
+      Optional<Secret> token,
+      Optional<Secret> webhookUrl,
+      Optional<String> channel,
+      Optional<URI> apiUrl)
+      implements NotifierConfig {
+    @Override
+    public String type() {
+      return "slack";
+    }
+  }
+
+  /** One structured log line per transition. */
+  record Log(String name) implements NotifierConfig {
+    @Override
+    public String type() {
+      return "log";
+    }
+  }
+
+  /** JSON POST to any URL, optionally signed with HMAC-SHA256. */
+  record Webhook(String name, URI url, Optional<Secret> secret, Map<String, String> headers)
+      implements NotifierConfig {
+    @Override
+    public String type() {
+      return "webhook";
+    }
+  }
+
+  /** Alerts pushed to Alertmanager's v2 API. */
+  record Alertmanager(String name, URI url) implements NotifierConfig {
+    @Override
+    public String type() {
+      return "alertmanager";
+    }
+  }
+}

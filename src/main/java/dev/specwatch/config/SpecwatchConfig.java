@@ -1,0 +1,59 @@
+package dev.specwatch.config;
+
+import dev.specwatch.prometheus.PrometheusSettings;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+
+/** The whole configuration: one typed tree, loaded and validated by {@link ConfigLoader}. */
+public record SpecwatchConfig(
+    Path source,
+    PrometheusSettings prometheus,
+    Evaluation evaluation,
+    Path policiesDir,
+    List<Policy> policies,
+    Path stateDir,
+    Server server,
+    List<NotifierConfig> notifiers,
+    Optional<Digest> digest,
+    Optional<URI> grafanaUrl) {
+
+  public SpecwatchConfig {
+    policies = List.copyOf(policies);
+    notifiers = List.copyOf(notifiers);
+  }
+
+  /** How often to evaluate, over which window. */
+  public record Evaluation(Duration interval, Duration window) {
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(5);
+  }
+
+  /** specwatch's own HTTP server. */
+  public record Server(String listen, Optional<Secret> bearerToken) {
+    public static final String DEFAULT_LISTEN = "127.0.0.1:9464";
+  }
+
+  /** The weekly digest (issue #7 builds the sender). */
+  public record Digest(
+      String schedule, ZoneId timeZone, Optional<Email> email, Optional<String> slackChannel) {
+    public static final String DEFAULT_SCHEDULE = "0 0 9 ? * MON";
+  }
+
+  public record Email(Smtp smtp, String from, List<String> to) {
+    public Email {
+      to = List.copyOf(to);
+    }
+  }
+
+  public record Smtp(
+      String host,
+      int port,
+      String tls,
+      Optional<String> username,
+      Optional<Secret> password,
+      Duration timeout) {}
+}

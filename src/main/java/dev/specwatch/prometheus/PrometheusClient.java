@@ -1,0 +1,377 @@
+package dev.specwatch.prometheus;
+
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+import okhttp3.Credentials;
+import okhttp3.FormBody;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link PrometheusApi} over HTTP with OkHttp. One instance per datasource, shared by every
+ * evaluation; thread-safe. Finite timeouts on every attempt, a bounded number of retries for
+ * transport errors and 5xx, and a size limit on response bodies. Error messages name the endpoint
+ * without credentials or query parameters.
+ */
+public final class PrometheusClient implements PrometheusApi {
+  private static final Logger logger = LoggerFactory.getLogger(PrometheusClient.class);
+
+  /** Longer URLs go as a POST form, which every Prometheus-compatible API accepts. */
+  private static final int MAX_GET_URL_LENGTH = 2000;
+
+  private final PrometheusSettings settings;
+  private final OkHttpClient http;
+  private final HttpUrl base;
+  private final RetryPolicy<QueryResult> retryPolicy;
+
+  public PrometheusClient(PrometheusSettings settings) {
+    this.settings = settings;
+    this.base = HttpUrl.get(settings.url());
+    this.http = buildClient(settings);
+    this.retryPolicy =
+        RetryPolicy.<QueryResult>builder()
+            // Only failures that may pass (transport, 5xx) are retried; a query error or bad
+            // credentials would fail the same way again.
+            .handleIf(e -> e instanceof PrometheusException p && p.retryable())
+            .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2))
+            .withJitter(0.25)
+            .withMaxRetries(settings.maxRetries())
+            .build();
+  }
+
+  private static OkHttpClient buildClient(PrometheusSettings settings) {
+    OkHttpClient.Builder builder =
+        new OkHttpClient.Builder()
+            .connectTimeout(settings.timeout())
+            .readTimeout(settings.timeout())
+            .writeTimeout(settings.timeout())
+            .callTimeout(settings.timeout())
+            .retryOnConnectionFailure(false)
+            .followRedirects(false);
+    try {
+      if (settings.insecureSkipVerify()) {
+        logger.warn(
+            "TLS certificate verification is off for {} (insecure_skip_verify)",
+            endpointOf(HttpUrl.get(settings.url()), ""));
+        X509TrustManager trustAll = new TrustAll();
+        builder.sslSocketFactory(sslContext(trustAll).getSocketFactory(), trustAll);
+        builder.hostnameVerifier((host, session) -> true);
+      } else if (settings.caFile().isPresent()) {
+        X509TrustManager trust = trustManager(settings.caFile().get());
+        builder.sslSocketFactory(sslContext(trust).getSocketFactory(), trust);
+      }
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot use the CA file: " + e.getMessage(), e);
+    }
+    return builder.build();
+  }
+
+  @Override
+  public QueryResult query(String promql, Optional<Instant> time) throws PrometheusException {
+    FormBody.Builder form = new FormBody.Builder().add("query", promql);
+    time.ifPresent(t -> form.add("time", seconds(t)));
+    return execute("api/v1/query", form.build());
+  }
+
+  @Override
+  public QueryResult queryRange(String promql, Instant start, Instant end, Duration step)
+      throws PrometheusException {
+    FormBody form =
+        new FormBody.Builder()
+            .add("query", promql)
+            .add("start", seconds(start))
+            .add("end", seconds(end))
+            .add("step", String.format(Locale.ROOT, "%.3f", step.toMillis() / 1000.0))
+            .build();
+    return execute("api/v1/query_range", form);
+  }
+
+  private QueryResult execute(String path, FormBody form) throws PrometheusException {
+    try {
+      return Failsafe.with(retryPolicy).get(() -> attempt(path, form));
+    } catch (FailsafeException e) {
+      if (e.getCause() instanceof PrometheusException p) {
+        throw p;
+      }
+      throw new PrometheusException(
+          PrometheusException.Kind.TRANSPORT, 0, endpoint(path) + ": interrupted");
+    }
+  }
+
+  private QueryResult attempt(String path, FormBody form) throws PrometheusException {
+    HttpUrl.Builder url = base.newBuilder().addPathSegments(path);
+    for (int i = 0; i < form.size(); i++) {
+      url.addQueryParameter(form.name(i), form.value(i));
+    }
+    HttpUrl getUrl = url.build();
+    Request.Builder request = new Request.Builder().header("Accept", "application/json");
+    if (getUrl.toString().length() <= MAX_GET_URL_LENGTH) {
+      request.url(getUrl).get();
+    } else {
+      request.url(base.newBuilder().addPathSegments(path).build()).post(form);
+    }
+    settings.headers().forEach(request::header);
+    settings.bearerToken().ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
+    settings
+        .basicAuth()
+        .ifPresent(
+            b ->
+                request.header(
+                    "Authorization", Credentials.basic(b.username(), b.password().reveal())));
+
+    String endpoint = endpoint(path);
+    try (Response response = http.newCall(request.build()).execute()) {
+      return handle(response, endpoint);
+    } catch (InterruptedIOException e) {
+      throw new PrometheusException(
+          PrometheusException.Kind.TRANSPORT,
+          0,
+          endpoint + ": no answer within " + settings.timeout().toMillis() + " ms");
+    } catch (IOException e) {
+      throw new PrometheusException(
+          PrometheusException.Kind.TRANSPORT, 0, endpoint + ": " + describe(e));
+    }
+  }
+
+  private QueryResult handle(Response response, String endpoint)
+      throws IOException, PrometheusException {
+    int status = response.code();
+    ResponseBody body = response.body();
+    String type = body == null || body.contentType() == null ? "" : body.contentType().toString();
+    byte[] bytes = readLimited(body, endpoint, status);
+    boolean json = type.contains("json") || looksLikeJson(bytes);
+    if (json && (status == 200 || status == 400 || status == 422 || status == 503)) {
+      ResponseParser.Envelope envelope;
+      try (InputStream in = new java.io.ByteArrayInputStream(bytes)) {
+        envelope = ResponseParser.parse(in);
+      } catch (ResponseParser.MalformedResponse | IOException e) {
+        throw new PrometheusException(
+            PrometheusException.Kind.BAD_RESPONSE,
+            status,
+            endpoint
+                + " returned a response that is not the Prometheus API (HTTP "
+                + status
+                + "): "
+                + (e.getMessage() == null ? "malformed JSON" : firstLine(e.getMessage())));
+      }
+      if (envelope.result() != null) {
+        if (status != 200) {
+          throw new PrometheusException(
+              PrometheusException.Kind.BAD_RESPONSE,
+              status,
+              endpoint + " returned HTTP " + status + " with a successful body");
+        }
+        if (!envelope.result().warnings().isEmpty()) {
+          logger.warn("{} answered with warnings: {}", endpoint, envelope.result().warnings());
+        }
+        return envelope.result();
+      }
+      PrometheusException.Kind kind =
+          status >= 500
+                  || "unavailable".equals(envelope.errorType())
+                  || "timeout".equals(envelope.errorType())
+              ? PrometheusException.Kind.SERVER
+              : PrometheusException.Kind.QUERY;
+      throw new PrometheusException(
+          kind,
+          status,
+          endpoint
+              + " rejected the query ("
+              + envelope.errorType()
+              + "): "
+              + ResponseParser.abbreviate(envelope.error()));
+    }
+    String excerpt =
+        ResponseParser.abbreviate(
+            new String(
+                bytes, 0, Math.min(bytes.length, 512), java.nio.charset.StandardCharsets.UTF_8));
+    String what =
+        endpoint
+            + " returned HTTP "
+            + status
+            + (type.isEmpty() ? "" : " (" + type + ")")
+            + (excerpt.isEmpty() ? "" : ": " + excerpt);
+    if (status >= 500) {
+      throw new PrometheusException(PrometheusException.Kind.SERVER, status, what);
+    }
+    if (status >= 300 && status != 200) {
+      throw new PrometheusException(PrometheusException.Kind.CLIENT, status, what);
+    }
+    throw new PrometheusException(
+        PrometheusException.Kind.BAD_RESPONSE,
+        status,
+        endpoint
+            + " returned a response that is not the Prometheus API (HTTP "
+            + status
+            + (type.isEmpty() ? "" : ", " + type)
+            + ")"
+            + (excerpt.isEmpty() ? "" : ": " + excerpt));
+  }
+
+  private byte[] readLimited(ResponseBody body, String endpoint, int status)
+      throws IOException, PrometheusException {
+    if (body == null) {
+      return new byte[0];
+    }
+    long limit = settings.maxResponseBytes();
+    if (body.contentLength() > limit) {
+      throw tooLarge(endpoint, status, body.contentLength());
+    }
+    BufferedSource source = body.source();
+    if (source.request(limit + 1)) {
+      throw tooLarge(endpoint, status, -1);
+    }
+    return source.readByteArray();
+  }
+
+  private PrometheusException tooLarge(String endpoint, int status, long length) {
+    return new PrometheusException(
+        PrometheusException.Kind.BAD_RESPONSE,
+        status,
+        endpoint
+            + " returned "
+            + (length > 0 ? length + " bytes" : "a body")
+            + ", over the limit of "
+            + settings.maxResponseBytes()
+            + " bytes (prometheus.max_response_size)");
+  }
+
+  private static boolean looksLikeJson(byte[] bytes) {
+    for (byte b : bytes) {
+      if (!Character.isWhitespace(b)) {
+        return b == '{';
+      }
+    }
+    return false;
+  }
+
+  /** {@code http://host:port/path}: no userinfo, no query string. */
+  private String endpoint(String path) {
+    return endpointOf(base, path);
+  }
+
+  private static String endpointOf(HttpUrl base, String path) {
+    HttpUrl url =
+        base.newBuilder()
+            .username("")
+            .password("")
+            .query(null)
+            .fragment(null)
+            .addPathSegments(path)
+            .build();
+    return url.toString();
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    String name = e.getClass().getSimpleName();
+    if (e instanceof java.net.ConnectException) {
+      return "connection refused";
+    }
+    if (e instanceof java.net.UnknownHostException) {
+      return "unknown host";
+    }
+    if (e instanceof javax.net.ssl.SSLException) {
+      return "TLS error: " + (message == null ? name : firstLine(message));
+    }
+    return message == null ? name : firstLine(message);
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  private static String seconds(Instant t) {
+    return String.format(Locale.ROOT, "%d.%03d", t.getEpochSecond(), t.getNano() / 1_000_000);
+  }
+
+  private static X509TrustManager trustManager(Path caFile)
+      throws IOException, GeneralSecurityException {
+    CertificateFactory factory = CertificateFactory.getInstance("X.509");
+    KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+    store.load(null, null);
+    try (InputStream in = Files.newInputStream(caFile)) {
+      int i = 0;
+      for (Certificate cert : factory.generateCertificates(in)) {
+        store.setCertificateEntry("ca-" + i++, cert);
+      }
+      if (i == 0) {
+        throw new GeneralSecurityException("no certificate in " + caFile);
+      }
+    }
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(store);
+    for (TrustManager tm : tmf.getTrustManagers()) {
+      if (tm instanceof X509TrustManager x) {
+        return x;
+      }
+    }
+    throw new GeneralSecurityException("no X.509 trust manager");
+  }
+
+  private static SSLContext sslContext(X509TrustManager trust) throws GeneralSecurityException {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new TrustManager[] {trust}, null);
+    return context;
+  }
+
+  /** For insecure_skip_verify only. */
+  private static final class TrustAll implements X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+
+  /** Headers that must never be logged or echoed. */
+  static boolean isSensitiveHeader(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return lower.equals("authorization")
+        || lower.contains("token")
+        || lower.contains("secret")
+        || lower.contains("key")
+        || lower.contains("cookie")
+        || lower.contains("password");
+  }
+
+  /** For status output: header names only, values of sensitive ones hidden. */
+  public Map<String, String> describeHeaders() {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    settings.headers().forEach((k, v) -> out.put(k, isSensitiveHeader(k) ? "<secret>" : v));
+    return out;
+  }
+}

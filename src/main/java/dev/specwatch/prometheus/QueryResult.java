@@ -1,0 +1,48 @@
+package dev.specwatch.prometheus;
+
+import java.time.Instant;
+import java.util.List;
+
+/** The {@code data} of a successful query, one record per Prometheus result type. */
+public sealed interface QueryResult {
+  /** Warnings Prometheus attached to the answer (e.g. a partial response from Thanos). */
+  List<String> warnings();
+
+  record Vector(List<Sample> samples, List<String> warnings) implements QueryResult {
+    public Vector {
+      samples = List.copyOf(samples);
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  record Matrix(List<Series> series, List<String> warnings) implements QueryResult {
+    public Matrix {
+      series = List.copyOf(series);
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  record Scalar(Instant time, double value, List<String> warnings) implements QueryResult {
+    public Scalar {
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  record Text(Instant time, String value, List<String> warnings) implements QueryResult {
+    public Text {
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  /** The samples of an instant vector; a scalar becomes one sample without labels. */
+  default List<Sample> samples() {
+    if (this instanceof Vector v) {
+      return v.samples();
+    }
+    if (this instanceof Scalar s) {
+      return List.of(new Sample(java.util.Map.of(), s.time(), s.value()));
+    }
+    throw new IllegalStateException(
+        "expected an instant vector, got " + getClass().getSimpleName());
+  }
+}

@@ -1,0 +1,246 @@
+package dev.specwatch.prometheus;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streams a Prometheus API response body into a {@link QueryResult} without building a JSON tree:
+ * evaluation cost stays proportional to the number of samples. Any deviation from the documented
+ * envelope is a {@link PrometheusException.Kind#BAD_RESPONSE}.
+ */
+final class ResponseParser {
+  private static final JsonFactory JSON = JsonFactory.builder().build();
+
+  /** The envelope's outcome: a result, or Prometheus' own error. */
+  record Envelope(QueryResult result, String errorType, String error) {}
+
+  private ResponseParser() {}
+
+  static Envelope parse(InputStream body) throws IOException {
+    try (JsonParser p = JSON.createParser(body)) {
+      expect(p.nextToken() == JsonToken.START_OBJECT, "expected a JSON object");
+      String status = null;
+      String errorType = null;
+      String error = null;
+      List<String> warnings = new ArrayList<>();
+      QueryResult data = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (field) {
+          case "status" -> status = p.getValueAsString();
+          case "errorType" -> errorType = p.getValueAsString();
+          case "error" -> error = p.getValueAsString();
+          case "warnings", "infos" -> {
+            if (value == JsonToken.START_ARRAY) {
+              while (p.nextToken() != JsonToken.END_ARRAY) {
+                warnings.add(p.getValueAsString());
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "data" -> data = value == JsonToken.START_OBJECT ? readData(p) : skip(p);
+          default -> p.skipChildren();
+        }
+      }
+      expect(p.currentToken() == JsonToken.END_OBJECT, "truncated JSON");
+      if ("error".equals(status)) {
+        return new Envelope(
+            null, errorType == null ? "unknown" : errorType, error == null ? "" : error);
+      }
+      expect("success".equals(status), "missing \"status\": \"success\"");
+      expect(data != null, "missing \"data\"");
+      return new Envelope(withWarnings(data, warnings), null, null);
+    }
+  }
+
+  private static QueryResult skip(JsonParser p) throws IOException {
+    p.skipChildren();
+    return null;
+  }
+
+  private static QueryResult readData(JsonParser p) throws IOException {
+    String type = null;
+    QueryResult result = null;
+    JsonToken token;
+    while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      p.nextToken();
+      if (field.equals("resultType")) {
+        type = p.getValueAsString();
+      } else if (field.equals("result")) {
+        // Prometheus writes resultType first; be strict about it rather than buffer the result.
+        expect(type != null, "\"result\" before \"resultType\"");
+        result = readResult(p, type);
+      } else {
+        p.skipChildren();
+      }
+    }
+    expect(token == JsonToken.END_OBJECT, "truncated JSON");
+    expect(result != null, "missing \"data.result\"");
+    return result;
+  }
+
+  private static QueryResult readResult(JsonParser p, String type) throws IOException {
+    switch (type) {
+      case "vector" -> {
+        expect(p.currentToken() == JsonToken.START_ARRAY, "vector result is not an array");
+        List<Sample> samples = new ArrayList<>();
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+          Map<String, String> labels = Map.of();
+          double[] value = null;
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+              case "metric" -> labels = readLabels(p);
+              case "value" -> value = readPoint(p);
+              default -> p.skipChildren();
+            }
+          }
+          expect(value != null, "vector sample without \"value\"");
+          samples.add(new Sample(labels, toInstant(value[0]), value[1]));
+        }
+        expect(p.currentToken() == JsonToken.END_ARRAY, "truncated vector");
+        return new QueryResult.Vector(samples, List.of());
+      }
+      case "matrix" -> {
+        expect(p.currentToken() == JsonToken.START_ARRAY, "matrix result is not an array");
+        List<Series> series = new ArrayList<>();
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+          Map<String, String> labels = Map.of();
+          List<Series.Point> points = new ArrayList<>();
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if (field.equals("metric")) {
+              labels = readLabels(p);
+            } else if (field.equals("values")) {
+              expect(p.currentToken() == JsonToken.START_ARRAY, "values is not an array");
+              while (p.nextToken() == JsonToken.START_ARRAY) {
+                double[] point = readPointBody(p);
+                points.add(new Series.Point(point[0], point[1]));
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          series.add(new Series(labels, points));
+        }
+        expect(p.currentToken() == JsonToken.END_ARRAY, "truncated matrix");
+        return new QueryResult.Matrix(series, List.of());
+      }
+      case "scalar" -> {
+        double[] point = readPoint(p);
+        return new QueryResult.Scalar(toInstant(point[0]), point[1], List.of());
+      }
+      case "string" -> {
+        expect(p.currentToken() == JsonToken.START_ARRAY, "string result is not an array");
+        p.nextToken();
+        double time = p.getDoubleValue();
+        p.nextToken();
+        String text = p.getValueAsString();
+        expect(p.nextToken() == JsonToken.END_ARRAY, "malformed string result");
+        return new QueryResult.Text(toInstant(time), text, List.of());
+      }
+      default -> throw new MalformedResponse("unknown resultType \"" + type + "\"");
+    }
+  }
+
+  private static Map<String, String> readLabels(JsonParser p) throws IOException {
+    expect(p.currentToken() == JsonToken.START_OBJECT, "metric is not an object");
+    Map<String, String> labels = new HashMap<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      p.nextToken();
+      labels.put(name, p.getValueAsString());
+    }
+    return labels;
+  }
+
+  private static double[] readPoint(JsonParser p) throws IOException {
+    expect(p.currentToken() == JsonToken.START_ARRAY, "value is not a [time, value] pair");
+    return readPointBody(p);
+  }
+
+  /** Reads {@code time, "value"]} after the opening bracket. */
+  private static double[] readPointBody(JsonParser p) throws IOException {
+    JsonToken t = p.nextToken();
+    expect(t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT, "bad timestamp");
+    double time = p.getDoubleValue();
+    expect(p.nextToken() == JsonToken.VALUE_STRING, "sample value is not a string");
+    double value = parseValue(p.getText());
+    expect(p.nextToken() == JsonToken.END_ARRAY, "malformed [time, value] pair");
+    return new double[] {time, value};
+  }
+
+  /** Prometheus encodes values as strings, including "NaN", "+Inf" and "-Inf". */
+  static double parseValue(String text) {
+    switch (text) {
+      case "NaN":
+        return Double.NaN;
+      case "+Inf":
+      case "Inf":
+        return Double.POSITIVE_INFINITY;
+      case "-Inf":
+        return Double.NEGATIVE_INFINITY;
+      default:
+        try {
+          return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+          throw new MalformedResponse("sample value \"" + abbreviate(text) + "\" is not a number");
+        }
+    }
+  }
+
+  private static Instant toInstant(double seconds) {
+    long millis = Math.round(seconds * 1000);
+    return Instant.ofEpochMilli(millis);
+  }
+
+  private static QueryResult withWarnings(QueryResult r, List<String> warnings) {
+    if (warnings.isEmpty()) {
+      return r;
+    }
+    if (r instanceof QueryResult.Vector v) {
+      return new QueryResult.Vector(v.samples(), warnings);
+    }
+    if (r instanceof QueryResult.Matrix m) {
+      return new QueryResult.Matrix(m.series(), warnings);
+    }
+    if (r instanceof QueryResult.Scalar s) {
+      return new QueryResult.Scalar(s.time(), s.value(), warnings);
+    }
+    QueryResult.Text t = (QueryResult.Text) r;
+    return new QueryResult.Text(t.time(), t.value(), warnings);
+  }
+
+  private static void expect(boolean condition, String problem) {
+    if (!condition) {
+      throw new MalformedResponse(problem);
+    }
+  }
+
+  static String abbreviate(String text) {
+    String oneLine = text.replaceAll("\\s+", " ").strip();
+    return oneLine.length() <= 120 ? oneLine : oneLine.substring(0, 120) + "...";
+  }
+
+  /** The body is JSON but not the Prometheus API's. */
+  static final class MalformedResponse extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    MalformedResponse(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package dev.specwatch.signals;
+
+import dev.specwatch.config.Policy;
+import dev.specwatch.config.Threshold;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Sample;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evaluates every recipe's signals with a number of queries that does not grow with the number of
+ * recipes: recipes are grouped by engine and by the label names they match on, and each group sends
+ * one {@code sum by (<label names>)} query per signal. Results are mapped back to recipes by their
+ * label values. Thread-safe if the {@link PrometheusApi} is.
+ */
+public final class Evaluator {
+  private static final Logger logger = LoggerFactory.getLogger(Evaluator.class);
+
+  /** Above this many distinct values a label gets no matcher; results are filtered locally. */
+  static final int MAX_ALTERNATIVES = 256;
+
+  private final PrometheusApi api;
+  private final Clock clock;
+
+  public Evaluator(PrometheusApi api, Clock clock) {
+    this.api = api;
+    this.clock = clock;
+  }
+
+  /** Evaluates at {@code at}, or now. Datasource errors become {@link RecipeState#ERROR}. */
+  public Evaluation evaluate(List<Policy> policies, Duration window, Optional<Instant> at) {
+    Instant time = at.orElseGet(clock::instant);
+    Map<GroupKey, List<Policy>> groups = new LinkedHashMap<>();
+    for (Policy p : policies) {
+      groups
+          .computeIfAbsent(new GroupKey(p.engine(), p.matchLabelNames()), k -> new ArrayList<>())
+          .add(p);
+    }
+    Map<String, RecipeSnapshot> byRecipe = new HashMap<>();
+    int queries = 0;
+    for (Map.Entry<GroupKey, List<Policy>> group : groups.entrySet()) {
+      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, time);
+      queries += result.queries();
+      result.snapshots().forEach(s -> byRecipe.put(s.recipe(), s));
+    }
+    List<RecipeSnapshot> ordered = new ArrayList<>(policies.size());
+    for (Policy p : policies) {
+      ordered.add(byRecipe.get(p.recipe()));
+    }
+    return new Evaluation(time, window, ordered, queries);
+  }
+
+  private record GroupKey(String engine, List<String> labelNames) {}
+
+  private record GroupResult(List<RecipeSnapshot> snapshots, int queries) {}
+
+  private GroupResult evaluateGroup(
+      GroupKey key, List<Policy> recipes, Duration window, Instant time) {
+    EngineProfile profile = EngineProfile.forName(key.engine());
+    QueryScope scope =
+        new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
+    Map<List<String>, Policy> byValues = new HashMap<>();
+    for (Policy p : recipes) {
+      byValues.put(List.copyOf(p.match().values()), p);
+    }
+    Map<Signal, Map<Policy, List<Sample>>> results = new EnumMap<>(Signal.class);
+    int queries = 0;
+    for (Signal signal : profile.supported()) {
+      String promql = profile.query(signal, scope);
+      queries++;
+      try {
+        QueryResult result = api.query(promql, Optional.of(time));
+        Map<Policy, List<Sample>> mapped = new IdentityHashMap<>();
+        for (Sample sample : result.samples()) {
+          Policy owner = byValues.get(values(sample, key.labelNames()));
+          if (owner != null) {
+            mapped.computeIfAbsent(owner, p -> new ArrayList<>()).add(sample);
+          }
+        }
+        results.put(signal, mapped);
+      } catch (PrometheusException | IllegalStateException e) {
+        // Returned in the snapshots, where the caller reports it once; debug here for tracing.
+        logger.debug(
+            "evaluating {} recipe(s) of engine {} by {} failed: {}",
+            recipes.size(),
+            key.engine(),
+            key.labelNames(),
+            e.getMessage());
+        List<RecipeSnapshot> failed = new ArrayList<>();
+        for (Policy p : recipes) {
+          failed.add(
+              new RecipeSnapshot(
+                  p.recipe(),
+                  p.engine(),
+                  RecipeState.ERROR,
+                  SignalValues.empty(p.numSpeculativeTokens()),
+                  List.of(),
+                  Optional.of(e.getMessage())));
+        }
+        return new GroupResult(failed, queries);
+      }
+    }
+    List<RecipeSnapshot> snapshots = new ArrayList<>(recipes.size());
+    for (Policy p : recipes) {
+      snapshots.add(snapshot(p, results));
+    }
+    return new GroupResult(snapshots, queries);
+  }
+
+  /**
+   * Matchers that cover every recipe of the group: equality where all share a value, else a regex
+   * of the literal values (bounded), else none.
+   */
+  static List<LabelMatcher> selector(List<String> labelNames, List<Policy> recipes) {
+    List<LabelMatcher> matchers = new ArrayList<>();
+    for (String label : labelNames) {
+      Set<String> values = new LinkedHashSet<>();
+      for (Policy p : recipes) {
+        values.add(p.match().get(label));
+      }
+      if (values.size() == 1) {
+        matchers.add(LabelMatcher.equal(label, values.iterator().next()));
+      } else if (values.size() <= MAX_ALTERNATIVES) {
+        StringBuilder regex = new StringBuilder();
+        for (String v : values.stream().sorted().toList()) {
+          if (regex.length() > 0) {
+            regex.append('|');
+          }
+          regex.append(escapeRegex(v));
+        }
+        matchers.add(new LabelMatcher(label, LabelMatcher.Op.REGEX, regex.toString()));
+      }
+    }
+    return matchers;
+  }
+
+  /** Escapes RE2 metacharacters so a label value matches only itself. */
+  static String escapeRegex(String literal) {
+    StringBuilder out = new StringBuilder(literal.length() + 8);
+    for (int i = 0; i < literal.length(); i++) {
+      char c = literal.charAt(i);
+      if ("\\.+*?()|[]{}^$".indexOf(c) >= 0) {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    return out.toString();
+  }
+
+  private static List<String> values(Sample sample, List<String> labelNames) {
+    String[] values = new String[labelNames.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = sample.labels().get(labelNames.get(i));
+    }
+    return Arrays.asList(values);
+  }
+
+  private static RecipeSnapshot snapshot(Policy p, Map<Signal, Map<Policy, List<Sample>>> results) {
+    Double drafts = single(results, Signal.DRAFTS_IN_WINDOW, p);
+    Double[] positions = new Double[p.numSpeculativeTokens()];
+    for (Sample s :
+        results.getOrDefault(Signal.POSITION_ACCEPTANCE, Map.of()).getOrDefault(p, List.of())) {
+      Integer index = position(s);
+      if (index != null && index < positions.length && Double.isFinite(s.value())) {
+        positions[index] = s.value();
+      }
+    }
+    SignalValues signals =
+        new SignalValues(
+            single(results, Signal.ACCEPTANCE_RATE, p),
+            single(results, Signal.MEAN_ACCEPTED_LENGTH, p),
+            Arrays.asList(positions),
+            single(results, Signal.DRAFT_TOKENS_PER_SECOND, p),
+            single(results, Signal.ACCEPTED_TOKENS_PER_SECOND, p),
+            single(results, Signal.GENERATION_TOKENS_PER_SECOND, p),
+            drafts);
+    RecipeState state;
+    List<Breach> breaches = new ArrayList<>();
+    if (drafts == null) {
+      state = RecipeState.NO_DATA;
+    } else if (drafts <= 0) {
+      state = RecipeState.IDLE;
+    } else if (drafts < p.minDrafts()) {
+      state = RecipeState.LOW_TRAFFIC;
+    } else {
+      breaches = breaches(p, signals);
+      state = breaches.isEmpty() ? RecipeState.OK : RecipeState.BREACH;
+    }
+    return new RecipeSnapshot(p.recipe(), p.engine(), state, signals, breaches, Optional.empty());
+  }
+
+  /** Every threshold of the policy the signals are below. Absent values breach nothing. */
+  public static List<Breach> breaches(Policy p, SignalValues signals) {
+    List<Breach> out = new ArrayList<>();
+    Policy.Thresholds t = p.thresholds();
+    check(out, "acceptance_rate", null, signals.acceptanceRate(), t.acceptanceRate());
+    check(out, "mean_accepted_length", null, signals.meanAcceptedLength(), t.meanAcceptedLength());
+    t.positionAcceptance()
+        .forEach(
+            (position, threshold) ->
+                check(
+                    out,
+                    "position_acceptance",
+                    position,
+                    position < signals.positionAcceptance().size()
+                        ? signals.positionAcceptance().get(position)
+                        : null,
+                    Optional.of(threshold)));
+    return out;
+  }
+
+  private static void check(
+      List<Breach> out,
+      String rule,
+      Integer position,
+      Double value,
+      Optional<Threshold> threshold) {
+    if (value != null && threshold.isPresent() && threshold.get().breachedBy(value)) {
+      out.add(new Breach(rule, position, value, threshold.get().below()));
+    }
+  }
+
+  private static Integer position(Sample s) {
+    String text = s.labels().get("position");
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** The recipe's one value of a signal; null when absent or not finite. */
+  private static Double single(
+      Map<Signal, Map<Policy, List<Sample>>> results, Signal signal, Policy p) {
+    List<Sample> samples = results.getOrDefault(signal, Map.of()).getOrDefault(p, List.of());
+    if (samples.isEmpty()) {
+      return null;
+    }
+    double value = samples.get(0).value();
+    return Double.isFinite(value) ? value : null;
+  }
+}

@@ -1,0 +1,21 @@
+package dev.specwatch.signals;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One recipe at one evaluation: its state, signals and breached thresholds.
+ *
+ * @param error what went wrong, for {@link RecipeState#ERROR}; never contains credentials
+ */
+public record RecipeSnapshot(
+    String recipe,
+    String engine,
+    RecipeState state,
+    SignalValues signals,
+    List<Breach> breaches,
+    Optional<String> error) {
+  public RecipeSnapshot {
+    breaches = List.copyOf(breaches);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.specwatch.signals;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The measured signals of one recipe over one window. A null component means "no value": idle
+ * (0/0), not exported by the engine, or not queried. Never NaN.
+ *
+ * @param positionAcceptance one entry per draft position 0..k-1, null entries where absent
+ */
+public record SignalValues(
+    Double acceptanceRate,
+    Double meanAcceptedLength,
+    List<Double> positionAcceptance,
+    Double draftTokensPerSecond,
+    Double acceptedTokensPerSecond,
+    Double generationTokensPerSecond,
+    Double draftsInWindow) {
+
+  public SignalValues {
+    positionAcceptance = Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
+  }
+
+  public static SignalValues empty(int positions) {
+    return new SignalValues(
+        null, null, Collections.nCopies(positions, null), null, null, null, null);
+  }
+}

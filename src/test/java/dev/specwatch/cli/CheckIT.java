@@ -1,0 +1,226 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.Fleet;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `specwatch check` against a real Prometheus scraping the simulator (it-fleet.yaml): every state,
+ * two DP engines summed, SGLang, and a model name with quotes, a backslash and UTF-8.
+ */
+@ExtendWith(Fleet.Extension.class)
+class CheckIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TOKEN = "planted-prometheus-token-4b1d";
+
+  @TempDir Path dir;
+
+  private Path config(String prometheusUrl) throws IOException {
+    Path alerts = Files.createDirectories(dir.resolve("alerts"));
+    policy(
+        alerts,
+        "healthy",
+        "it/steady-mtp",
+        3,
+        "acceptance_rate: {below: 0.45}\n" + "  position_acceptance: {\"0\": {below: 0.6}}");
+    policy(
+        alerts,
+        "regressed",
+        "it/regressed",
+        3,
+        "acceptance_rate: {below: 0.45}\n" + "  mean_accepted_length: {below: 2.2}");
+    policy(alerts, "idle", "it/goes-idle", 2, "acceptance_rate: {below: 0.45}");
+    policy(alerts, "low", "it/low-traffic", 1, "acceptance_rate: {below: 0.99}");
+    policy(alerts, "missing", "it/not-deployed", 1, "acceptance_rate: {below: 0.45}");
+    policy(alerts, "weird", "it/we\\\"ird\\\\näme", 1, "acceptance_rate: {below: 0.45}");
+    Files.writeString(
+        alerts.resolve("sglang.yaml"),
+        """
+        recipe: sglang
+        engine: sglang
+        match: {job: vllm, model_name: it/sglang-eagle}
+        num_speculative_tokens: 4
+        min_drafts: 10
+        thresholds:
+          acceptance_rate: {below: 0.45}
+          mean_accepted_length: {below: 2.5}
+        """,
+        StandardCharsets.UTF_8);
+    Path file = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        file,
+        "prometheus:\n  url: "
+            + prometheusUrl
+            + "\n"
+            + "  bearer_token: "
+            + TOKEN
+            + "\n  max_retries: 0\n  timeout: 2s\n"
+            + "evaluation: {window: 30s}\npolicies: alerts\n",
+        StandardCharsets.UTF_8);
+    return file;
+  }
+
+  private static void policy(Path alerts, String name, String model, int k, String thresholds)
+      throws IOException {
+    Files.writeString(
+        alerts.resolve(name + ".yaml"),
+        "recipe: "
+            + name
+            + "\n"
+            + "match: {job: vllm, model_name: \""
+            + model
+            + "\"}\n"
+            + "num_speculative_tokens: "
+            + k
+            + "\n"
+            + "min_drafts: "
+            + (name.equals("low") ? 1000 : 10)
+            + "\n"
+            + "thresholds:\n  "
+            + thresholds
+            + "\n",
+        StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void reportsEveryStateAgainstARealPrometheus(Fleet fleet) throws IOException {
+    Path config = config(fleet.prometheus().baseUri().toString());
+    // The idle model stops after 15 s; with a 30 s window it reads idle from about 50 s on.
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofSeconds(2))
+        .untilAsserted(
+            () -> {
+              Map<String, JsonNode> r =
+                  recipes(
+                      MainTest.run("check", "--config", config.toString(), "--output", "json")
+                          .out());
+              assertThat(r.get("idle").path("state").asText()).isEqualTo("idle");
+              assertThat(r.get("healthy").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("sglang").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("weird").path("state").asText()).isEqualTo("ok");
+            });
+
+    MainTest.Result result =
+        MainTest.run("check", "--config", config.toString(), "--output", "json");
+    assertThat(result.exit()).as("a breached threshold exits 1").isEqualTo(1);
+    JsonNode root = JSON.readTree(result.out());
+    assertThat(root.path("window").asText()).isEqualTo("30s");
+    Map<String, JsonNode> r = recipes(result.out());
+
+    JsonNode healthy = r.get("healthy").path("signals");
+    assertThat(healthy.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(0.005));
+    assertThat(healthy.path("mean_accepted_length").asDouble()).isCloseTo(3.1, within(0.01));
+    assertThat(healthy.path("position_acceptance"))
+        .extracting(JsonNode::asDouble)
+        .satisfiesExactly(
+            a -> assertThat(a).isCloseTo(0.9, within(0.005)),
+            a -> assertThat(a).isCloseTo(0.7, within(0.005)),
+            a -> assertThat(a).isCloseTo(0.5, within(0.005)));
+    // Two data-parallel engines summed: the whole model's 1024 generation tokens/s.
+    assertThat(healthy.path("generation_tokens_per_second").asDouble())
+        .isCloseTo(1024, within(1024 * 0.05));
+
+    JsonNode regressed = r.get("regressed");
+    assertThat(regressed.path("state").asText()).isEqualTo("breach");
+    assertThat(regressed.path("breaches"))
+        .extracting(b -> b.path("rule").asText())
+        .containsExactly("acceptance_rate", "mean_accepted_length");
+    assertThat(regressed.path("breaches").get(0).path("value").asDouble())
+        .isCloseTo(0.3, within(0.005));
+    assertThat(regressed.path("breaches").get(0).path("threshold").asDouble()).isEqualTo(0.45);
+
+    JsonNode idle = r.get("idle").path("signals");
+    assertThat(idle.path("acceptance_rate").isNull()).as("idle is null, never NaN").isTrue();
+    assertThat(idle.path("mean_accepted_length").isNull()).isTrue();
+    assertThat(idle.path("draft_tokens_per_second").asDouble()).isEqualTo(0.0);
+    assertThat(idle.path("drafts_in_window").asDouble()).isEqualTo(0.0);
+
+    assertThat(r.get("low").path("state").asText()).isEqualTo("low_traffic");
+    assertThat(r.get("missing").path("state").asText()).isEqualTo("no_data");
+    assertThat(r.get("missing").path("signals").path("acceptance_rate").isNull()).isTrue();
+
+    JsonNode sglang = r.get("sglang").path("signals");
+    assertThat(sglang.path("acceptance_rate").asDouble()).isCloseTo(0.5, within(1e-9));
+    assertThat(sglang.path("mean_accepted_length").asDouble()).isCloseTo(3.0, within(1e-9));
+    // Two tensor-parallel ranks report the same series; only the leader is counted.
+    assertThat(sglang.path("generation_tokens_per_second").asDouble())
+        .isCloseTo(512, within(512 * 0.05));
+    assertThat(sglang.path("position_acceptance")).hasSize(4).allMatch(JsonNode::isNull);
+
+    assertThat(r.get("weird").path("signals").path("acceptance_rate").asDouble())
+        .isCloseTo(0.9, within(0.005));
+    assertThat(result.out() + result.err()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void textOutputIsATable(Fleet fleet) throws IOException {
+    Path config = config(fleet.prometheus().baseUri().toString());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () ->
+                assertThat(MainTest.run("check", "--config", config.toString()).out())
+                    .containsPattern(
+                        "(?m)^healthy +vllm +ok +0\\.7\\d\\d +3\\.1\\d +0\\.9\\d 0\\.7\\d 0\\.5\\d")
+                    .containsPattern(
+                        "(?m)^regressed +vllm +breach .*acceptance_rate 0\\.3\\d\\d<0\\.450"));
+  }
+
+  @Test
+  void evaluatesInThePast(Fleet fleet) throws IOException {
+    Path config = config(fleet.prometheus().baseUri().toString());
+    MainTest.Result result =
+        MainTest.run(
+            "check",
+            "--config",
+            config.toString(),
+            "--output",
+            "json",
+            "--time",
+            "2020-01-01T00:00:00Z");
+    assertThat(result.exit()).isZero();
+    JsonNode root = JSON.readTree(result.out());
+    assertThat(root.path("evaluated_at").asText()).isEqualTo("2020-01-01T00:00:00Z");
+    assertThat(recipes(result.out()).values())
+        .allSatisfy(r -> assertThat(r.path("state").asText()).isEqualTo("no_data"));
+  }
+
+  @Test
+  void unreachablePrometheusExits3WithAClearErrorAndNoSecret() throws IOException {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path config = config("http://127.0.0.1:" + port);
+    MainTest.Result result = MainTest.run("check", "--config", config.toString());
+    assertThat(result.exit()).isEqualTo(3);
+    assertThat(result.err())
+        .contains("http://127.0.0.1:" + port + "/api/v1/query: connection" + " refused");
+    assertThat(result.out()).contains("error");
+    assertThat(result.out() + result.err()).doesNotContain(TOKEN);
+  }
+
+  private static Map<String, JsonNode> recipes(String json) throws IOException {
+    Map<String, JsonNode> out = new HashMap<>();
+    for (JsonNode r : JSON.readTree(json).path("recipes")) {
+      out.put(r.path("name").asText(), r);
+    }
+    return out;
+  }
+}
