@@ -418,26 +418,26 @@ public final class ConfigLoader {
     }
     files.sort(null);
     List<Policy> policies = new ArrayList<>();
-    Map<String, Policy> byName = new LinkedHashMap<>();
+    Map<String, Location> byName = new LinkedHashMap<>();
     Map<String, Policy> byIdentity = new HashMap<>();
     for (Path file : files) {
       Optional<MapReader> reader = readFile(file, problems);
       if (reader.isEmpty()) {
         continue;
       }
-      Optional<Policy> policy = readPolicy(reader.get(), file);
+      MapReader r = reader.get();
+      Optional<Policy> policy = readPolicy(r, file);
+      // Names are checked even for invalid policies, so every duplicate shows in one run.
+      String name = r.string("recipe", "");
+      Location first = name.isEmpty() ? null : byName.putIfAbsent(name, r.locationOf("recipe"));
+      if (first != null) {
+        r.error("recipe", "recipe '" + name + "' is already defined at " + first);
+        continue;
+      }
       if (policy.isEmpty()) {
         continue;
       }
       Policy p = policy.get();
-      Policy first = byName.putIfAbsent(p.recipe(), p);
-      if (first != null) {
-        problems.add(
-            p.source(),
-            "recipe",
-            "recipe '" + p.recipe() + "' is already defined at " + first.source());
-        continue;
-      }
       String identity = p.engine() + p.match();
       Policy same = byIdentity.putIfAbsent(identity, p);
       if (same != null) {
@@ -453,6 +453,7 @@ public final class ConfigLoader {
   }
 
   private Optional<Policy> readPolicy(MapReader r, Path file) {
+    int problemsBefore = r.problemCount();
     String recipe = r.requiredString("recipe");
     String engine = r.string("engine", "vllm");
     EngineProfile profile = null;
@@ -474,13 +475,11 @@ public final class ConfigLoader {
           for (String label : mr.keys()) {
             Optional<String> value = mr.optionalString(label);
             if (!LabelMatcher.isValidLabelName(label)) {
-              mr.problems()
-                  .add(
-                      mr.locationOf(label),
-                      mr.pathOf(label),
-                      "'"
-                          + label
-                          + "' is not a valid Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not __*)");
+              mr.keyError(
+                  label,
+                  "'"
+                      + label
+                      + "' is not a valid Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not __*)");
             } else if (value.isEmpty() || value.get().isEmpty()) {
               mr.error(
                   label, "needs a value (an empty value would match series without the label)");
@@ -558,13 +557,11 @@ public final class ConfigLoader {
                 try {
                   position = Integer.parseInt(key);
                 } catch (NumberFormatException e) {
-                  p.has(key);
-                  p.error(key, "positions are 0-based numbers, e.g. \"0\"");
+                  p.keyError(key, "positions are 0-based numbers, e.g. \"0\"");
                   continue;
                 }
                 if (position < 0 || position >= k) {
-                  p.has(key);
-                  p.error(
+                  p.keyError(
                       key,
                       "position "
                           + position

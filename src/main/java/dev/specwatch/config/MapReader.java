@@ -80,6 +80,18 @@ public final class MapReader {
     problems.add(locationOf(key), pathOf(key), message);
   }
 
+  /** An error about the key itself (its name), located at the key rather than its value. */
+  public void keyError(String key, String message) {
+    known.add(key);
+    Location at = mapping.keyLocations().getOrDefault(key, mapping.location());
+    problems.add(at, pathOf(key), message);
+  }
+
+  /** How many problems have been reported so far, to tell whether a read added any. */
+  public int problemCount() {
+    return problems.size();
+  }
+
   public boolean has(String key) {
     known.add(key);
     YamlNode node = mapping.entries().get(key);
@@ -100,7 +112,7 @@ public final class MapReader {
       return Optional.empty();
     }
     if (node.get() instanceof YamlNode.Scalar s) {
-      return Optional.of(s.text());
+      return s.invalid() ? Optional.empty() : Optional.of(s.text());
     }
     error(key, "expected a single value, got " + node.get().kind());
     return Optional.empty();
@@ -113,6 +125,9 @@ public final class MapReader {
   /** A required value; adds "is required" when missing and returns "". */
   public String requiredString(String key) {
     Optional<String> value = optionalString(key);
+    if (mapping.entries().get(key) instanceof YamlNode.Scalar s && s.invalid()) {
+      return "";
+    }
     if (value.isEmpty() && !mapping.entries().containsKey(key)) {
       problems.add(mapping.location(), pathOf(key), "is required");
     } else if (value.isEmpty() || value.get().isBlank()) {

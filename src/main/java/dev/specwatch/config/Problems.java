@@ -14,6 +14,10 @@ public final class Problems {
     problems.add(new Problem(location, path, message));
   }
 
+  public int size() {
+    return problems.size();
+  }
+
   public boolean isEmpty() {
     return problems.isEmpty();
   }

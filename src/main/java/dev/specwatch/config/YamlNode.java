@@ -14,7 +14,12 @@ public sealed interface YamlNode {
   /** Human name of the node's kind, used in "expected a mapping, got a list" messages. */
   String kind();
 
-  record Scalar(String text, boolean isNull, Location location) implements YamlNode {
+  /**
+   * @param invalid the text could not be produced (e.g. an undefined {@code ${VAR}}); the problem
+   *     is already reported, so readers treat the value as present but unusable
+   */
+  record Scalar(String text, boolean isNull, boolean invalid, Location location)
+      implements YamlNode {
     @Override
     public String kind() {
       return isNull ? "nothing" : "a value";

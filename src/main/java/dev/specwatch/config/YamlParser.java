@@ -72,9 +72,11 @@ public final class YamlParser {
         }
         return new YamlNode.Sequence(items, at);
       case VALUE_NULL:
-        return new YamlNode.Scalar("", true, at);
+        return new YamlNode.Scalar("", true, false, at);
       default:
-        return new YamlNode.Scalar(interpolate(parser.getText(), path, at), false, at);
+        String raw = parser.getText();
+        Optional<String> text = interpolate(raw, path, at);
+        return new YamlNode.Scalar(text.orElse(raw), false, text.isEmpty(), at);
     }
   }
 
@@ -98,10 +100,12 @@ public final class YamlParser {
     return new YamlNode.Mapping(entries, keys, at);
   }
 
-  private String interpolate(String raw, String path, Location at) {
+  /** The text with ${VAR}s replaced, or empty when a variable is undefined (reported). */
+  private Optional<String> interpolate(String raw, String path, Location at) {
     if (environment == null || raw.indexOf('$') < 0) {
-      return raw;
+      return Optional.of(raw);
     }
+    boolean undefined = false;
     Matcher m = VARIABLE.matcher(raw);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
@@ -112,13 +116,14 @@ public final class YamlParser {
         replacement = environment.apply(m.group(1));
         if (replacement == null) {
           problems.add(at, path, "environment variable " + m.group(1) + " is not set");
+          undefined = true;
           replacement = "";
         }
       }
       m.appendReplacement(out, Matcher.quoteReplacement(replacement));
     }
     m.appendTail(out);
-    return out.toString();
+    return undefined ? Optional.empty() : Optional.of(out.toString());
   }
 
   private Location location(JsonLocation at) {
