@@ -37,5 +37,11 @@ fmt:
 demo: deps jar
 	@bash deploy/demo/run-demo.sh
 
+## bench: specwatch's own CPU, allocation and heap per evaluation (docs/PERFORMANCE.md)
+bench:
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.bench.EvaluationBench \
+	  -Dexec.cleanupDaemonThreads=false
+
 clean:
 	$(MVN) -q clean

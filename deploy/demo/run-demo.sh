@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: the real Prometheus (Debian package) with specwatch's recording rules, scraping
 # `specwatch simulate` running the built-in scenario (a model healthy for a minute, regressed for
-# a minute, recovered for a minute, in a loop, beside a steady second model). Prints what the
-# rules record every 10 seconds. Ctrl-C stops everything it started.
+# a minute, recovered for a minute, in a loop, beside a steady second model). Every 10 seconds it
+# runs `specwatch check` with the shipped policies (alerts/) and prints the table.
+# Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,7 +25,7 @@ pids=()
 cleanup() {
   trap - INT TERM EXIT
   echo
-  echo "demo: stopping (simulator, prometheus) and removing $WORK"
+  echo "demo: stopping the simulator and prometheus, removing $WORK"
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$WORK"
@@ -50,6 +51,16 @@ prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/data"
   >"$WORK/prometheus.log" 2>&1 &
 pids+=($!)
 
+# The shipped example config and policies, pointed at this Prometheus; a 1m window so the
+# regression shows within a minute (production default: 5m).
+cat >"$WORK/specwatch.yaml" <<YAML
+prometheus: {url: "http://127.0.0.1:$PROM_PORT", timeout: 5s}
+evaluation: {interval: 10s, window: 1m}
+policies: $PWD/alerts
+notifiers: [{type: log}]
+YAML
+java -jar "$JAR" validate --config "$WORK/specwatch.yaml" >/dev/null
+
 for _ in $(seq 1 100); do
   curl -fs "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null 2>&1 && break
   sleep 0.2
@@ -59,25 +70,18 @@ cat <<TXT
 specwatch demo
   simulator (vLLM /metrics): http://127.0.0.1:$SIM_PORT/metrics
   prometheus:                http://127.0.0.1:$PROM_PORT   (rules: http://127.0.0.1:$PROM_PORT/rules)
+  config:                    $WORK/specwatch.yaml (policies: alerts/)
 
-Scenario: unsloth/Qwen3.8-27B-NVFP4 (MTP, k=3) healthy for 60s (acceptance ~0.84, mean accepted
-length ~3.51), regressed for 60s (~0.41 / ~2.23), recovered for 60s, in a loop; beside it
+Scenario: unsloth/Qwen3.8-27B-NVFP4 (MTP, k=3) healthy for 45s (acceptance ~0.84, mean accepted
+length ~3.51), regressed for 90s (~0.41 / ~2.23), recovered for 45s, in a loop; beside it
 deepseek-ai/DeepSeek-R1 (k=1, two data-parallel engines) steady at ~0.815.
-The 1m recording rules need a few scrapes before the first values appear. Ctrl-C to stop.
+Every 10s: specwatch check. qwen3.8-27b-nvfp4 turns 'breach' (acceptance below 0.45) during the
+regression and 'ok' again after it. The first rows read no_data/low_traffic while the window fills.
+Ctrl-C to stop.
 TXT
 
-query() {
-  promtool query instant "http://127.0.0.1:$PROM_PORT" "$1" 2>/dev/null |
-    sed -E 's/^\{model_name="([^"]*)"\} => ([0-9.]+) .*/\1 \2/' || true
-}
-
-start=$(date +%s)
 while true; do
   sleep 10
   echo
-  echo "t=$(( $(date +%s) - start ))s  model  acceptance_rate  mean_accepted_length"
-  paste -d' ' \
-    <(query 'round(vllm:spec_decode_acceptance_rate:rate1m, 0.001)' | sort) \
-    <(query 'round(vllm:spec_decode_mean_accepted_length:rate1m, 0.01)' | sort | cut -d' ' -f2) |
-    sed 's/^/  /'
+  java -jar "$JAR" check --config "$WORK/specwatch.yaml" 2>&1 || true
 done

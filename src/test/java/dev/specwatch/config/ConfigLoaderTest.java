@@ -34,9 +34,11 @@ class ConfigLoaderTest {
 
   @Test
   void shippedExampleConfigValidates() {
-    SpecwatchConfig config = new ConfigLoader(Map.<String, String>of()::get)
-        .load(Path.of("deploy/specwatch.example.yaml"));
-    assertThat(config.policies()).extracting(Policy::recipe)
+    SpecwatchConfig config =
+        new ConfigLoader(Map.<String, String>of()::get)
+            .load(Path.of("deploy/specwatch.example.yaml"));
+    assertThat(config.policies())
+        .extracting(Policy::recipe)
         .containsExactly("deepseek-r1-mtp", "qwen3.8-27b-nvfp4");
     Policy qwen = config.policies().get(1);
     assertThat(qwen.numSpeculativeTokens()).isEqualTo(3);
@@ -48,7 +50,9 @@ class ConfigLoaderTest {
 
   @Test
   void reportsEveryErrorAcrossConfigAndPolicies() throws IOException {
-    write("alerts/a.yaml", """
+    write(
+        "alerts/a.yaml",
+        """
         recipe: a
         match: {job: vllm, model-name: x}
         num_speculative_tokens: 0
@@ -56,7 +60,9 @@ class ConfigLoaderTest {
           acceptance_rate: {below: 1.2}
           mean_accepted_length: {below: 0.5}
         """);
-    write("alerts/b.yaml", """
+    write(
+        "alerts/b.yaml",
+        """
         recipe: b
         match: {job: vllm, model_name: y}
         num_speculative_tokens: 2
@@ -65,12 +71,17 @@ class ConfigLoaderTest {
           mean_accepted_length: {below: 3.5}
           position_acceptance: {"2": {below: 0.5}}
         """);
-    write("alerts/c.yaml", """
+    write(
+        "alerts/c.yaml",
+        """
         recipe: b
         match: {job: vllm, model_name: z}
         num_speculative_tokens: 1
         """);
-    Path config = write("specwatch.yaml", """
+    Path config =
+        write(
+            "specwatch.yaml",
+            """
         prometheus:
           url: http://127.0.0.1:9090
           timout: 5s
@@ -83,33 +94,42 @@ class ConfigLoaderTest {
     String a = dir.resolve("alerts/a.yaml").toString();
     String b = dir.resolve("alerts/b.yaml").toString();
     String c = dir.resolve("alerts/c.yaml").toString();
-    assertThat(problems).containsExactly(
-        a + ":2:20: match.model-name: 'model-name' is not a valid Prometheus label name"
-            + " ([a-zA-Z_][a-zA-Z0-9_]*, not __*)",
-        a + ":3:25: num_speculative_tokens: must be between 1 and 64, got 0",
-        a + ":5:28: thresholds.acceptance_rate.below: must be between 0 and 1, got 1.2",
-        a + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 2, got 0.5",
-        b + ":4:1: tresholds: unknown key (did you mean 'thresholds'?)",
-        b + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 3, got 3.5",
-        b + ":7:25: thresholds.position_acceptance.2: position 2 does not exist with"
-            + " num_speculative_tokens 2 (positions 0..1)",
-        c + ":1:9: recipe: recipe 'b' is already defined at " + b + ":1:9",
-        config + ":3:3: prometheus.timout: unknown key (did you mean 'timeout'?)",
-        config + ":4:24: evaluation.interval: expected a duration like 30s, 5m, 1h or 7d, got"
-            + " 'fast'",
-        config + ":7:12: notifiers[0].type: unknown notifier type 'slak' (did you mean"
-            + " 'slack'?); one of slack, log, webhook, alertmanager");
+    assertThat(problems)
+        .containsExactly(
+            a
+                + ":2:20: match.model-name: 'model-name' is not a valid Prometheus label name"
+                + " ([a-zA-Z_][a-zA-Z0-9_]*, not __*)",
+            a + ":3:25: num_speculative_tokens: must be between 1 and 64, got 0",
+            a + ":5:28: thresholds.acceptance_rate.below: must be between 0 and 1, got 1.2",
+            a + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 2, got 0.5",
+            b + ":4:1: tresholds: unknown key (did you mean 'thresholds'?)",
+            b + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 3, got 3.5",
+            b
+                + ":7:25: thresholds.position_acceptance.2: position 2 does not exist with"
+                + " num_speculative_tokens 2 (positions 0..1)",
+            c + ":1:9: recipe: recipe 'b' is already defined at " + b + ":1:9",
+            config + ":3:3: prometheus.timout: unknown key (did you mean 'timeout'?)",
+            config
+                + ":4:24: evaluation.interval: expected a duration like 30s, 5m, 1h or 7d, got"
+                + " 'fast'",
+            config
+                + ":7:12: notifiers[0].type: unknown notifier type 'slak' (did you mean"
+                + " 'slack'?); one of slack, log, webhook, alertmanager");
   }
 
   @Test
   void undefinedEnvironmentVariableIsAnError() throws IOException {
     write("alerts/.keep", "");
-    Path config = write("specwatch.yaml", """
+    Path config =
+        write(
+            "specwatch.yaml",
+            """
         prometheus: {url: "http://${PROM_HOST}:9090"}
         policies: alerts
         """);
-    assertThat(problems(() -> new ConfigLoader(k -> null).load(config))).containsExactly(
-        config + ":1:19: prometheus.url: environment variable PROM_HOST is not set");
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(config)))
+        .containsExactly(
+            config + ":1:19: prometheus.url: environment variable PROM_HOST is not set");
     SpecwatchConfig ok = new ConfigLoader(Map.of("PROM_HOST", "prom")::get).load(config);
     assertThat(ok.prometheus().url().getHost()).isEqualTo("prom");
   }
@@ -118,7 +138,10 @@ class ConfigLoaderTest {
   void secretsComeFromFilesAndNeverAppearInErrorsOrToString() throws IOException {
     write("alerts/.keep", "");
     write("token", "tok-FROM-FILE-123\n");
-    Path config = write("specwatch.yaml", """
+    Path config =
+        write(
+            "specwatch.yaml",
+            """
         prometheus:
           url: http://127.0.0.1:9090
           bearer_token_file: token
@@ -129,10 +152,14 @@ class ConfigLoaderTest {
     SpecwatchConfig loaded = new ConfigLoader(k -> null).load(config);
     assertThat(loaded.prometheus().bearerToken().orElseThrow().reveal())
         .isEqualTo("tok-FROM-FILE-123");
-    assertThat(loaded.toString()).doesNotContain("tok-FROM-FILE-123")
+    assertThat(loaded.toString())
+        .doesNotContain("tok-FROM-FILE-123")
         .doesNotContain("xoxb-planted-secret-1");
 
-    Path bad = write("bad.yaml", """
+    Path bad =
+        write(
+            "bad.yaml",
+            """
         prometheus:
           url: "http://user:hunter2-secret@127.0.0.1:9090"
           bearer_token: 123
@@ -142,19 +169,21 @@ class ConfigLoaderTest {
         """);
     List<String> problems = problems(() -> new ConfigLoader(k -> null).load(bad));
     assertThat(problems).isNotEmpty();
-    assertThat(String.join("\n", problems)).doesNotContain("hunter2-secret")
-        .doesNotContain("pw-secret-777").doesNotContain("srv-secret-888")
+    assertThat(String.join("\n", problems))
+        .doesNotContain("hunter2-secret")
+        .doesNotContain("pw-secret-777")
+        .doesNotContain("srv-secret-888")
         .contains("prometheus.url: must not contain credentials")
         .contains("prometheus.basic_auth: set either bearer_token or basic_auth, not both");
   }
 
   @Test
   void missingPolicyDirectoryAndMissingFileAreClear() throws IOException {
-    Path config = write("specwatch.yaml", "prometheus: {url: http://localhost:9090}\n"
-        + "policies: nope\n");
+    Path config =
+        write("specwatch.yaml", "prometheus: {url: http://localhost:9090}\n" + "policies: nope\n");
     assertThat(problems(() -> new ConfigLoader(k -> null).load(config)))
-        .containsExactly(config + ":2:11: policies: directory " + dir.resolve("nope")
-            + " does not exist");
+        .containsExactly(
+            config + ":2:11: policies: directory " + dir.resolve("nope") + " does not exist");
     assertThatThrownBy(() -> new ConfigLoader(k -> null).load(dir.resolve("absent.yaml")))
         .hasMessageContaining("absent.yaml:1:1: file not found");
   }
@@ -163,9 +192,12 @@ class ConfigLoaderTest {
   void twoRecipesSelectingTheSameSeriesAreAnError() throws IOException {
     write("alerts/a.yaml", "recipe: a\nmatch: {model_name: m}\nnum_speculative_tokens: 1\n");
     write("alerts/b.yaml", "recipe: b\nmatch: {model_name: m}\nnum_speculative_tokens: 1\n");
-    Path config = write("specwatch.yaml", "prometheus: {url: http://localhost:9090}\n"
-        + "policies: alerts\n");
-    assertThat(problems(() -> new ConfigLoader(k -> null).load(config))).singleElement()
-        .asString().contains("b.yaml:1:1: match: selects the same series as recipe 'a'");
+    Path config =
+        write(
+            "specwatch.yaml", "prometheus: {url: http://localhost:9090}\n" + "policies: alerts\n");
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(config)))
+        .singleElement()
+        .asString()
+        .contains("b.yaml:1:1: match: selects the same series as recipe 'a'");
   }
 }
