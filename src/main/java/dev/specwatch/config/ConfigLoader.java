@@ -517,8 +517,14 @@ public final class ConfigLoader {
             .orElse(new Policy.Notify(Optional.empty(), Policy.Notify.DEFAULT_SEVERITY));
     Map<String, String> labels = r.stringMap("labels");
     Optional<String> runbook = r.optionalString("runbook_url");
+    List<Policy.Maintenance> maintenance =
+        r.list(
+            "maintenance",
+            (node, path) ->
+                MapReader.of(node, path, r.problems(), r.baseDir())
+                    .flatMap(ConfigLoader::maintenance));
     r.finish();
-    if (!r.problems().isEmpty()
+    if (r.problemCount() > problemsBefore
         || profile == null
         || match.isEmpty()
         || k < 1
@@ -538,6 +544,7 @@ public final class ConfigLoader {
             notify,
             labels,
             runbook,
+            maintenance,
             r.location()));
   }
 
@@ -577,8 +584,85 @@ public final class ConfigLoader {
                     .ifPresent(th -> positions.put(position, th));
               }
             });
+    Optional<Policy.Regression> regression =
+        t.map("regression")
+            .flatMap(
+                g -> {
+                  OptionalDouble drop = g.optionalNumber("max_relative_drop", 0.001, 1);
+                  if (!g.has("max_relative_drop")) {
+                    g.error("max_relative_drop", "is required, e.g. 0.15 for a 15 % drop");
+                  }
+                  Duration baseline = g.duration("baseline", Policy.Regression.DEFAULT_BASELINE);
+                  double minZ = g.number("min_z", Policy.Regression.DEFAULT_MIN_Z, 0, 100);
+                  long minDrafts =
+                      g.integer(
+                          "min_baseline_drafts",
+                          (int) Policy.Regression.DEFAULT_MIN_BASELINE_DRAFTS,
+                          0,
+                          Integer.MAX_VALUE);
+                  Optional<String> severity = severity(g);
+                  g.finish();
+                  return drop.isPresent()
+                      ? Optional.of(
+                          new Policy.Regression(
+                              drop.getAsDouble(), baseline, minZ, minDrafts, severity))
+                      : Optional.empty();
+                });
+    Optional<Policy.Throughput> throughput =
+        t.map("throughput")
+            .flatMap(
+                g -> {
+                  OptionalDouble drop = g.optionalNumber("max_relative_drop", 0.001, 1);
+                  if (!g.has("max_relative_drop")) {
+                    g.error("max_relative_drop", "is required, e.g. 0.3 for a 30 % drop");
+                  }
+                  Duration baseline = g.duration("baseline", Policy.Regression.DEFAULT_BASELINE);
+                  Optional<String> severity = severity(g);
+                  g.finish();
+                  return drop.isPresent()
+                      ? Optional.of(new Policy.Throughput(drop.getAsDouble(), baseline, severity))
+                      : Optional.empty();
+                });
     t.finish();
-    return new Policy.Thresholds(acceptance, meanLength, positions);
+    return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput);
+  }
+
+  private static Optional<Policy.Maintenance> maintenance(MapReader m) {
+    Optional<java.time.Instant> start = instant(m, "start");
+    Optional<java.time.Instant> end = instant(m, "end");
+    String comment = m.string("comment", "");
+    m.finish();
+    if (start.isEmpty() || end.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!end.get().isAfter(start.get())) {
+      m.error("end", "must be after start");
+      return Optional.empty();
+    }
+    return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
+  }
+
+  private static Optional<java.time.Instant> instant(MapReader m, String key) {
+    if (!m.has(key)) {
+      m.error(key, "is required, e.g. 2026-12-01T02:00:00Z");
+      return Optional.empty();
+    }
+    Optional<String> text = m.optionalString(key);
+    try {
+      return text.map(java.time.Instant::parse);
+    } catch (java.time.format.DateTimeParseException e) {
+      m.error(key, "expected an RFC 3339 time like 2026-12-01T02:00:00Z, got '" + text.get() + "'");
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> severity(MapReader r) {
+    Optional<String> severity = r.optionalString("severity");
+    if (severity.isPresent() && !SEVERITIES.contains(severity.get())) {
+      r.error("severity", "one of info, warning, critical");
+      return Optional.empty();
+    }
+    return severity;
   }
 
   private static Optional<Threshold> threshold(MapReader a, double min, double max) {
@@ -587,6 +671,7 @@ public final class ConfigLoader {
       a.error("below", "is required");
     }
     OptionalDouble clear = a.optionalNumber("clear_above", min, max);
+    Optional<String> severity = severity(a);
     a.finish();
     if (below.isEmpty()) {
       return Optional.empty();
@@ -595,6 +680,6 @@ public final class ConfigLoader {
       a.error("clear_above", "must be at least 'below' (" + below.getAsDouble() + ")");
       return Optional.empty();
     }
-    return Optional.of(new Threshold(below.getAsDouble(), clear));
+    return Optional.of(new Threshold(below.getAsDouble(), clear, severity));
   }
 }

@@ -28,6 +28,7 @@ public record Policy(
     Notify notification,
     Map<String, String> labels,
     Optional<String> runbookUrl,
+    List<Maintenance> maintenance,
     Location source) {
 
   public static final long DEFAULT_MIN_DRAFTS = 100;
@@ -40,25 +41,162 @@ public record Policy(
     }
     match = new TreeMap<>(match);
     labels = Map.copyOf(labels);
+    maintenance = List.copyOf(maintenance);
   }
 
   /** Thresholds of one recipe; each is optional. Positions are 0-based draft positions. */
   public record Thresholds(
       Optional<Threshold> acceptanceRate,
       Optional<Threshold> meanAcceptedLength,
-      SortedMap<Integer, Threshold> positionAcceptance) {
+      SortedMap<Integer, Threshold> positionAcceptance,
+      Optional<Regression> regression,
+      Optional<Throughput> throughput) {
     public Thresholds {
       positionAcceptance = new TreeMap<>(positionAcceptance);
     }
 
     public static Thresholds none() {
-      return new Thresholds(Optional.empty(), Optional.empty(), new TreeMap<>());
+      return new Thresholds(
+          Optional.empty(), Optional.empty(), new TreeMap<>(), Optional.empty(), Optional.empty());
+    }
+
+    /** Whether evaluating this recipe needs baseline queries. */
+    public boolean needsBaseline() {
+      return regression.isPresent() || throughput.isPresent();
     }
   }
+
+  /**
+   * The acceptance rate of the current window against the recipe's own baseline (the trailing
+   * {@code baseline} before the current window). Fires when the relative drop exceeds {@code
+   * maxRelativeDrop} and a one-sided z-test on the acceptance proportion, with the drafts in the
+   * window as n, gives z &gt;= {@code minZ}, and the baseline saw at least {@code
+   * minBaselineDrafts} drafts.
+   */
+  public record Regression(
+      double maxRelativeDrop,
+      Duration baseline,
+      double minZ,
+      long minBaselineDrafts,
+      Optional<String> severity) {
+    public static final Duration DEFAULT_BASELINE = Duration.ofDays(7);
+    public static final double DEFAULT_MIN_Z = 3.0;
+    public static final long DEFAULT_MIN_BASELINE_DRAFTS = 10_000;
+  }
+
+  /**
+   * Generation tokens per second per running request against the baseline: catches a bad build
+   * whose acceptance looks fine while throughput collapses.
+   */
+  public record Throughput(double maxRelativeDrop, Duration baseline, Optional<String> severity) {}
+
+  /** A planned window during which the recipe's notifications are silenced. */
+  public record Maintenance(java.time.Instant start, java.time.Instant end, String comment) {}
 
   /** Where and how loudly this recipe's alerts are sent. */
   public record Notify(Optional<String> slackChannel, String severity) {
     public static final String DEFAULT_SEVERITY = "warning";
+  }
+
+  /** A policy with the documented defaults; for code and tests that build policies directly. */
+  public static Builder builder(String recipe, Map<String, String> match, int k) {
+    return new Builder(recipe, match, k);
+  }
+
+  /** Builds a {@link Policy}; every default is the one the config loader applies. */
+  public static final class Builder {
+    private final String recipe;
+    private final Map<String, String> match;
+    private final int k;
+    private String engine = "vllm";
+    private long minDrafts = DEFAULT_MIN_DRAFTS;
+    private Duration forDuration = DEFAULT_FOR;
+    private Duration keepFiringFor = DEFAULT_KEEP_FIRING_FOR;
+    private Optional<Threshold> acceptanceRate = Optional.empty();
+    private Optional<Threshold> meanAcceptedLength = Optional.empty();
+    private final SortedMap<Integer, Threshold> positions = new TreeMap<>();
+    private Optional<Regression> regression = Optional.empty();
+    private Optional<Throughput> throughput = Optional.empty();
+    private Notify notify = new Notify(Optional.empty(), Notify.DEFAULT_SEVERITY);
+    private List<Maintenance> maintenance = List.of();
+
+    private Builder(String recipe, Map<String, String> match, int k) {
+      this.recipe = recipe;
+      this.match = match;
+      this.k = k;
+    }
+
+    public Builder engine(String engine) {
+      this.engine = engine;
+      return this;
+    }
+
+    public Builder minDrafts(long minDrafts) {
+      this.minDrafts = minDrafts;
+      return this;
+    }
+
+    public Builder forDuration(Duration forDuration) {
+      this.forDuration = forDuration;
+      return this;
+    }
+
+    public Builder keepFiringFor(Duration keepFiringFor) {
+      this.keepFiringFor = keepFiringFor;
+      return this;
+    }
+
+    public Builder acceptanceRate(Threshold threshold) {
+      this.acceptanceRate = Optional.of(threshold);
+      return this;
+    }
+
+    public Builder meanAcceptedLength(Threshold threshold) {
+      this.meanAcceptedLength = Optional.of(threshold);
+      return this;
+    }
+
+    public Builder positionAcceptance(int position, Threshold threshold) {
+      this.positions.put(position, threshold);
+      return this;
+    }
+
+    public Builder regression(Regression regression) {
+      this.regression = Optional.of(regression);
+      return this;
+    }
+
+    public Builder throughput(Throughput throughput) {
+      this.throughput = Optional.of(throughput);
+      return this;
+    }
+
+    public Builder notify(Notify notify) {
+      this.notify = notify;
+      return this;
+    }
+
+    public Builder maintenance(List<Maintenance> maintenance) {
+      this.maintenance = maintenance;
+      return this;
+    }
+
+    public Policy build() {
+      return new Policy(
+          recipe,
+          engine,
+          new TreeMap<>(match),
+          k,
+          minDrafts,
+          forDuration,
+          keepFiringFor,
+          new Thresholds(acceptanceRate, meanAcceptedLength, positions, regression, throughput),
+          notify,
+          Map.of(),
+          Optional.empty(),
+          maintenance,
+          new Location("alerts/" + recipe + ".yaml", 1, 1));
+    }
   }
 
   public List<LabelMatcher> matchers() {

@@ -1,12 +1,13 @@
 package dev.specwatch.config;
 
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * Fire when the value drops below {@code below}; clear only when it rises above {@code clearAbove}
  * (hysteresis), or above {@code below} when none is given.
  */
-public record Threshold(double below, OptionalDouble clearAbove) {
+public record Threshold(double below, OptionalDouble clearAbove, Optional<String> severity) {
   public Threshold {
     if (Double.isNaN(below)) {
       throw new IllegalArgumentException("below must be a number");
@@ -17,7 +18,7 @@ public record Threshold(double below, OptionalDouble clearAbove) {
   }
 
   public static Threshold below(double value) {
-    return new Threshold(value, OptionalDouble.empty());
+    return new Threshold(value, OptionalDouble.empty(), Optional.empty());
   }
 
   public boolean breachedBy(double value) {

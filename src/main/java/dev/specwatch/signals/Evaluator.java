@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -70,6 +70,12 @@ public final class Evaluator {
 
   private record GroupResult(List<RecipeSnapshot> snapshots, int queries) {}
 
+  /** One query of a group: a signal, over the current window or a baseline. */
+  private record QueryKey(Signal signal, Duration baseline) {}
+
+  /** Signals queried only for recipes whose rules need them. */
+  private static final Set<Signal> ON_DEMAND = EnumSet.of(Signal.RUNNING_REQUESTS);
+
   private GroupResult evaluateGroup(
       GroupKey key, List<Policy> recipes, Duration window, Instant time) {
     EngineProfile profile = EngineProfile.forName(key.engine());
@@ -79,10 +85,11 @@ public final class Evaluator {
     for (Policy p : recipes) {
       byValues.put(List.copyOf(p.match().values()), p);
     }
-    Map<Signal, Map<Policy, List<Sample>>> results = new EnumMap<>(Signal.class);
+    Map<QueryKey, Map<Policy, List<Sample>>> results = new HashMap<>();
     int queries = 0;
-    for (Signal signal : profile.supported()) {
-      String promql = profile.query(signal, scope);
+    for (QueryKey query : plan(profile, recipes)) {
+      QueryScope s = query.baseline() == null ? scope : scope.baseline(query.baseline());
+      String promql = profile.query(query.signal(), s);
       queries++;
       try {
         QueryResult result = api.query(promql, Optional.of(time));
@@ -93,7 +100,7 @@ public final class Evaluator {
             mapped.computeIfAbsent(owner, p -> new ArrayList<>()).add(sample);
           }
         }
-        results.put(signal, mapped);
+        results.put(query, mapped);
       } catch (PrometheusException | IllegalStateException e) {
         // Returned in the snapshots, where the caller reports it once; debug here for tracing.
         logger.debug(
@@ -111,6 +118,7 @@ public final class Evaluator {
                   RecipeState.ERROR,
                   SignalValues.empty(p.numSpeculativeTokens()),
                   List.of(),
+                  Optional.empty(),
                   Optional.of(e.getMessage())));
         }
         return new GroupResult(failed, queries);
@@ -121,6 +129,38 @@ public final class Evaluator {
       snapshots.add(snapshot(p, results));
     }
     return new GroupResult(snapshots, queries);
+  }
+
+  /**
+   * The group's queries: every regular signal of the engine over the window; for regression rules
+   * the acceptance rate and drafts over each distinct baseline; for throughput rules the running
+   * requests now and, with generation tokens/s, over the baseline.
+   */
+  private static List<QueryKey> plan(EngineProfile profile, List<Policy> recipes) {
+    Set<QueryKey> plan = new LinkedHashSet<>();
+    for (Signal signal : profile.supported()) {
+      if (!ON_DEMAND.contains(signal)) {
+        plan.add(new QueryKey(signal, null));
+      }
+    }
+    for (Policy p : recipes) {
+      p.thresholds()
+          .regression()
+          .ifPresent(
+              r -> {
+                plan.add(new QueryKey(Signal.ACCEPTANCE_RATE, r.baseline()));
+                plan.add(new QueryKey(Signal.DRAFTS_IN_WINDOW, r.baseline()));
+              });
+      p.thresholds()
+          .throughput()
+          .ifPresent(
+              t -> {
+                plan.add(new QueryKey(Signal.RUNNING_REQUESTS, null));
+                plan.add(new QueryKey(Signal.GENERATION_TOKENS_PER_SECOND, t.baseline()));
+                plan.add(new QueryKey(Signal.RUNNING_REQUESTS, t.baseline()));
+              });
+    }
+    return List.copyOf(plan);
   }
 
   /**
@@ -171,11 +211,14 @@ public final class Evaluator {
     return Arrays.asList(values);
   }
 
-  private static RecipeSnapshot snapshot(Policy p, Map<Signal, Map<Policy, List<Sample>>> results) {
-    Double drafts = single(results, Signal.DRAFTS_IN_WINDOW, p);
+  private static RecipeSnapshot snapshot(
+      Policy p, Map<QueryKey, Map<Policy, List<Sample>>> results) {
+    Double drafts = single(results, Signal.DRAFTS_IN_WINDOW, null, p);
     Double[] positions = new Double[p.numSpeculativeTokens()];
     for (Sample s :
-        results.getOrDefault(Signal.POSITION_ACCEPTANCE, Map.of()).getOrDefault(p, List.of())) {
+        results
+            .getOrDefault(new QueryKey(Signal.POSITION_ACCEPTANCE, null), Map.of())
+            .getOrDefault(p, List.of())) {
       Integer index = position(s);
       if (index != null && index < positions.length && Double.isFinite(s.value())) {
         positions[index] = s.value();
@@ -183,13 +226,31 @@ public final class Evaluator {
     }
     SignalValues signals =
         new SignalValues(
-            single(results, Signal.ACCEPTANCE_RATE, p),
-            single(results, Signal.MEAN_ACCEPTED_LENGTH, p),
+            single(results, Signal.ACCEPTANCE_RATE, null, p),
+            single(results, Signal.MEAN_ACCEPTED_LENGTH, null, p),
             Arrays.asList(positions),
-            single(results, Signal.DRAFT_TOKENS_PER_SECOND, p),
-            single(results, Signal.ACCEPTED_TOKENS_PER_SECOND, p),
-            single(results, Signal.GENERATION_TOKENS_PER_SECOND, p),
-            drafts);
+            single(results, Signal.DRAFT_TOKENS_PER_SECOND, null, p),
+            single(results, Signal.ACCEPTED_TOKENS_PER_SECOND, null, p),
+            single(results, Signal.GENERATION_TOKENS_PER_SECOND, null, p),
+            drafts,
+            single(results, Signal.RUNNING_REQUESTS, null, p));
+    Optional<Baseline> baseline = Optional.empty();
+    Optional<Duration> regressionBaseline =
+        p.thresholds().regression().map(Policy.Regression::baseline);
+    Optional<Duration> throughputBaseline =
+        p.thresholds().throughput().map(Policy.Throughput::baseline);
+    if (regressionBaseline.isPresent() || throughputBaseline.isPresent()) {
+      Duration r = regressionBaseline.orElse(null);
+      Duration t = throughputBaseline.orElse(null);
+      baseline =
+          Optional.of(
+              new Baseline(
+                  regressionBaseline.orElse(t),
+                  r == null ? null : single(results, Signal.ACCEPTANCE_RATE, r, p),
+                  r == null ? null : single(results, Signal.DRAFTS_IN_WINDOW, r, p),
+                  t == null ? null : single(results, Signal.GENERATION_TOKENS_PER_SECOND, t, p),
+                  t == null ? null : single(results, Signal.RUNNING_REQUESTS, t, p)));
+    }
     RecipeState state;
     List<Breach> breaches = new ArrayList<>();
     if (drafts == null) {
@@ -202,7 +263,8 @@ public final class Evaluator {
       breaches = breaches(p, signals);
       state = breaches.isEmpty() ? RecipeState.OK : RecipeState.BREACH;
     }
-    return new RecipeSnapshot(p.recipe(), p.engine(), state, signals, breaches, Optional.empty());
+    return new RecipeSnapshot(
+        p.recipe(), p.engine(), state, signals, breaches, baseline, Optional.empty());
   }
 
   /** Every threshold of the policy the signals are below. Absent values breach nothing. */
@@ -250,8 +312,12 @@ public final class Evaluator {
 
   /** The recipe's one value of a signal; null when absent or not finite. */
   private static Double single(
-      Map<Signal, Map<Policy, List<Sample>>> results, Signal signal, Policy p) {
-    List<Sample> samples = results.getOrDefault(signal, Map.of()).getOrDefault(p, List.of());
+      Map<QueryKey, Map<Policy, List<Sample>>> results,
+      Signal signal,
+      Duration baseline,
+      Policy p) {
+    List<Sample> samples =
+        results.getOrDefault(new QueryKey(signal, baseline), Map.of()).getOrDefault(p, List.of());
     if (samples.isEmpty()) {
       return null;
     }

@@ -6,6 +6,7 @@ import java.util.Optional;
 /**
  * One recipe at one evaluation: its state, signals and breached thresholds.
  *
+ * @param baseline present for recipes with a regression or throughput rule
  * @param error what went wrong, for {@link RecipeState#ERROR}; never contains credentials
  */
 public record RecipeSnapshot(
@@ -14,6 +15,7 @@ public record RecipeSnapshot(
     RecipeState state,
     SignalValues signals,
     List<Breach> breaches,
+    Optional<Baseline> baseline,
     Optional<String> error) {
   public RecipeSnapshot {
     breaches = List.copyOf(breaches);

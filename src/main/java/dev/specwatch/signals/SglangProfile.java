@@ -20,6 +20,7 @@ public final class SglangProfile implements EngineProfile {
   public static final String ACCEPT_RATE = "sglang:spec_accept_rate";
   public static final String VERIFY_CALLS = "sglang:spec_verify_calls_total";
   public static final String GENERATION_TOKENS = "sglang:generation_tokens_total";
+  public static final String RUNNING_REQUESTS = "sglang:num_running_reqs";
 
   private SglangProfile() {}
 
@@ -35,14 +36,15 @@ public final class SglangProfile implements EngineProfile {
         Signal.MEAN_ACCEPTED_LENGTH,
         Signal.ACCEPTED_TOKENS_PER_SECOND,
         Signal.GENERATION_TOKENS_PER_SECOND,
-        Signal.DRAFTS_IN_WINDOW);
+        Signal.DRAFTS_IN_WINDOW,
+        Signal.RUNNING_REQUESTS);
   }
 
   @Override
   public String query(Signal signal, QueryScope scope) {
     QueryScope leader = leaderOnly(scope);
     String by = PromQl.labelList(leader.groupBy());
-    String range = "[" + PromQl.range(leader.window()) + "]";
+    String range = leader.rangeSelector();
     String selector = PromQl.selector(leader.matchers());
     String verifyRate = "rate(" + VERIFY_CALLS + selector + range + ")";
     return switch (signal) {
@@ -60,6 +62,8 @@ public final class SglangProfile implements EngineProfile {
               + ")";
       case GENERATION_TOKENS_PER_SECOND -> VllmProfile.sumRate(GENERATION_TOKENS, leader);
       case DRAFTS_IN_WINDOW -> VllmProfile.sum(leader.groupBy(), "increase", VERIFY_CALLS, leader);
+      case RUNNING_REQUESTS ->
+          VllmProfile.sum(leader.groupBy(), "avg_over_time", RUNNING_REQUESTS, leader);
       default -> throw new IllegalArgumentException("sglang does not export " + signal.key());
     };
   }
@@ -87,6 +91,6 @@ public final class SglangProfile implements EngineProfile {
     if (matchers.stream().noneMatch(m -> m.name().equals("tp_rank"))) {
       matchers.add(LabelMatcher.equal("tp_rank", "0"));
     }
-    return new QueryScope(scope.groupBy(), matchers, scope.window());
+    return new QueryScope(scope.groupBy(), matchers, scope.window(), scope.offset());
   }
 }

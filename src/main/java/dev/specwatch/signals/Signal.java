@@ -15,7 +15,12 @@ public enum Signal {
   /** Output tokens per second, speculative or not; 0 when idle. */
   GENERATION_TOKENS_PER_SECOND("generation_tokens_per_second"),
   /** Verification steps (drafts) in the window: the traffic volume behind the ratios. */
-  DRAFTS_IN_WINDOW("drafts_in_window");
+  DRAFTS_IN_WINDOW("drafts_in_window"),
+  /**
+   * Requests being generated, averaged over the window; queried only for throughput rules, to
+   * compare generation tokens/s per running request against the baseline.
+   */
+  RUNNING_REQUESTS("running_requests");
 
   private final String key;
 

@@ -9,6 +9,7 @@ import java.util.List;
  * (0/0), not exported by the engine, or not queried. Never NaN.
  *
  * @param positionAcceptance one entry per draft position 0..k-1, null entries where absent
+ * @param runningRequests queried only for recipes with a throughput rule
  */
 public record SignalValues(
     Double acceptanceRate,
@@ -17,7 +18,8 @@ public record SignalValues(
     Double draftTokensPerSecond,
     Double acceptedTokensPerSecond,
     Double generationTokensPerSecond,
-    Double draftsInWindow) {
+    Double draftsInWindow,
+    Double runningRequests) {
 
   public SignalValues {
     positionAcceptance = Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
@@ -25,6 +27,6 @@ public record SignalValues(
 
   public static SignalValues empty(int positions) {
     return new SignalValues(
-        null, null, Collections.nCopies(positions, null), null, null, null, null);
+        null, null, Collections.nCopies(positions, null), null, null, null, null, null);
   }
 }

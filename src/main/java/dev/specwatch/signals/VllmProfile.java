@@ -20,6 +20,7 @@ public final class VllmProfile implements EngineProfile {
       "vllm:spec_decode_num_accepted_tokens_per_pos_total";
   public static final String GENERATION_TOKENS = "vllm:generation_tokens_total";
   public static final String PROMPT_TOKENS = "vllm:prompt_tokens_total";
+  public static final String RUNNING_REQUESTS = "vllm:num_requests_running";
 
   private VllmProfile() {}
 
@@ -44,6 +45,7 @@ public final class VllmProfile implements EngineProfile {
       case ACCEPTED_TOKENS_PER_SECOND -> sumRate(ACCEPTED_TOKENS, scope);
       case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
       case DRAFTS_IN_WINDOW -> sum(scope.groupBy(), "increase", DRAFTS, scope);
+      case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
     };
   }
 
@@ -60,9 +62,8 @@ public final class VllmProfile implements EngineProfile {
         + "("
         + metric
         + PromQl.selector(scope.matchers())
-        + "["
-        + PromQl.range(scope.window())
-        + "]))";
+        + scope.rangeSelector()
+        + "))";
   }
 
   /**

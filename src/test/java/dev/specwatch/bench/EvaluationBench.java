@@ -1,7 +1,6 @@
 package dev.specwatch.bench;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.specwatch.config.Location;
 import dev.specwatch.config.Policy;
 import dev.specwatch.config.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -159,20 +157,9 @@ public final class EvaluationBench {
     List<Policy> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       out.add(
-          new Policy(
-              "recipe-" + i,
-              "vllm",
-              new TreeMap<>(Map.of("job", "vllm", "model_name", "org/model-" + i)),
-              K,
-              100,
-              Duration.ofMinutes(5),
-              Duration.ofMinutes(5),
-              new Policy.Thresholds(
-                  Optional.of(Threshold.below(0.45)), Optional.empty(), new TreeMap<>()),
-              new Policy.Notify(Optional.empty(), "warning"),
-              Map.of(),
-              Optional.empty(),
-              new Location("bench", 1, 1)));
+          Policy.builder("recipe-" + i, Map.of("job", "vllm", "model_name", "org/model-" + i), K)
+              .acceptanceRate(Threshold.below(0.45))
+              .build());
     }
     return out;
   }

@@ -2,7 +2,6 @@ package dev.specwatch.signals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.specwatch.config.Location;
 import dev.specwatch.config.Policy;
 import dev.specwatch.config.Threshold;
 import dev.specwatch.prometheus.PrometheusException;
@@ -27,21 +26,11 @@ class EvaluatorTest {
   private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
 
   static Policy policy(String name, String model, int k, long minDrafts) {
-    TreeMap<Integer, Threshold> positions = new TreeMap<>();
-    positions.put(0, Threshold.below(0.6));
-    return new Policy(
-        name,
-        "vllm",
-        new TreeMap<>(Map.of("job", "vllm", "model_name", model)),
-        k,
-        minDrafts,
-        Duration.ofMinutes(5),
-        Duration.ofMinutes(5),
-        new Policy.Thresholds(Optional.of(Threshold.below(0.45)), Optional.empty(), positions),
-        new Policy.Notify(Optional.empty(), "warning"),
-        Map.of(),
-        Optional.empty(),
-        new Location("alerts/" + name + ".yaml", 1, 1));
+    return Policy.builder(name, Map.of("job", "vllm", "model_name", model), k)
+        .minDrafts(minDrafts)
+        .acceptanceRate(Threshold.below(0.45))
+        .positionAcceptance(0, Threshold.below(0.6))
+        .build();
   }
 
   private static Sample sample(String model, double value, String... extra) {

@@ -1,0 +1,116 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.config.Policy;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.Evaluator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One evaluation cycle: evaluate every recipe, advance the alert state, persist it with the new
+ * transitions queued, then hand the queue to the sink. The state is saved before anything is
+ * delivered, so a crash at any point loses no transition; a transition is at worst delivered twice
+ * if the process dies between a delivery and the save that records it. Thread-safe: one cycle at a
+ * time.
+ */
+public final class AlertService {
+  private static final Logger logger = LoggerFactory.getLogger(AlertService.class);
+
+  private final Evaluator evaluator;
+  private final AlertEngine engine;
+  private final StateStore store;
+  private final SilenceStore silences;
+  private final TransitionSink sink;
+  private final Clock clock;
+  private AlertState state;
+  private List<Silence> lastSilences = List.of();
+
+  public AlertService(
+      Evaluator evaluator,
+      AlertEngine engine,
+      StateStore store,
+      SilenceStore silences,
+      TransitionSink sink,
+      Clock clock)
+      throws IOException {
+    this.evaluator = evaluator;
+    this.engine = engine;
+    this.store = store;
+    this.silences = silences;
+    this.sink = sink;
+    this.clock = clock;
+    this.state = store.load();
+  }
+
+  /** What one cycle did. */
+  public record Cycle(
+      Evaluation evaluation, List<Transition> transitions, int delivered, int stillQueued) {}
+
+  public synchronized Cycle runOnce(List<Policy> policies, Duration window) {
+    Evaluation evaluation = evaluator.evaluate(policies, window, Optional.of(clock.instant()));
+    AlertEngine.Step step = engine.step(state, policies, evaluation, currentSilences());
+    AlertState next = step.state().withQueued(step.transitions());
+    save(next);
+    state = next;
+    for (Transition t : step.transitions()) {
+      logger.info(LogSink.line(t));
+    }
+    int delivered = deliverQueued();
+    return new Cycle(evaluation, step.transitions(), delivered, state.queued().size());
+  }
+
+  /** Delivers queued transitions in order; stops at the first failure to keep the order. */
+  private int deliverQueued() {
+    List<Transition> done = new ArrayList<>();
+    for (Transition t : state.queued()) {
+      try {
+        sink.deliver(t);
+        done.add(t);
+      } catch (Exception e) {
+        logger.warn(
+            "delivering {} {} failed, will retry next cycle: {}",
+            t.kind(),
+            t.alertId(),
+            e.getMessage());
+        break;
+      }
+    }
+    if (!done.isEmpty()) {
+      AlertState next = state.withoutQueued(done);
+      save(next);
+      state = next;
+    }
+    return done.size();
+  }
+
+  private List<Silence> currentSilences() {
+    try {
+      lastSilences = silences.load();
+    } catch (IOException | RuntimeException e) {
+      logger.warn(
+          "cannot read silences from {}: {}; using the last ones read",
+          silences.file(),
+          e.getMessage());
+    }
+    return lastSilences;
+  }
+
+  private void save(AlertState next) {
+    try {
+      store.save(next);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot save alert state: " + e.getMessage(), e);
+    }
+  }
+
+  public synchronized AlertState state() {
+    return state;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.specwatch.alerting;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Crash-safe JSON files: write a temp file, fsync it, rename over the target, fsync the dir. */
+final class JsonFiles {
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .registerModule(new Jdk8Module())
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private JsonFiles() {}
+
+  static void writeAtomically(Path target, Object value) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
+    try {
+      byte[] bytes = JSON.writeValueAsBytes(value);
+      try (FileChannel channel =
+          FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        channel.write(java.nio.ByteBuffer.wrap(bytes));
+        channel.force(true);
+      }
+      try {
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      fsyncDirectory(dir);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static void fsyncDirectory(Path dir) {
+    // Makes the rename durable on Linux; not supported (and not needed) on some platforms.
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException | UnsupportedOperationException e) {
+      // best effort
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package dev.specwatch.alerting;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * An alert starting or stopping to fire: what notifiers send.
+ *
+ * @param sequence increasing across the process' life (persisted); with the alert id it makes an
+ *     idempotency key
+ * @param reason why, for people: "acceptance_rate 0.410 below 0.450", "recovered", "idle for 1h"
+ * @param value the value that caused the transition; null when there is none (idle, datasource)
+ * @param since firing: when the condition started; resolved: when the alert started firing
+ * @param silenced a silence or maintenance window covers it: keep state, do not notify
+ * @param labels the policy's extra labels, for routing
+ */
+public record Transition(
+    long sequence,
+    String alertId,
+    String recipe,
+    String rule,
+    Integer position,
+    Kind kind,
+    String reason,
+    Double value,
+    double threshold,
+    Duration window,
+    Instant since,
+    Instant at,
+    String severity,
+    boolean silenced,
+    Map<String, String> labels) {
+
+  public enum Kind {
+    FIRING,
+    RESOLVED
+  }
+
+  public Transition {
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+  }
+}

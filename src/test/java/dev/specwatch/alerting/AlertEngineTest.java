@@ -1,0 +1,335 @@
+package dev.specwatch.alerting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.config.Policy;
+import dev.specwatch.config.Threshold;
+import dev.specwatch.signals.Baseline;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalValues;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The state machine, table-driven over a fake clock: each row is one evaluation (seconds since T0,
+ * the recipe's state and acceptance) and the transitions it must produce.
+ */
+class AlertEngineTest {
+  static final Instant T0 = Instant.parse("2026-11-30T12:00:00Z");
+  static final Duration WINDOW = Duration.ofMinutes(5);
+
+  static final Policy POLICY =
+      Policy.builder("qwen", Map.of("model_name", "q"), 3)
+          .forDuration(Duration.ofMinutes(2))
+          .keepFiringFor(Duration.ofMinutes(2))
+          .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+          .build();
+
+  private final AlertEngine engine =
+      new AlertEngine(new AlertSettings(Duration.ofHours(1), Duration.ofMinutes(2)));
+
+  record Row(long seconds, RecipeState state, Double acceptance, String expect) {}
+
+  static Row row(long seconds, RecipeState state, Double acceptance, String expect) {
+    return new Row(seconds, state, acceptance, expect);
+  }
+
+  static Evaluation evaluation(
+      long seconds,
+      RecipeState state,
+      Double acceptance,
+      Optional<Baseline> baseline,
+      Double drafts) {
+    SignalValues v =
+        new SignalValues(
+            acceptance,
+            acceptance == null ? null : 1 + 3 * acceptance,
+            List.of(),
+            100.0,
+            50.0,
+            150.0,
+            drafts,
+            10.0);
+    String error =
+        state == RecipeState.ERROR ? "http://p:9090/api/v1/query: connection refused" : null;
+    return new Evaluation(
+        T0.plusSeconds(seconds),
+        WINDOW,
+        List.of(
+            new RecipeSnapshot(
+                "qwen", "vllm", state, v, List.of(), baseline, Optional.ofNullable(error))),
+        7);
+  }
+
+  /** Runs the rows through the engine (optionally saving and reloading state before each). */
+  private AlertState run(AlertState state, Policy policy, List<Row> rows) throws IOException {
+    return run(state, policy, rows, null);
+  }
+
+  private AlertState run(AlertState state, Policy policy, List<Row> rows, StateStore restartVia)
+      throws IOException {
+    for (Row r : rows) {
+      if (restartVia != null) {
+        restartVia.save(state);
+        state = restartVia.load();
+      }
+      AlertEngine.Step step =
+          engine.step(
+              state,
+              List.of(policy),
+              evaluation(r.seconds(), r.state(), r.acceptance(), Optional.empty(), 5000.0),
+              List.of());
+      state = step.state();
+      assertThat(describe(step.transitions())).as("at %ss", r.seconds()).isEqualTo(r.expect());
+    }
+    return state;
+  }
+
+  static String describe(List<Transition> transitions) {
+    List<String> out = new ArrayList<>();
+    for (Transition t : transitions) {
+      out.add(
+          t.kind().name().toLowerCase() + " " + t.alertId() + (t.silenced() ? " silenced" : ""));
+    }
+    return String.join(", ", out);
+  }
+
+  static final String FIRE = "firing qwen/acceptance_rate";
+  static final String RESOLVE = "resolved qwen/acceptance_rate";
+  static final RecipeState OK = RecipeState.OK;
+  static final RecipeState BREACH = RecipeState.BREACH;
+
+  static final List<Row> FIRE_THEN_RECOVER =
+      List.of(
+          row(0, OK, 0.80, ""),
+          row(30, BREACH, 0.40, ""), // pending
+          row(90, BREACH, 0.41, ""), // pending, 60s < for
+          row(150, BREACH, 0.40, FIRE), // 120s >= for
+          row(180, OK, 0.48, ""), // above below but not above clear_above: hysteresis holds
+          row(210, OK, 0.55, ""), // clear, keep_firing_for starts
+          row(270, BREACH, 0.40, ""), // breached again: still firing, clear timer reset
+          row(300, OK, 0.60, ""),
+          row(390, OK, 0.60, ""), // 90s clear < 2m
+          row(420, OK, 0.60, RESOLVE), // 120s clear
+          row(450, OK, 0.60, ""));
+
+  @Test
+  void firesAfterForHoldsThroughHysteresisAndResolvesAfterKeepFiringFor() throws IOException {
+    AlertState end = run(AlertState.empty(), POLICY, FIRE_THEN_RECOVER, null);
+    assertThat(end.alerts()).isEmpty();
+  }
+
+  @Test
+  void pendingThatClearsNeverNotifies() throws IOException {
+    run(
+        AlertState.empty(),
+        POLICY,
+        List.of(
+            row(0, BREACH, 0.40, ""),
+            row(60, OK, 0.46, ""),
+            row(120, BREACH, 0.40, ""),
+            row(200, BREACH, 0.40, ""),
+            row(240, BREACH, 0.40, FIRE)),
+        null);
+  }
+
+  @Test
+  void idleLowTrafficAndNoDataFreezeTheState() throws IOException {
+    run(
+        AlertState.empty(),
+        POLICY,
+        List.of(
+            row(0, BREACH, 0.40, ""),
+            row(60, RecipeState.IDLE, null, ""),
+            row(
+                300,
+                RecipeState.LOW_TRAFFIC,
+                0.10,
+                ""), // pending does not advance without a verdict
+            row(320, BREACH, 0.40, FIRE),
+            row(400, RecipeState.IDLE, null, ""), // firing does not resolve while idle...
+            row(1800, RecipeState.NO_DATA, null, ""),
+            row(3900, BREACH, 0.40, ""), // ...nor re-fire when traffic returns
+            row(4000, RecipeState.IDLE, null, ""),
+            row(7590, RecipeState.IDLE, null, ""), // 59m50s idle
+            row(7620, RecipeState.IDLE, null, RESOLVE))); // idle_resolve_after (1h) elapsed
+  }
+
+  @Test
+  void datasourceErrorFreezesAlertsAndFiresOneDatasourceAlert() throws IOException {
+    run(
+        AlertState.empty(),
+        POLICY,
+        List.of(
+            row(0, BREACH, 0.40, ""),
+            row(120, BREACH, 0.40, FIRE),
+            row(150, RecipeState.ERROR, null, ""),
+            row(240, RecipeState.ERROR, null, ""),
+            row(270, RecipeState.ERROR, null, "firing specwatch/datasource_unavailable"),
+            row(9000, RecipeState.ERROR, null, ""), // errors never resolve an alert by time
+            row(9030, OK, 0.60, "resolved specwatch/datasource_unavailable"),
+            row(9150, OK, 0.60, RESOLVE)));
+  }
+
+  @Test
+  void restartInEveryStateKeepsTimersAndNeverRepeatsANotification(@TempDir Path dir)
+      throws IOException {
+    StateStore store = new FileStateStore(dir, Clock.fixed(T0, ZoneOffset.UTC));
+    // Same table as the in-memory run, but the state goes through the file before every step:
+    // inactive, pending, firing, clearing and resolved all survive a restart.
+    run(AlertState.empty(), POLICY, FIRE_THEN_RECOVER, store);
+  }
+
+  @Test
+  void queuedTransitionsSurviveARestart(@TempDir Path dir) throws IOException {
+    StateStore store = new FileStateStore(dir, Clock.fixed(T0, ZoneOffset.UTC));
+    AlertEngine.Step step =
+        engine.step(
+            AlertState.empty(),
+            List.of(
+                Policy.builder("qwen", Map.of("model_name", "q"), 3)
+                    .forDuration(Duration.ZERO)
+                    .acceptanceRate(Threshold.below(0.45))
+                    .build()),
+            evaluation(0, BREACH, 0.4, Optional.empty(), 5000.0),
+            List.of());
+    store.save(step.state().withQueued(step.transitions()));
+    AlertState reloaded = store.load();
+    assertThat(reloaded.queued()).containsExactlyElementsOf(step.transitions());
+    assertThat(reloaded.alerts().get("qwen/acceptance_rate").phase()).isEqualTo(AlertPhase.FIRING);
+    assertThat(reloaded.nextSequence()).isEqualTo(2);
+  }
+
+  @Test
+  void aCorruptStateFileIsMovedAsideAndNothingCrashes(@TempDir Path dir) throws IOException {
+    FileStateStore store = new FileStateStore(dir, Clock.fixed(T0, ZoneOffset.UTC));
+    Files.writeString(store.file(), "{\"version\": 1, \"alerts\": {tru");
+    assertThat(store.load()).isEqualTo(AlertState.empty());
+    assertThat(Files.exists(dir.resolve("alerts.json.corrupt-20261130T120000Z"))).isTrue();
+    assertThat(Files.exists(store.file())).isFalse();
+  }
+
+  @Test
+  void silencedAlertsKeepStateAndNotifyWhenTheSilenceEnds() {
+    Silence silence =
+        new Silence("s1", "qw*", Optional.empty(), T0, T0.plusSeconds(200), "maintenance", "test");
+    AlertState state = AlertState.empty();
+    List<String> seen = new ArrayList<>();
+    long[] times = {0, 130, 250, 400, 530};
+    double[] values = {0.4, 0.4, 0.4, 0.6, 0.6};
+    for (int i = 0; i < times.length; i++) {
+      AlertEngine.Step step =
+          engine.step(
+              state,
+              List.of(POLICY),
+              evaluation(
+                  times[i], values[i] < 0.45 ? BREACH : OK, values[i], Optional.empty(), 5000.0),
+              List.of(silence));
+      state = step.state();
+      seen.add(describe(step.transitions()));
+    }
+    assertThat(seen).containsExactly("", FIRE + " silenced", FIRE, "", RESOLVE);
+  }
+
+  @Test
+  void maintenanceWindowInThePolicySilencesToo() {
+    Policy maintained =
+        Policy.builder("qwen", Map.of("model_name", "q"), 3)
+            .forDuration(Duration.ZERO)
+            .acceptanceRate(Threshold.below(0.45))
+            .maintenance(List.of(new Policy.Maintenance(T0, T0.plusSeconds(60), "upgrade")))
+            .build();
+    AlertEngine.Step step =
+        engine.step(
+            AlertState.empty(),
+            List.of(maintained),
+            evaluation(10, BREACH, 0.3, Optional.empty(), 5000.0),
+            List.of());
+    assertThat(describe(step.transitions())).isEqualTo(FIRE + " silenced");
+  }
+
+  @Test
+  void regressionNeedsARealDropAndStatisticalSignificance() {
+    Policy.Regression rule =
+        new Policy.Regression(0.15, Duration.ofDays(7), 3.0, 10_000, Optional.empty());
+    Optional<Baseline> baseline =
+        Optional.of(new Baseline(Duration.ofDays(7), 0.80, 2_000_000.0, null, null));
+    // 20 % drop at normal traffic (9000 drafts in the window): z ~ 48, fires.
+    assertThat(kind(AlertEngine.regression(rule, values(0.64, 9000), baseline)))
+        .isEqualTo("BREACHED");
+    // The same 20 % drop on 20 drafts: z ~ 2.2, noise, does not fire.
+    assertThat(kind(AlertEngine.regression(rule, values(0.64, 20), baseline))).isEqualTo("CLEAR");
+    // A 5 % dip at normal traffic is significant but below max_relative_drop.
+    assertThat(kind(AlertEngine.regression(rule, values(0.76, 9000), baseline))).isEqualTo("CLEAR");
+    // A thin baseline gives no verdict.
+    assertThat(
+            kind(
+                AlertEngine.regression(
+                    rule,
+                    values(0.5, 9000),
+                    Optional.of(new Baseline(Duration.ofDays(7), 0.8, 500.0, null, null)))))
+        .isEqualTo("UNKNOWN");
+  }
+
+  @Test
+  void throughputPerRunningRequestAgainstBaseline() {
+    Policy.Throughput rule = new Policy.Throughput(0.3, Duration.ofDays(7), Optional.empty());
+    Optional<Baseline> baseline =
+        Optional.of(new Baseline(Duration.ofDays(7), null, null, 1000.0, 10.0)); // 100/request
+    SignalValues collapsed = new SignalValues(0.8, 3.4, List.of(), 1.0, 1.0, 600.0, 9000.0, 10.0);
+    SignalValues fine = new SignalValues(0.8, 3.4, List.of(), 1.0, 1.0, 900.0, 9000.0, 10.0);
+    assertThat(kind(AlertEngine.throughput(rule, collapsed, baseline))).isEqualTo("BREACHED");
+    assertThat(kind(AlertEngine.throughput(rule, fine, baseline))).isEqualTo("CLEAR");
+  }
+
+  @Test
+  void everyTransitionCarriesReasonValueThresholdWindowAndSince() {
+    AlertState state = AlertState.empty();
+    state =
+        engine
+            .step(
+                state,
+                List.of(POLICY),
+                evaluation(0, BREACH, 0.4, Optional.empty(), 5000.0),
+                List.of())
+            .state();
+    Transition t =
+        engine
+            .step(
+                state,
+                List.of(POLICY),
+                evaluation(120, BREACH, 0.41, Optional.empty(), 5000.0),
+                List.of())
+            .transitions()
+            .get(0);
+    assertThat(t.reason()).isEqualTo("acceptance_rate 0.410 below 0.450");
+    assertThat(t.value()).isEqualTo(0.41);
+    assertThat(t.threshold()).isEqualTo(0.45);
+    assertThat(t.window()).isEqualTo(WINDOW);
+    assertThat(t.since()).isEqualTo(T0);
+    assertThat(t.at()).isEqualTo(T0.plusSeconds(120));
+    assertThat(t.severity()).isEqualTo("warning");
+  }
+
+  private static SignalValues values(double acceptance, double drafts) {
+    return new SignalValues(acceptance, 1 + 3 * acceptance, List.of(), 1.0, 1.0, 1.0, drafts, null);
+  }
+
+  private static String kind(Object verdict) {
+    return verdict.toString().replaceAll("^Verdict\\[kind=([A-Z]+),.*", "$1");
+  }
+}
