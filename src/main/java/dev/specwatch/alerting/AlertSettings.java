@@ -13,6 +13,10 @@ public record AlertSettings(Duration idleResolveAfter, Duration datasourceFailur
   public static final Duration DEFAULT_IDLE_RESOLVE_AFTER = Duration.ofHours(1);
   public static final Duration DEFAULT_DATASOURCE_FAILURE_FOR = Duration.ofMinutes(2);
 
+  public static AlertSettings from(dev.specwatch.config.SpecwatchConfig.Alerting alerting) {
+    return new AlertSettings(alerting.idleResolveAfter(), alerting.datasourceFailureFor());
+  }
+
   public static AlertSettings defaults() {
     return new AlertSettings(DEFAULT_IDLE_RESOLVE_AFTER, DEFAULT_DATASOURCE_FAILURE_FOR);
   }

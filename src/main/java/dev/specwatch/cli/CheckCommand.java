@@ -162,7 +162,19 @@ final class CheckCommand implements Callable<Integer> {
       signals.put("accepted_tokens_per_second", s.acceptedTokensPerSecond());
       signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
       signals.put("drafts_in_window", s.draftsInWindow());
+      signals.put("running_requests", s.runningRequests());
       recipe.put("signals", signals);
+      r.baseline()
+          .ifPresent(
+              b -> {
+                Map<String, Object> baseline = new LinkedHashMap<>();
+                baseline.put("window", Durations.format(b.window()));
+                baseline.put("acceptance_rate", b.acceptanceRate());
+                baseline.put("drafts", b.drafts());
+                baseline.put("generation_tokens_per_second", b.generationTokensPerSecond());
+                baseline.put("running_requests", b.runningRequests());
+                recipe.put("baseline", baseline);
+              });
       List<Object> breaches = new ArrayList<>();
       for (Breach b : r.breaches()) {
         Map<String, Object> breach = new LinkedHashMap<>();

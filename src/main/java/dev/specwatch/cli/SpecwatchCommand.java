@@ -16,6 +16,7 @@ import picocli.CommandLine.IVersionProvider;
     subcommands = {
       ValidateCommand.class,
       CheckCommand.class,
+      SilenceCommand.class,
       SimulateCommand.class,
       RulesCommand.class
     },

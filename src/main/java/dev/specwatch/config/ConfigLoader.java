@@ -106,6 +106,22 @@ public final class ConfigLoader {
                     SpecwatchConfig.Server.DEFAULT_LISTEN, Optional.empty()));
     List<NotifierConfig> notifiers = readNotifiers(r);
     Optional<SpecwatchConfig.Digest> digest = r.map("digest").map(this::readDigest);
+    SpecwatchConfig.Alerting alerting =
+        r.map("alerting")
+            .map(
+                a -> {
+                  Duration idle =
+                      a.duration(
+                          "idle_resolve_after",
+                          SpecwatchConfig.Alerting.DEFAULT_IDLE_RESOLVE_AFTER);
+                  Duration datasource =
+                      a.duration(
+                          "datasource_failure_for",
+                          SpecwatchConfig.Alerting.DEFAULT_DATASOURCE_FAILURE_FOR);
+                  a.finish();
+                  return new SpecwatchConfig.Alerting(idle, datasource);
+                })
+            .orElse(SpecwatchConfig.Alerting.defaults());
     Optional<URI> grafana =
         r.map("grafana")
             .flatMap(
@@ -130,7 +146,8 @@ public final class ConfigLoader {
         server,
         notifiers,
         digest,
-        grafana);
+        grafana,
+        alerting);
   }
 
   private PrometheusSettings readPrometheus(MapReader p) {

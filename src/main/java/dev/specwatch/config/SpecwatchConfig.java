@@ -19,7 +19,8 @@ public record SpecwatchConfig(
     Server server,
     List<NotifierConfig> notifiers,
     Optional<Digest> digest,
-    Optional<URI> grafanaUrl) {
+    Optional<URI> grafanaUrl,
+    Alerting alerting) {
 
   public SpecwatchConfig {
     policies = List.copyOf(policies);
@@ -30,6 +31,22 @@ public record SpecwatchConfig(
   public record Evaluation(Duration interval, Duration window) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(5);
+  }
+
+  /**
+   * Alert engine timing.
+   *
+   * @param idleResolveAfter a firing alert of a recipe without verdict (idle, low traffic, no data)
+   *     this long resolves
+   * @param datasourceFailureFor failing queries this long fire datasource_unavailable
+   */
+  public record Alerting(Duration idleResolveAfter, Duration datasourceFailureFor) {
+    public static final Duration DEFAULT_IDLE_RESOLVE_AFTER = Duration.ofHours(1);
+    public static final Duration DEFAULT_DATASOURCE_FAILURE_FOR = Duration.ofMinutes(2);
+
+    public static Alerting defaults() {
+      return new Alerting(DEFAULT_IDLE_RESOLVE_AFTER, DEFAULT_DATASOURCE_FAILURE_FOR);
+    }
   }
 
   /** specwatch's own HTTP server. */

@@ -13,6 +13,7 @@ import java.util.List;
  * @param positionAcceptance for each draft position i &lt; k, the fraction of drafts whose token i
  *     was accepted; non-increasing, because vLLM accepts position i only after all earlier ones
  * @param restart counters restart from zero at the phase's start, as when vLLM restarts
+ * @param runningRequests the {@code vllm:num_requests_running} gauge during the phase
  */
 public record Phase(
     String name,
@@ -22,7 +23,8 @@ public record Phase(
     int promptTokensPerRequest,
     int numSpeculativeTokens,
     List<Double> positionAcceptance,
-    boolean restart) {
+    boolean restart,
+    double runningRequests) {
 
   public Phase {
     if (duration != null && (duration.isNegative() || duration.isZero())) {
@@ -35,6 +37,11 @@ public record Phase(
     if (requestsPerSecond > 0 && positionAcceptance.size() != numSpeculativeTokens) {
       throw new IllegalArgumentException("one acceptance per draft position is required");
     }
+  }
+
+  /** Default concurrency: each request decodes at about 40 tokens/s. */
+  public static double defaultRunningRequests(double requestsPerSecond, int outputTokens) {
+    return requestsPerSecond * outputTokens / 40.0;
   }
 
   public boolean idle() {

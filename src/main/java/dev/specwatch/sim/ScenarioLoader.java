@@ -183,6 +183,8 @@ public final class ScenarioLoader {
     }
     int output = p.integer("output_tokens_per_request", DEFAULT_OUTPUT_TOKENS, 1, 10_000_000);
     int prompt = p.integer("prompt_tokens_per_request", DEFAULT_PROMPT_TOKENS, 0, 10_000_000);
+    double running =
+        p.number("running_requests", Phase.defaultRunningRequests(rps, output), 0, 1_000_000);
     List<Double> acceptance = readAcceptance(p, k, rps > 0);
     p.finish();
     if (!durationOk || (rps > 0 && acceptance.size() != k) || (idle && rps > 0)) {
@@ -198,7 +200,8 @@ public final class ScenarioLoader {
               prompt,
               k,
               rps > 0 ? acceptance : List.of(),
-              restart));
+              restart,
+              running));
     } catch (IllegalArgumentException e) {
       p.error("", e.getMessage());
       return Optional.empty();

@@ -158,6 +158,27 @@ public final class Simulator {
     out.append("\",tp_rank=\"").append(rank).append("\"} ").append(value).append('\n');
   }
 
+  /** {@code vllm:num_requests_running}: the phase's concurrency, split across engines. */
+  private void running(StringBuilder out, Duration elapsed) {
+    header(
+        out,
+        "vllm:num_requests_running",
+        "Number of requests in model execution batches.",
+        "gauge");
+    double t = elapsed.toNanos() / 1e9;
+    for (ModelScenario m : scenario.models()) {
+      if (!m.engine().equals("vllm")) {
+        continue;
+      }
+      double running = ModelCounters.phaseAt(m, t).runningRequests() / m.engines();
+      for (int engine = 0; engine < m.engines(); engine++) {
+        out.append("vllm:num_requests_running{engine=\"").append(engine).append("\",model_name=\"");
+        escapeLabelValue(out, m.modelName());
+        out.append("\"} ").append(formatDouble(running)).append('\n');
+      }
+    }
+  }
+
   private interface Field {
     long of(ModelCounters counters);
   }

@@ -39,7 +39,15 @@ public final class Fleet implements AutoCloseable {
   }
 
   static Fleet start() throws IOException, URISyntaxException {
-    Path file = Path.of(Fleet.class.getResource(SCENARIO).toURI());
+    return start(SCENARIO);
+  }
+
+  /**
+   * A fleet of its own for a test that needs the scenario's timeline to start with the test; the
+   * caller closes it.
+   */
+  public static Fleet start(String scenarioResource) throws IOException, URISyntaxException {
+    Path file = Path.of(Fleet.class.getResource(scenarioResource).toURI());
     Scenario scenario = ScenarioLoader.load(file);
     Instant started = Instant.now();
     Simulator sim = new Simulator(scenario, Clock.systemUTC());
