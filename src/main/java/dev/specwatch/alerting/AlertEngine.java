@@ -72,8 +72,13 @@ public final class AlertEngine {
         Verdict verdict = e.getValue();
         ActiveAlert before = alerts.get(rule.id());
         Silenced silenced = new Silenced(policy, rule.rule(), now, silences);
+        int first = out.size();
         ActiveAlert after =
             advance(policy, rule, before, verdict, evaluation, out, sequence, silenced, now);
+        for (int i = first; i < out.size(); i++) {
+          out.set(
+              i, out.get(i).withContext(policy.match(), snapshot.signals().positionAcceptance()));
+        }
         if (after == null) {
           alerts.remove(rule.id());
         } else {
@@ -133,7 +138,7 @@ public final class AlertEngine {
       Silenced silenced,
       Instant now) {
     Duration window = evaluation.window();
-    Map<String, String> labels = policy.labels();
+    Map<String, String> labels = labels(policy);
     switch (v.kind()) {
       case UNKNOWN -> {
         if (a == null) {
@@ -274,6 +279,17 @@ public final class AlertEngine {
     }
   }
 
+  /**
+   * The policy's labels plus two notification hints that travel with the transition: the runbook
+   * and the Slack channel (notifiers that route on labels ignore these two).
+   */
+  static Map<String, String> labels(Policy policy) {
+    Map<String, String> labels = new java.util.TreeMap<>(policy.labels());
+    policy.runbookUrl().ifPresent(u -> labels.put("runbook_url", u));
+    policy.notification().slackChannel().ifPresent(c -> labels.put("slack_channel", c));
+    return labels;
+  }
+
   /** A firing alert first notified late because a silence covered its start. */
   private static ActiveAlert notifyIfUnsilenced(
       ActiveAlert a,
@@ -401,7 +417,9 @@ public final class AlertEngine {
         at,
         a.severity(),
         silenced,
-        labels);
+        labels,
+        Map.of(),
+        List.of());
   }
 
   // ---- verdicts ----

@@ -14,6 +14,8 @@ import java.util.Map;
  * @param since firing: when the condition started; resolved: when the alert started firing
  * @param silenced a silence or maintenance window covers it: keep state, do not notify
  * @param labels the policy's extra labels, for routing
+ * @param match the recipe's match labels (e.g. model_name, for dashboard links)
+ * @param positionAcceptance the recipe's per-position acceptance at the transition, if known
  */
 public record Transition(
     long sequence,
@@ -30,7 +32,9 @@ public record Transition(
     Instant at,
     String severity,
     boolean silenced,
-    Map<String, String> labels) {
+    Map<String, String> labels,
+    Map<String, String> match,
+    java.util.List<Double> positionAcceptance) {
 
   public enum Kind {
     FIRING,
@@ -39,5 +43,17 @@ public record Transition(
 
   public Transition {
     labels = labels == null ? Map.of() : Map.copyOf(labels);
+    match = match == null ? Map.of() : Map.copyOf(match);
+    positionAcceptance =
+        positionAcceptance == null
+            ? java.util.List.of()
+            : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(positionAcceptance));
+  }
+
+  /** The same transition with the recipe's match labels and per-position acceptance. */
+  public Transition withContext(Map<String, String> match, java.util.List<Double> positions) {
+    return new Transition(
+        sequence, alertId, recipe, rule, position, kind, reason, value, threshold, window, since,
+        at, severity, silenced, labels, match, positions);
   }
 }

@@ -259,9 +259,23 @@ public final class ConfigLoader {
         if (token.isPresent() && channel.isEmpty()) {
           n.error("channel", "is required with a bot token (e.g. \"#mtp-alerts\")");
         }
-        out = Optional.of(new NotifierConfig.Slack(name, token, webhook, channel, api));
+        java.time.Duration repeat =
+            n.duration("repeat_interval", NotifierConfig.Slack.DEFAULT_REPEAT_INTERVAL);
+        out = Optional.of(new NotifierConfig.Slack(name, token, webhook, channel, api, repeat));
       }
       case "log" -> out = Optional.of(new NotifierConfig.Log(name));
+      case "grafana" -> {
+        Optional<URI> url = url(n, "url", true);
+        if (!n.has("url")) {
+          n.error("url", "is required, e.g. http://127.0.0.1:3000");
+        }
+        Optional<Secret> token = n.secret("token").map(Secret::of);
+        if (token.isEmpty() && !hasAny(n, "token")) {
+          n.error("token", "is required: a Grafana service-account token (or token_file)");
+        }
+        String uid = n.string("dashboard_uid", "vllm-spec-decode");
+        out = url.flatMap(u -> token.map(t -> new NotifierConfig.Grafana(name, u, t, uid)));
+      }
       case "webhook" -> {
         Optional<URI> url = url(n, "url", true);
         if (!n.has("url")) {
@@ -281,7 +295,7 @@ public final class ConfigLoader {
       default -> {
         if (!type.isEmpty()) {
           String hint =
-              MapReader.closest(type, Set.of("slack", "log", "webhook", "alertmanager"))
+              MapReader.closest(type, Set.of("slack", "log", "webhook", "alertmanager", "grafana"))
                   .map(h -> " (did you mean '" + h + "'?)")
                   .orElse("");
           n.error(
@@ -290,7 +304,7 @@ public final class ConfigLoader {
                   + type
                   + "'"
                   + hint
-                  + "; one of slack, log, webhook, alertmanager");
+                  + "; one of slack, log, webhook, alertmanager, grafana");
         }
         n.finish();
         return Optional.empty();

@@ -19,8 +19,11 @@ public sealed interface NotifierConfig {
       Optional<Secret> token,
       Optional<Secret> webhookUrl,
       Optional<String> channel,
-      Optional<URI> apiUrl)
+      Optional<URI> apiUrl,
+      java.time.Duration repeatInterval)
       implements NotifierConfig {
+    public static final java.time.Duration DEFAULT_REPEAT_INTERVAL = java.time.Duration.ofHours(4);
+
     @Override
     public String type() {
       return "slack";
@@ -41,6 +44,15 @@ public sealed interface NotifierConfig {
     @Override
     public String type() {
       return "webhook";
+    }
+  }
+
+  /** Annotations on the dashboard when alerts fire and resolve (service-account token). */
+  record Grafana(String name, URI url, Secret token, String dashboardUid)
+      implements NotifierConfig {
+    @Override
+    public String type() {
+      return "grafana";
     }
   }
 

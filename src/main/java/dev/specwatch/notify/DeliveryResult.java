@@ -1,0 +1,26 @@
+package dev.specwatch.notify;
+
+import java.time.Duration;
+
+/** What one delivery attempt achieved. */
+public sealed interface DeliveryResult {
+  /** The receiver accepted the notification. */
+  record Delivered() implements DeliveryResult {}
+
+  /**
+   * Try again: a transport error, 5xx, 429 or pacing. {@code after} is the receiver's minimum
+   * (Retry-After) or zero to use the worker's backoff.
+   */
+  record Retry(Duration after, String reason) implements DeliveryResult {}
+
+  /** Will never succeed as configured (4xx other than 429, Slack's ok:false); logged once. */
+  record Permanent(String reason) implements DeliveryResult {}
+
+  static DeliveryResult delivered() {
+    return new Delivered();
+  }
+
+  static DeliveryResult retry(String reason) {
+    return new Retry(Duration.ZERO, reason);
+  }
+}

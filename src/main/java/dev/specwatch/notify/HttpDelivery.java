@@ -1,0 +1,73 @@
+package dev.specwatch.notify;
+
+import java.io.IOException;
+import java.time.Duration;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/** The HTTP client shared by the webhook, Alertmanager and Grafana notifiers. */
+final class HttpDelivery {
+  static final OkHttpClient CLIENT =
+      new OkHttpClient.Builder()
+          .connectTimeout(Duration.ofSeconds(5))
+          .readTimeout(Duration.ofSeconds(10))
+          .callTimeout(Duration.ofSeconds(15))
+          .followRedirects(false)
+          .build();
+
+  private HttpDelivery() {}
+
+  /**
+   * Executes a request: 2xx is delivered; 429 and 5xx and transport errors are retried (Retry-After
+   * honoured); other statuses are permanent. {@code what} names the endpoint without secrets.
+   */
+  static DeliveryResult execute(Request request, String what) {
+    try (Response response = CLIENT.newCall(request).execute()) {
+      int status = response.code();
+      if (status >= 200 && status < 300) {
+        return DeliveryResult.delivered();
+      }
+      String body = response.body() == null ? "" : response.body().string();
+      String detail =
+          what + " returned HTTP " + status + (body.isBlank() ? "" : ": " + abbreviate(body));
+      if (status == 429) {
+        String retryAfter = response.header("Retry-After");
+        Duration after = Duration.ZERO;
+        try {
+          after =
+              retryAfter == null
+                  ? Duration.ZERO
+                  : Duration.ofSeconds(Long.parseLong(retryAfter.trim()));
+        } catch (NumberFormatException e) {
+          // an HTTP date: use the worker's backoff
+        }
+        return new DeliveryResult.Retry(after, detail);
+      }
+      if (status >= 500) {
+        return DeliveryResult.retry(detail);
+      }
+      return new DeliveryResult.Permanent(detail);
+    } catch (IOException e) {
+      return DeliveryResult.retry(
+          what
+              + " unreachable: "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : " " + e.getMessage()));
+    }
+  }
+
+  static String abbreviate(String text) {
+    String oneLine = text.replaceAll("\\s+", " ").strip();
+    return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
+  }
+
+  /** scheme://host:port/path of a URL, without userinfo or query. */
+  static String endpoint(java.net.URI uri) {
+    return uri.getScheme()
+        + "://"
+        + uri.getHost()
+        + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+        + (uri.getPath() == null ? "" : uri.getPath());
+  }
+}

@@ -1,0 +1,46 @@
+package dev.specwatch.notify;
+
+import dev.specwatch.alerting.Transition;
+import java.time.Instant;
+
+/**
+ * One notification to deliver: a transition for one notifier. Durable in the {@link Outbox} from
+ * before the first attempt until delivered or given up.
+ *
+ * @param kind what to send: the firing, the resolve, or a repeat while still firing
+ * @param attempts failed attempts so far
+ * @param nextAttemptAt not before this time (backoff, Retry-After, pacing)
+ */
+public record Intent(
+    String id,
+    String notifier,
+    Kind kind,
+    Transition transition,
+    int attempts,
+    Instant createdAt,
+    Instant nextAttemptAt,
+    String lastError) {
+
+  public enum Kind {
+    FIRING,
+    RESOLVED,
+    REPEAT
+  }
+
+  public static Intent of(String notifier, Kind kind, Transition t, Instant now) {
+    String id =
+        String.format(
+            "%020d-%s-%s",
+            t.sequence(), kind.name().toLowerCase(), notifier.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    return new Intent(id, notifier, kind, t, 0, now, now, null);
+  }
+
+  /** Ordering key: intents of one alert for one notifier are delivered in sequence. */
+  public String stream() {
+    return notifier + "|" + transition.alertId();
+  }
+
+  public Intent retryAt(Instant next, String error) {
+    return new Intent(id, notifier, kind, transition, attempts + 1, createdAt, next, error);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.specwatch.notify;
+
+import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.config.SpecwatchConfig;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Builds every configured notifier; the switch is exhaustive over the sealed config types. */
+public final class Notifiers {
+  private Notifiers() {}
+
+  public static Map<String, Notifier> create(
+      SpecwatchConfig config, SlackThreadStore threads, Clock clock) {
+    Map<String, Notifier> out = new LinkedHashMap<>();
+    for (NotifierConfig n : config.notifiers()) {
+      out.put(n.name(), create(n, config, threads, clock));
+    }
+    return out;
+  }
+
+  static Notifier create(
+      NotifierConfig n, SpecwatchConfig config, SlackThreadStore threads, Clock clock) {
+    if (n instanceof NotifierConfig.Slack slack) {
+      return new SlackNotifier(slack, config.grafanaUrl(), threads, clock);
+    }
+    if (n instanceof NotifierConfig.Log log) {
+      return new LogNotifier(log.name());
+    }
+    if (n instanceof NotifierConfig.Webhook webhook) {
+      return new WebhookNotifier(webhook, config.grafanaUrl());
+    }
+    if (n instanceof NotifierConfig.Alertmanager am) {
+      return new AlertmanagerNotifier(
+          am, config.grafanaUrl(), config.evaluation().interval().multipliedBy(4));
+    }
+    if (n instanceof NotifierConfig.Grafana grafana) {
+      return new GrafanaNotifier(grafana);
+    }
+    throw new IllegalArgumentException("notifier type not wired: " + n.type());
+  }
+}

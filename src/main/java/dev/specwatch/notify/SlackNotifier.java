@@ -1,0 +1,253 @@
+package dev.specwatch.notify;
+
+import com.slack.api.Slack;
+import com.slack.api.SlackConfig;
+import com.slack.api.methods.MethodsClient;
+import com.slack.api.methods.SlackApiException;
+import com.slack.api.methods.SlackApiTextResponse;
+import com.slack.api.methods.response.chat.ChatPostMessageResponse;
+import com.slack.api.model.block.LayoutBlock;
+import com.slack.api.util.json.GsonFactory;
+import com.slack.api.webhook.WebhookResponse;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.config.NotifierConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Slack through the official SDK. Bot-token mode posts one message per alert ({@code
+ * chat.postMessage}), keeps its {@code (channel, ts)}, and on resolve edits it in place ({@code
+ * chat.update}) and replies in its thread; repeats while firing are thread replies. Incoming-
+ * webhook mode can only post new messages. Honours 429 Retry-After, retries 5xx and transport
+ * errors, paces one message per second per channel, and treats other errors as permanent.
+ */
+public final class SlackNotifier implements Notifier {
+  /** Slack's documented per-channel posting rate. */
+  static final Duration PACE = Duration.ofSeconds(1);
+
+  /** Slack error codes worth retrying (ok:false with HTTP 200). */
+  private static final Set<String> TRANSIENT =
+      Set.of(
+          "ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout");
+
+  private final NotifierConfig.Slack config;
+  private final Slack slack;
+  private final Optional<URI> grafana;
+  private final SlackThreadStore threads;
+  private final Clock clock;
+  private final Map<String, Instant> lastPost = new ConcurrentHashMap<>();
+
+  public SlackNotifier(
+      NotifierConfig.Slack config, Optional<URI> grafana, SlackThreadStore threads, Clock clock) {
+    this.config = config;
+    SlackConfig slackConfig = new SlackConfig();
+    config
+        .apiUrl()
+        .ifPresent(
+            url -> {
+              String prefix = url.toString().endsWith("/") ? url.toString() : url + "/";
+              slackConfig.setMethodsEndpointUrlPrefix(prefix);
+            });
+    slackConfig.setPrettyResponseLoggingEnabled(false);
+    // Off: stats make the SDK call auth.test first to learn the team id (an extra request).
+    slackConfig.setStatsEnabled(false);
+    this.slack = Slack.getInstance(slackConfig);
+    this.grafana = grafana;
+    this.threads = threads;
+    this.clock = clock;
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  @Override
+  public boolean repeats() {
+    return config.token().isPresent();
+  }
+
+  public Duration repeatInterval() {
+    return config.repeatInterval();
+  }
+
+  @Override
+  public DeliveryResult send(Intent intent) {
+    Transition t = intent.transition();
+    String channel = t.labels().getOrDefault("slack_channel", config.channel().orElse(""));
+    Instant now = clock.instant();
+    Instant last = lastPost.get(channel);
+    if (last != null && Duration.between(last, now).compareTo(PACE) < 0) {
+      return new DeliveryResult.Retry(
+          PACE.minus(Duration.between(last, now)), "pacing: one message per second per channel");
+    }
+    try {
+      DeliveryResult result =
+          config.token().isPresent()
+              ? sendWithToken(intent, channel, now)
+              : sendWithWebhook(intent, now);
+      if (result instanceof DeliveryResult.Delivered) {
+        lastPost.put(channel, now);
+      }
+      return result;
+    } catch (SlackApiException e) {
+      return httpFailure(
+          e.getResponse().code(),
+          e.getResponse().header("Retry-After"),
+          e.getError() == null ? null : e.getError().getError());
+    } catch (IOException e) {
+      return DeliveryResult.retry(
+          "Slack unreachable: "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    }
+  }
+
+  private DeliveryResult sendWithToken(Intent intent, String channel, Instant now)
+      throws IOException, SlackApiException {
+    MethodsClient methods = slack.methods(config.token().get().reveal());
+    Transition t = intent.transition();
+    Optional<SlackThreadStore.Thread> thread = threads.get(t.alertId());
+    switch (intent.kind()) {
+      case FIRING -> {
+        ChatPostMessageResponse r =
+            methods.chatPostMessage(
+                req ->
+                    req.channel(channel)
+                        .text(SlackMessages.text(t, now))
+                        .blocks(SlackMessages.firing(t, grafana)));
+        Optional<DeliveryResult> failure = failure(r);
+        if (failure.isPresent()) {
+          return failure.get();
+        }
+        threads.put(t.alertId(), new SlackThreadStore.Thread(r.getChannel(), r.getTs(), now));
+        return DeliveryResult.delivered();
+      }
+      case RESOLVED -> {
+        if (thread.isEmpty()) {
+          // The firing message is unknown (sent before an upgrade, or lost): post the resolve.
+          return posted(
+              methods.chatPostMessage(
+                  req ->
+                      req.channel(channel)
+                          .text(SlackMessages.text(t, now))
+                          .blocks(SlackMessages.resolved(t, grafana))));
+        }
+        SlackThreadStore.Thread th = thread.get();
+        List<LayoutBlock> blocks = SlackMessages.resolved(t, grafana);
+        Optional<DeliveryResult> failure =
+            failure(
+                methods.chatUpdate(
+                    req ->
+                        req.channel(th.channel())
+                            .ts(th.ts())
+                            .text(SlackMessages.text(t, now))
+                            .blocks(blocks)));
+        if (failure.isPresent()) {
+          return failure.get();
+        }
+        DeliveryResult reply =
+            posted(
+                methods.chatPostMessage(
+                    req ->
+                        req.channel(th.channel())
+                            .threadTs(th.ts())
+                            .text(SlackMessages.reply(t, Intent.Kind.RESOLVED, now))));
+        if (reply instanceof DeliveryResult.Delivered) {
+          threads.remove(t.alertId());
+        }
+        return reply;
+      }
+      case REPEAT -> {
+        if (thread.isEmpty()) {
+          return DeliveryResult.delivered(); // resolved meanwhile: nothing to repeat
+        }
+        SlackThreadStore.Thread th = thread.get();
+        DeliveryResult reply =
+            posted(
+                methods.chatPostMessage(
+                    req ->
+                        req.channel(th.channel())
+                            .threadTs(th.ts())
+                            .text(SlackMessages.reply(t, Intent.Kind.REPEAT, now))));
+        if (reply instanceof DeliveryResult.Delivered) {
+          threads.put(t.alertId(), new SlackThreadStore.Thread(th.channel(), th.ts(), now));
+        }
+        return reply;
+      }
+      default -> throw new IllegalStateException("unreachable");
+    }
+  }
+
+  private DeliveryResult sendWithWebhook(Intent intent, Instant now) throws IOException {
+    if (intent.kind() == Intent.Kind.REPEAT) {
+      return DeliveryResult.delivered();
+    }
+    Transition t = intent.transition();
+    List<LayoutBlock> blocks =
+        intent.kind() == Intent.Kind.FIRING
+            ? SlackMessages.firing(t, grafana)
+            : SlackMessages.resolved(t, grafana);
+    String payload =
+        GsonFactory.createSnakeCase()
+            .toJson(Map.of("text", SlackMessages.text(t, now), "blocks", blocks));
+    WebhookResponse response = slack.send(config.webhookUrl().get().reveal(), payload);
+    if (response.getCode() == 200) {
+      return DeliveryResult.delivered();
+    }
+    return httpFailure(response.getCode(), null, response.getBody());
+  }
+
+  private static DeliveryResult posted(SlackApiTextResponse r) {
+    return failure(r).orElse(DeliveryResult.delivered());
+  }
+
+  private static Optional<DeliveryResult> failure(SlackApiTextResponse r) {
+    if (r.isOk()) {
+      return Optional.empty();
+    }
+    String error = r.getError() == null ? "unknown_error" : r.getError();
+    if (TRANSIENT.contains(error)) {
+      return Optional.of(DeliveryResult.retry("Slack answered " + error));
+    }
+    return Optional.of(
+        new DeliveryResult.Permanent(
+            "Slack answered "
+                + error
+                + (error.equals("channel_not_found") || error.equals("not_in_channel")
+                    ? " (invite the bot to the channel, or fix notify.slack_channel)"
+                    : "")));
+  }
+
+  private static DeliveryResult httpFailure(int status, String retryAfter, String detail) {
+    String what =
+        "Slack returned HTTP "
+            + status
+            + (detail == null || detail.isBlank()
+                ? ""
+                : " (" + detail.strip().replaceAll("\\s+", " ") + ")");
+    if (status == 429) {
+      Duration after = Duration.ofSeconds(1);
+      if (retryAfter != null) {
+        try {
+          after = Duration.ofSeconds(Math.max(1, Long.parseLong(retryAfter.trim())));
+        } catch (NumberFormatException e) {
+          // keep the default
+        }
+      }
+      return new DeliveryResult.Retry(after, what + ", Retry-After " + after.toSeconds() + "s");
+    }
+    if (status >= 500) {
+      return DeliveryResult.retry(what);
+    }
+    return new DeliveryResult.Permanent(what);
+  }
+}

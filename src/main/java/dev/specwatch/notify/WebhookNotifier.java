@@ -1,0 +1,96 @@
+package dev.specwatch.notify;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.config.Durations;
+import dev.specwatch.config.NotifierConfig;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+
+/**
+ * POSTs one JSON document per notification (schema in docs/NOTIFICATIONS.md). With a secret, the
+ * header {@code X-Specwatch-Signature: sha256=<hex>} carries HMAC-SHA256 of the exact body, so the
+ * receiver can verify the sender.
+ */
+public final class WebhookNotifier implements Notifier {
+  public static final String SIGNATURE_HEADER = "X-Specwatch-Signature";
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
+  private final NotifierConfig.Webhook config;
+  private final Optional<URI> grafana;
+
+  public WebhookNotifier(NotifierConfig.Webhook config, Optional<URI> grafana) {
+    this.config = config;
+    this.grafana = grafana;
+  }
+
+  @Override
+  public String name() {
+    return config.name();
+  }
+
+  @Override
+  public DeliveryResult send(Intent intent) {
+    byte[] body;
+    try {
+      body = FileOutbox.JSON.writeValueAsBytes(document(intent, grafana));
+    } catch (JsonProcessingException e) {
+      return new DeliveryResult.Permanent("cannot encode: " + e.getOriginalMessage());
+    }
+    Request.Builder request =
+        new Request.Builder()
+            .url(config.url().toString())
+            .post(RequestBody.create(body, JSON))
+            .header("User-Agent", "specwatch")
+            .header("X-Specwatch-Event", intent.kind().name().toLowerCase());
+    config.headers().forEach(request::header);
+    config
+        .secret()
+        .ifPresent(s -> request.header(SIGNATURE_HEADER, "sha256=" + hmacSha256(s.reveal(), body)));
+    return HttpDelivery.execute(request.build(), "webhook " + HttpDelivery.endpoint(config.url()));
+  }
+
+  static Map<String, Object> document(Intent intent, Optional<URI> grafana) {
+    Transition t = intent.transition();
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("version", 1);
+    doc.put("event", intent.kind().name().toLowerCase());
+    doc.put("alert_id", t.alertId());
+    doc.put("sequence", t.sequence());
+    doc.put("recipe", t.recipe());
+    doc.put("rule", t.rule());
+    doc.put("position", t.position());
+    doc.put("severity", t.severity());
+    doc.put("reason", t.reason());
+    doc.put("value", t.value());
+    doc.put("threshold", t.threshold());
+    doc.put("window", Durations.format(t.window()));
+    doc.put("since", t.since().toString());
+    doc.put("at", t.at().toString());
+    doc.put("match", t.match());
+    doc.put("labels", t.labels());
+    doc.put("position_acceptance", t.positionAcceptance());
+    doc.put("dashboard_url", Links.dashboard(grafana, t).orElse(null));
+    return doc;
+  }
+
+  public static String hmacSha256(String secret, byte[] body) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return HexFormat.of().formatHex(mac.doFinal(body));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 unavailable", e);
+    }
+  }
+}

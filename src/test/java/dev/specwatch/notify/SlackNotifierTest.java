@@ -1,0 +1,271 @@
+package dev.specwatch.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.config.Secret;
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.MutableClock;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The official Slack SDK against a local server speaking the Slack Web API, driven through the
+ * durable outbox and delivery worker with a hand-moved clock.
+ */
+class SlackNotifierTest {
+  static final String TOKEN = "xoxb-planted-token-9f8e7d";
+  static final Instant T0 = Instant.parse("2026-11-30T12:00:00Z");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path state;
+  FakeSlackApi slack;
+  MutableClock clock;
+  FileOutbox outbox;
+  DeliveryWorker worker;
+  SlackThreadStore threads;
+  ListAppender<ILoggingEvent> logs;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    slack = new FakeSlackApi();
+    clock = new MutableClock(T0);
+    outbox = new FileOutbox(state);
+    threads = new SlackThreadStore(state);
+    worker = newWorker();
+    logs = new ListAppender<>();
+    logs.start();
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logs);
+  }
+
+  @AfterEach
+  void tearDown() {
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
+    slack.close();
+    String all =
+        String.join("\n", logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList());
+    assertThat(all).as("the token is never logged").doesNotContain(TOKEN);
+  }
+
+  private DeliveryWorker newWorker() {
+    SlackNotifier notifier =
+        new SlackNotifier(
+            new NotifierConfig.Slack(
+                "slack",
+                Optional.of(Secret.of(TOKEN)),
+                Optional.empty(),
+                Optional.of("#mtp-alerts"),
+                Optional.of(slack.apiUrl()),
+                Duration.ofHours(4)),
+            Optional.of(URI.create("http://grafana:3000")),
+            threads,
+            clock);
+    return new DeliveryWorker(outbox, Map.of("slack", notifier), clock, new Random(1));
+  }
+
+  static Transition transition(long seq, Transition.Kind kind, Instant at) {
+    return new Transition(
+        seq,
+        "qwen/acceptance_rate",
+        "qwen",
+        "acceptance_rate",
+        null,
+        kind,
+        kind == Transition.Kind.FIRING
+            ? "acceptance_rate 0.410 below 0.450 <&>"
+            : "recovered: acceptance_rate 0.840 above 0.500",
+        kind == Transition.Kind.FIRING ? 0.41 : 0.84,
+        0.45,
+        Duration.ofMinutes(5),
+        kind == Transition.Kind.FIRING ? T0.minusSeconds(300) : T0,
+        at,
+        "warning",
+        false,
+        Map.of("slack_channel", "#qwen-serving", "runbook_url", "https://wiki/runbook"),
+        Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
+        List.of(0.62, 0.38, 0.23));
+  }
+
+  private void enqueue(Transition t) throws IOException {
+    Intent.Kind kind =
+        t.kind() == Transition.Kind.FIRING ? Intent.Kind.FIRING : Intent.Kind.RESOLVED;
+    outbox.add(List.of(Intent.of("slack", kind, t, clock.instant())));
+  }
+
+  @Test
+  void firingPostsOneBlockKitMessageAndResolveUpdatesItAndRepliesInThread() throws Exception {
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    assertThat(worker.runOnce()).isEqualTo(1);
+    List<FakeSlackApi.Call> calls = slack.calls();
+    assertThat(calls).hasSize(1);
+    FakeSlackApi.Call post = calls.get(0);
+    assertThat(post.method()).isEqualTo("chat.postMessage");
+    assertThat(post.authorization()).isEqualTo("Bearer " + TOKEN);
+    assertThat(post.params()).containsEntry("channel", "#qwen-serving");
+    assertThat(post.params().get("text")).startsWith("[WARNING] MTP efficiency regressed: qwen");
+    JsonNode blocks = JSON.readTree(post.params().get("blocks"));
+    assertThat(blocks.get(0).path("type").asText()).isEqualTo("header");
+    assertThat(blocks.get(0).path("text").path("text").asText())
+        .isEqualTo(":red_circle: MTP efficiency regressed: qwen");
+    assertThat(blocks.get(1).path("text").path("text").asText())
+        .isEqualTo(
+            "*acceptance_rate* is *0.410*, below 0.450 over 5m.\n"
+                + "acceptance_rate 0.410 below 0.450 &lt;&amp;&gt;");
+    assertThat(blocks.get(2).path("fields").toString())
+        .contains("0: 0.620 · 1: 0.380 · 2: 0.230")
+        .contains("*Severity*\\nwarning");
+    JsonNode buttons = blocks.get(3).path("elements");
+    assertThat(buttons.get(0).path("url").asText())
+        .isEqualTo(
+            "http://grafana:3000/d/"
+                + "vllm-spec-decode/vllm-speculative-decoding?orgId=1&var-model_name=unsloth%2F"
+                + "Qwen3.8-27B-NVFP4&from="
+                + T0.minusSeconds(300 + 1800).toEpochMilli()
+                + "&to=now");
+    assertThat(buttons.get(1).path("url").asText()).isEqualTo("https://wiki/runbook");
+    String ts = threads.get("qwen/acceptance_rate").orElseThrow().ts();
+
+    clock.advance(Duration.ofMinutes(20));
+    enqueue(transition(2, Transition.Kind.RESOLVED, clock.instant()));
+    assertThat(worker.runOnce()).isEqualTo(1);
+    calls = slack.calls();
+    assertThat(calls).hasSize(3);
+    assertThat(calls.get(1).method()).isEqualTo("chat.update");
+    assertThat(calls.get(1).params())
+        .containsEntry("channel", "#qwen-serving")
+        .containsEntry("ts", ts);
+    assertThat(
+            JSON.readTree(calls.get(1).params().get("blocks"))
+                .get(0)
+                .path("text")
+                .path("text")
+                .asText())
+        .isEqualTo(":large_green_circle: Recovered: qwen");
+    assertThat(calls.get(2).method()).isEqualTo("chat.postMessage");
+    assertThat(calls.get(2).params()).containsEntry("thread_ts", ts);
+    assertThat(calls.get(2).params().get("text"))
+        .startsWith(":white_check_mark: Resolved after 20m");
+    assertThat(outbox.pending()).isEmpty();
+    assertThat(threads.get("qwen/acceptance_rate")).isEmpty();
+  }
+
+  @Test
+  void honoursRetryAfterOn429() throws Exception {
+    slack.enqueue(429, "{\"ok\":false,\"error\":\"ratelimited\"}", "7");
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    assertThat(worker.runOnce()).isZero();
+    Intent waiting = outbox.pending().get(0);
+    assertThat(waiting.nextAttemptAt()).isEqualTo(T0.plusSeconds(7));
+    assertThat(waiting.lastError()).contains("HTTP 429").contains("Retry-After 7s");
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(worker.runOnce()).as("not before Retry-After").isZero();
+    assertThat(slack.calls()).hasSize(1);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls()).hasSize(2);
+  }
+
+  @Test
+  void retries503AndKeepsTheResolveBehindItsFiring() throws Exception {
+    slack.enqueue(503, "upstream unavailable", null);
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    enqueue(transition(2, Transition.Kind.RESOLVED, T0));
+    assertThat(worker.runOnce()).isZero();
+    assertThat(slack.calls()).hasSize(1).allMatch(c -> c.method().equals("chat.postMessage"));
+    Instant next = outbox.pending().get(0).nextAttemptAt();
+    assertThat(next).isAfter(T0).isBeforeOrEqualTo(T0.plus(DeliveryWorker.BASE_DELAY));
+    clock.advance(Duration.ofSeconds(2));
+    // A new worker, as after a restart, finds both intents in the outbox and keeps their order.
+    worker = newWorker();
+    assertThat(worker.runOnce()).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(1)); // one message per second per channel
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls())
+        .extracting(FakeSlackApi.Call::method)
+        .containsExactly("chat.postMessage", "chat.postMessage", "chat.update", "chat.postMessage");
+  }
+
+  @Test
+  void slackErrorsLikeChannelNotFoundArePermanentAndLoggedOnce() throws Exception {
+    slack.enqueue(200, "{\"ok\":false,\"error\":\"channel_not_found\"}", null);
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    worker.runOnce();
+    clock.advance(Duration.ofMinutes(10));
+    worker.runOnce();
+    assertThat(slack.calls()).hasSize(1);
+    assertThat(outbox.pending()).isEmpty();
+    assertThat(Files.list(outbox.dir().resolve("failed")).count()).isEqualTo(1);
+    assertThat(logs.list)
+        .filteredOn(e -> e.getFormattedMessage().contains("channel_not_found"))
+        .hasSize(1)
+        .allSatisfy(e -> assertThat(e.getFormattedMessage()).contains("invite the bot"));
+  }
+
+  @Test
+  void pacesOneMessagePerSecondPerChannel() throws Exception {
+    Transition a = transition(1, Transition.Kind.FIRING, T0);
+    Transition b =
+        new Transition(
+            2,
+            "other/acceptance_rate",
+            "other",
+            "acceptance_rate",
+            null,
+            Transition.Kind.FIRING,
+            "x",
+            0.3,
+            0.45,
+            Duration.ofMinutes(5),
+            T0,
+            T0,
+            "warning",
+            false,
+            Map.of("slack_channel", "#qwen-serving"),
+            Map.of(),
+            List.of());
+    enqueue(a);
+    enqueue(b);
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(outbox.pending().get(0).nextAttemptAt()).isEqualTo(T0.plusSeconds(1));
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(worker.runOnce()).isEqualTo(1);
+  }
+
+  @Test
+  void repeatsWhileFiringAreThreadReplies() throws Exception {
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    worker.runOnce();
+    String ts = threads.get("qwen/acceptance_rate").orElseThrow().ts();
+    clock.advance(Duration.ofHours(4));
+    outbox.add(
+        List.of(
+            Intent.of(
+                "slack",
+                Intent.Kind.REPEAT,
+                transition(1, Transition.Kind.FIRING, T0),
+                clock.instant())));
+    worker.runOnce();
+    FakeSlackApi.Call repeat = slack.calls().get(1);
+    assertThat(repeat.params()).containsEntry("thread_ts", ts);
+    assertThat(repeat.params().get("text")).startsWith(":hourglass: Still firing after 4h");
+  }
+}

@@ -1,0 +1,104 @@
+package dev.specwatch.testing;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A local HTTP server speaking the Slack Web API methods specwatch uses (chat.postMessage,
+ * chat.update), for the official SDK pointed at it with setMethodsEndpointUrlPrefix. It records
+ * every request and answers {@code ok:true} with increasing {@code ts}, unless a canned answer was
+ * queued with {@link #enqueue}.
+ */
+public final class FakeSlackApi implements AutoCloseable {
+  /** One received call: the method, its form parameters and the Authorization header. */
+  public record Call(String method, Map<String, String> params, String authorization) {}
+
+  /** A canned answer: status, body and an optional Retry-After. */
+  public record Answer(int status, String body, String retryAfter) {}
+
+  private final HttpServer server;
+  private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+  private final Deque<Answer> answers = new ArrayDeque<>();
+  private int ts = 1000;
+
+  public FakeSlackApi() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/api/",
+        exchange -> {
+          String method = exchange.getRequestURI().getPath().substring("/api/".length());
+          String body =
+              new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          Map<String, String> params = new LinkedHashMap<>();
+          for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+              params.put(
+                  URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                  URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+          }
+          calls.add(
+              new Call(method, params, exchange.getRequestHeaders().getFirst("Authorization")));
+          Answer answer;
+          synchronized (answers) {
+            answer = answers.poll();
+          }
+          if (answer == null) {
+            String channel = params.getOrDefault("channel", "C0");
+            String messageTs = method.equals("chat.update") ? params.get("ts") : nextTs();
+            answer =
+                new Answer(
+                    200,
+                    "{\"ok\":true,\"channel\":\"" + channel + "\",\"ts\":\"" + messageTs + "\"}",
+                    null);
+          }
+          byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+          if (answer.retryAfter() != null) {
+            exchange.getResponseHeaders().set("Retry-After", answer.retryAfter());
+          }
+          exchange.sendResponseHeaders(answer.status(), bytes.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+          }
+        });
+    server.start();
+  }
+
+  private synchronized String nextTs() {
+    return "1764504000." + (ts++);
+  }
+
+  public void enqueue(int status, String body, String retryAfter) {
+    synchronized (answers) {
+      answers.add(new Answer(status, body, retryAfter));
+    }
+  }
+
+  public List<Call> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** The prefix for SlackConfig#setMethodsEndpointUrlPrefix (notifier config api_url). */
+  public URI apiUrl() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/api/");
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
