@@ -17,6 +17,7 @@ import picocli.CommandLine.IVersionProvider;
       ValidateCommand.class,
       CheckCommand.class,
       SilenceCommand.class,
+      NotifyCommand.class,
       SimulateCommand.class,
       RulesCommand.class
     },

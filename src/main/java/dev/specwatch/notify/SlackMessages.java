@@ -81,8 +81,8 @@ public final class SlackMessages {
                             + number(t.threshold())
                             + " over "
                             + Durations.format(t.window())
-                            + ".\n"
-                            + escape(t.reason())))));
+                            + "."
+                            + detail(t)))));
     blocks.add(section(s -> s.fields(fields(t, true))));
     actionsFor(t, grafana).ifPresent(blocks::add);
     blocks.add(
@@ -96,6 +96,11 @@ public final class SlackMessages {
                                 + "` · since "
                                 + t.since())))));
     return blocks;
+  }
+
+  /** The reason adds detail for regression and throughput; for thresholds it is the headline. */
+  private static String detail(Transition t) {
+    return t.reason().startsWith(rule(t) + " ") ? "" : "\n" + escape(t.reason());
   }
 
   /** Replaces the firing message once the alert resolves: same layout, green, with duration. */

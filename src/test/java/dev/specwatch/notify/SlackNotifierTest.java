@@ -127,9 +127,8 @@ class SlackNotifierTest {
     assertThat(blocks.get(0).path("text").path("text").asText())
         .isEqualTo(":red_circle: MTP efficiency regressed: qwen");
     assertThat(blocks.get(1).path("text").path("text").asText())
-        .isEqualTo(
-            "*acceptance_rate* is *0.410*, below 0.450 over 5m.\n"
-                + "acceptance_rate 0.410 below 0.450 &lt;&amp;&gt;");
+        .isEqualTo("*acceptance_rate* is *0.410*, below 0.450 over 5m.");
+    assertThat(SlackMessages.escape("a <b> & c")).isEqualTo("a &lt;b&gt; &amp; c");
     assertThat(blocks.get(2).path("fields").toString())
         .contains("0: 0.620 · 1: 0.380 · 2: 0.230")
         .contains("*Severity*\\nwarning");

@@ -1,0 +1,149 @@
+package dev.specwatch.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertService;
+import dev.specwatch.alerting.AlertSettings;
+import dev.specwatch.alerting.FileStateStore;
+import dev.specwatch.alerting.SilenceStore;
+import dev.specwatch.alerting.TransitionSink;
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.prometheus.Sample;
+import dev.specwatch.signals.Evaluator;
+import dev.specwatch.testing.FakePrometheus;
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.MutableClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Engine to Slack through the durable pieces, across "crashes" (new instances on the same state
+ * directory): one post per alert, the resolve updates the same message, nothing lost when the
+ * process dies between recording a transition and delivering it. Prometheus is faked here (a unit
+ * test); the daemon's end-to-end test uses a real one.
+ */
+class NotificationFlowTest {
+  @TempDir Path dir;
+
+  final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T12:00:00Z"));
+  final AtomicReference<Double> acceptance = new AtomicReference<>(0.8);
+
+  List<Sample> answer(String promql) {
+    Map<String, String> labels = Map.of("job", "vllm", "model_name", "m");
+    if (promql.contains("increase(")) {
+      return List.of(new Sample(labels, clock.instant(), 9000));
+    }
+    if (promql.contains("/")
+        && promql.contains("accepted_tokens_total")
+        && !promql.startsWith("1 + ")) {
+      return List.of(new Sample(labels, clock.instant(), acceptance.get()));
+    }
+    return List.of();
+  }
+
+  SpecwatchConfig config(FakeSlackApi slack) throws IOException {
+    Files.createDirectories(dir.resolve("alerts"));
+    Files.writeString(
+        dir.resolve("alerts/m.yaml"),
+        "recipe: m\nmatch: {job: vllm, model_name: m}\n"
+            + "num_speculative_tokens: 3\nfor: 0s\nkeep_firing_for: 0s\n"
+            + "thresholds: {acceptance_rate: {below: 0.45}}\n");
+    Files.writeString(
+        dir.resolve("specwatch.yaml"),
+        "prometheus: {url: http://127.0.0.1:9090}\n"
+            + "policies: alerts\nstate: {dir: state}\nnotifiers:\n"
+            + "  - {type: slack, token: xoxb-t, channel: \"#mtp\", api_url: \""
+            + slack.apiUrl()
+            + "\"}\n");
+    return new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
+  }
+
+  AlertService service(SpecwatchConfig c, TransitionSink sink) throws IOException {
+    return new AlertService(
+        new Evaluator(FakePrometheus.of(this::answer), clock),
+        new AlertEngine(AlertSettings.defaults()),
+        new FileStateStore(c.stateDir(), clock),
+        new SilenceStore(c.stateDir()),
+        sink,
+        clock);
+  }
+
+  @Test
+  void onePostPerAlertAcrossRestartsAndTheResolveUpdatesIt() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = config(slack);
+      NotificationService notifications = new NotificationService(c, clock);
+      AlertService alerts = service(c, notifications.sink());
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      acceptance.set(0.3);
+      clock.advance(Duration.ofSeconds(30));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.worker().runOnce();
+      assertThat(slack.calls())
+          .extracting(FakeSlackApi.Call::method)
+          .containsExactly("chat.postMessage");
+      String ts = new SlackThreadStore(c.stateDir()).get("m/acceptance_rate").orElseThrow().ts();
+
+      // kill -9 and restart: still firing, nothing new is posted.
+      notifications = new NotificationService(c, clock);
+      alerts = service(c, notifications.sink());
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofSeconds(30));
+        alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+        notifications.afterCycle(alerts.state());
+        notifications.worker().runOnce();
+      }
+      assertThat(slack.calls()).hasSize(1);
+
+      // Recovery: the original message is updated and the thread gets a reply.
+      acceptance.set(0.8);
+      clock.advance(Duration.ofSeconds(30));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.worker().runOnce();
+      assertThat(slack.calls())
+          .extracting(FakeSlackApi.Call::method)
+          .containsExactly("chat.postMessage", "chat.update", "chat.postMessage");
+      assertThat(slack.calls().get(1).params()).containsEntry("ts", ts);
+      assertThat(slack.calls().get(2).params()).containsEntry("thread_ts", ts);
+    }
+  }
+
+  @Test
+  void aTransitionRecordedButNotHandedOverIsDeliveredAfterRestart() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = config(slack);
+      // The process "dies" before the outbox takes the transition: the sink fails.
+      AlertService dying =
+          service(
+              c,
+              t -> {
+                throw new IOException("killed");
+              });
+      acceptance.set(0.3);
+      dying.runOnce(c.policies(), Duration.ofMinutes(5));
+      assertThat(dying.state().queued()).hasSize(1);
+
+      NotificationService notifications = new NotificationService(c, clock);
+      AlertService restarted = service(c, notifications.sink());
+      assertThat(restarted.state().queued()).as("persisted").hasSize(1);
+      clock.advance(Duration.ofSeconds(30));
+      AlertService.Cycle cycle = restarted.runOnce(c.policies(), Duration.ofMinutes(5));
+      assertThat(cycle.transitions()).as("no new transition: still firing").isEmpty();
+      assertThat(cycle.stillQueued()).isZero();
+      notifications.worker().runOnce();
+      assertThat(slack.calls())
+          .extracting(FakeSlackApi.Call::method)
+          .containsExactly("chat.postMessage");
+    }
+  }
+}
