@@ -1,13 +1,11 @@
 package dev.specwatch.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.specwatch.config.Durations;
 import dev.specwatch.config.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
-import dev.specwatch.signals.Breach;
 import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.SignalValues;
@@ -139,59 +137,8 @@ final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  /** The documented JSON contract (docs/CLI.md); fields may be added, never renamed. */
   static String json(Evaluation e) throws JsonProcessingException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("evaluated_at", e.evaluatedAt().toString());
-    root.put("window", Durations.format(e.window()));
-    List<Object> recipes = new ArrayList<>();
-    for (RecipeSnapshot r : e.recipes()) {
-      Map<String, Object> recipe = new LinkedHashMap<>();
-      recipe.put("name", r.recipe());
-      recipe.put("engine", r.engine());
-      recipe.put("state", r.state().key());
-      SignalValues s = r.signals();
-      Map<String, Object> signals = new LinkedHashMap<>();
-      signals.put("acceptance_rate", s.acceptanceRate());
-      signals.put("mean_accepted_length", s.meanAcceptedLength());
-      signals.put("position_acceptance", s.positionAcceptance());
-      signals.put("draft_tokens_per_second", s.draftTokensPerSecond());
-      signals.put("accepted_tokens_per_second", s.acceptedTokensPerSecond());
-      signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
-      signals.put("drafts_in_window", s.draftsInWindow());
-      signals.put("running_requests", s.runningRequests());
-      recipe.put("signals", signals);
-      r.baseline()
-          .ifPresent(
-              b -> {
-                Map<String, Object> baseline = new LinkedHashMap<>();
-                baseline.put("window", Durations.format(b.window()));
-                baseline.put("acceptance_rate", b.acceptanceRate());
-                baseline.put("drafts", b.drafts());
-                baseline.put("generation_tokens_per_second", b.generationTokensPerSecond());
-                baseline.put("running_requests", b.runningRequests());
-                recipe.put("baseline", baseline);
-              });
-      List<Object> breaches = new ArrayList<>();
-      for (Breach b : r.breaches()) {
-        Map<String, Object> breach = new LinkedHashMap<>();
-        breach.put("rule", b.rule());
-        if (b.position() != null) {
-          breach.put("position", b.position());
-        }
-        breach.put("value", b.value());
-        breach.put("threshold", b.threshold());
-        breaches.add(breach);
-      }
-      recipe.put("breaches", breaches);
-      r.error().ifPresent(msg -> recipe.put("error", msg));
-      recipes.add(recipe);
-    }
-    root.put("recipes", recipes);
-    return JSON.writeValueAsString(root);
+    return EvaluationJson.MAPPER.writeValueAsString(EvaluationJson.of(e));
   }
 
   static String table(Evaluation e) {

@@ -16,6 +16,7 @@ import picocli.CommandLine.IVersionProvider;
     subcommands = {
       ValidateCommand.class,
       CheckCommand.class,
+      RunCommand.class,
       SilenceCommand.class,
       NotifyCommand.class,
       SimulateCommand.class,

@@ -36,6 +36,31 @@ public final class DeliveryWorker implements AutoCloseable {
   private volatile boolean running;
   private boolean woken;
   private Thread thread;
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> sent =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> failed =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Notifications delivered, by notifier, since start. */
+  public Map<String, Long> sent() {
+    return snapshot(sent);
+  }
+
+  /** Failed attempts (retried or permanent), by notifier, since start. */
+  public Map<String, Long> failed() {
+    return snapshot(failed);
+  }
+
+  private static Map<String, Long> snapshot(Map<String, java.util.concurrent.atomic.AtomicLong> m) {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    m.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+
+  private void count(Map<String, java.util.concurrent.atomic.AtomicLong> m, String notifier) {
+    m.computeIfAbsent(notifier, k -> new java.util.concurrent.atomic.AtomicLong())
+        .incrementAndGet();
+  }
 
   public DeliveryWorker(
       Outbox outbox, Map<String, Notifier> notifiers, Clock clock, Random random) {
@@ -78,10 +103,14 @@ public final class DeliveryWorker implements AutoCloseable {
       }
       if (result instanceof DeliveryResult.Delivered) {
         outbox.delivered(intent);
+        count(sent, intent.notifier());
         delivered++;
       } else if (result instanceof DeliveryResult.Retry retry) {
         Duration delay = retry.after().isZero() ? backoff(intent.attempts()) : retry.after();
         Intent next = intent.retryAt(now.plus(delay), retry.reason());
+        if (!retry.reason().startsWith("pacing")) {
+          count(failed, intent.notifier());
+        }
         outbox.reschedule(next);
         blocked.add(intent.stream());
         if (!retry.reason().startsWith("pacing")) {
@@ -102,6 +131,7 @@ public final class DeliveryWorker implements AutoCloseable {
             intent.notifier(),
             permanent.reason());
         outbox.failed(intent, permanent.reason());
+        count(failed, intent.notifier());
       }
     }
     return delivered;

@@ -117,7 +117,7 @@ public final class PrometheusServer implements AutoCloseable {
         "prometheus is not installed: run `make deps` (Debian package 'prometheus')");
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();

@@ -1,0 +1,76 @@
+package dev.specwatch.signals;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.specwatch.config.Durations;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The documented JSON shape of an evaluation (docs/CLI.md), shared by {@code check --output json}
+ * and the daemon's {@code /api/v1/recipes}. Fields may be added, never renamed; absent values are
+ * null, never NaN.
+ */
+public final class EvaluationJson {
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private EvaluationJson() {}
+
+  public static Map<String, Object> of(Evaluation e) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("evaluated_at", e.evaluatedAt().toString());
+    root.put("window", Durations.format(e.window()));
+    List<Object> recipes = new ArrayList<>();
+    for (RecipeSnapshot r : e.recipes()) {
+      recipes.add(recipe(r));
+    }
+    root.put("recipes", recipes);
+    return root;
+  }
+
+  public static Map<String, Object> recipe(RecipeSnapshot r) {
+    Map<String, Object> recipe = new LinkedHashMap<>();
+    recipe.put("name", r.recipe());
+    recipe.put("engine", r.engine());
+    recipe.put("state", r.state().key());
+    SignalValues s = r.signals();
+    Map<String, Object> signals = new LinkedHashMap<>();
+    signals.put("acceptance_rate", s.acceptanceRate());
+    signals.put("mean_accepted_length", s.meanAcceptedLength());
+    signals.put("position_acceptance", s.positionAcceptance());
+    signals.put("draft_tokens_per_second", s.draftTokensPerSecond());
+    signals.put("accepted_tokens_per_second", s.acceptedTokensPerSecond());
+    signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
+    signals.put("drafts_in_window", s.draftsInWindow());
+    signals.put("running_requests", s.runningRequests());
+    recipe.put("signals", signals);
+    r.baseline()
+        .ifPresent(
+            b -> {
+              Map<String, Object> baseline = new LinkedHashMap<>();
+              baseline.put("window", Durations.format(b.window()));
+              baseline.put("acceptance_rate", b.acceptanceRate());
+              baseline.put("drafts", b.drafts());
+              baseline.put("generation_tokens_per_second", b.generationTokensPerSecond());
+              baseline.put("running_requests", b.runningRequests());
+              recipe.put("baseline", baseline);
+            });
+    List<Object> breaches = new ArrayList<>();
+    for (Breach b : r.breaches()) {
+      Map<String, Object> breach = new LinkedHashMap<>();
+      breach.put("rule", b.rule());
+      if (b.position() != null) {
+        breach.put("position", b.position());
+      }
+      breach.put("value", b.value());
+      breach.put("threshold", b.threshold());
+      breaches.add(breach);
+    }
+    recipe.put("breaches", breaches);
+    r.error().ifPresent(msg -> recipe.put("error", msg));
+    return recipe;
+  }
+}

@@ -1,0 +1,191 @@
+package dev.specwatch.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.PrometheusServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: a real Prometheus scraping the simulator, `specwatch run` as a separate process (the
+ * shaded jar), and a local server speaking the Slack Web API. A regression posts exactly one
+ * message; `kill -9` while firing and a restart post nothing new; the recovery updates that same
+ * message and replies in its thread. Also: status endpoints, reload with a broken config, SIGTERM.
+ */
+class DaemonIT {
+  static final String SLACK_TOKEN = "xoxb-daemon-it-planted-5150";
+  static final String API_TOKEN = "status-api-planted-token-8080";
+
+  @TempDir Path dir;
+  final List<Process> processes = new ArrayList<>();
+  final HttpClient http = HttpClient.newHttpClient();
+
+  @AfterEach
+  void killAll() {
+    processes.forEach(Process::destroyForcibly);
+  }
+
+  private Process run(Path config, Path log) throws IOException {
+    String jar = System.getProperty("specwatch.jar", "target/specwatch.jar");
+    Process p =
+        new ProcessBuilder(
+                "java",
+                "-jar",
+                jar,
+                "run",
+                "--config",
+                config.toString(),
+                "--shutdown-timeout",
+                "10s")
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    processes.add(p);
+    return p;
+  }
+
+  private HttpResponse<String> get(int port, String path, boolean auth) throws Exception {
+    HttpRequest.Builder r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(5));
+    if (auth) {
+      r.header("Authorization", "Bearer " + API_TOKEN);
+    }
+    return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void regressionPostsOnceSurvivesKill9AndRecoveryUpdatesTheSameMessage() throws Exception {
+    try (Fleet fleet = Fleet.start("/dev/specwatch/testing/daemon-it.yaml");
+        FakeSlackApi slack = new FakeSlackApi()) {
+      int port = PrometheusServer.freePort();
+      Files.createDirectories(dir.resolve("alerts"));
+      Files.writeString(
+          dir.resolve("alerts/daemon.yaml"),
+          """
+          recipe: daemon
+          match: {job: vllm, model_name: it/daemon}
+          num_speculative_tokens: 3
+          min_drafts: 10
+          for: 4s
+          keep_firing_for: 4s
+          thresholds:
+            acceptance_rate: {below: 0.45, clear_above: 0.5}
+          """,
+          StandardCharsets.UTF_8);
+      Path config = dir.resolve("specwatch.yaml");
+      String text =
+          "prometheus: {url: \""
+              + fleet.prometheus().baseUri()
+              + "\"}\n"
+              + "evaluation: {interval: 2s, window: 15s}\n"
+              + "policies: alerts\nstate: {dir: state}\n"
+              + "server: {listen: \"127.0.0.1:"
+              + port
+              + "\", bearer_token: "
+              + API_TOKEN
+              + "}\n"
+              + "notifiers:\n  - {type: slack, token: "
+              + SLACK_TOKEN
+              + ", channel: \"#mtp\","
+              + " api_url: \""
+              + slack.apiUrl()
+              + "\"}\n  - {type: log}\n";
+      Files.writeString(config, text, StandardCharsets.UTF_8);
+      Path log = dir.resolve("specwatch.log");
+
+      Process first = run(config, log);
+      await()
+          .ignoreExceptions()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertThat(get(port, "/readyz", false).statusCode()).isEqualTo(200));
+      assertThat(get(port, "/healthz", false).body()).isEqualTo("ok\n");
+      assertThat(get(port, "/api/v1/recipes", false).statusCode())
+          .as("token required")
+          .isEqualTo(401);
+      HttpResponse<String> recipes = get(port, "/api/v1/recipes", true);
+      assertThat(recipes.statusCode()).isEqualTo(200);
+      assertThat(recipes.body()).contains("\"name\" : \"daemon\"");
+      assertThat(get(port, "/metrics", false).body())
+          .contains("specwatch_evaluations_total{result=\"ok\"}")
+          .contains("specwatch_last_successful_evaluation_timestamp_seconds");
+
+      // Regression (from 20s): exactly one top-level message.
+      await()
+          .ignoreExceptions()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () ->
+                  assertThat(slack.calls())
+                      .extracting(FakeSlackApi.Call::method)
+                      .containsExactly("chat.postMessage"));
+      String ts = "1764504000.1000";
+      assertThat(slack.calls().get(0).params()).doesNotContainKey("thread_ts");
+      assertThat(get(port, "/api/v1/alerts", true).body()).contains("\"state\" : \"firing\"");
+
+      // A broken config is rejected and the old one keeps running.
+      Files.writeString(config, text + "evaluation: [broken\n", StandardCharsets.UTF_8);
+      HttpResponse<String> reload =
+          http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/reload"))
+                  .header("Authorization", "Bearer " + API_TOKEN)
+                  .POST(HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(reload.statusCode()).isEqualTo(400);
+      assertThat(reload.body()).contains("not valid YAML");
+      Files.writeString(config, text, StandardCharsets.UTF_8);
+      assertThat(get(port, "/healthz", false).statusCode()).isEqualTo(200);
+
+      // kill -9 while firing, then restart: nothing new is posted.
+      first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      Process second = run(config, log);
+      await()
+          .ignoreExceptions()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertThat(get(port, "/readyz", false).statusCode()).isEqualTo(200));
+      assertThat(slack.calls()).hasSize(1);
+
+      // Recovery (from 60s): the same message is updated and the thread gets a reply.
+      await()
+          .ignoreExceptions()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () ->
+                  assertThat(slack.calls())
+                      .extracting(FakeSlackApi.Call::method)
+                      .containsExactly("chat.postMessage", "chat.update", "chat.postMessage"));
+      assertThat(slack.calls().get(1).params()).containsEntry("ts", ts);
+      assertThat(slack.calls().get(2).params()).containsEntry("thread_ts", ts);
+
+      // SIGTERM: a clean stop with exit 0, state saved.
+      second.destroy();
+      assertThat(second.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(second.exitValue()).isZero();
+      assertThat(Files.readString(dir.resolve("state/alerts.json"))).contains("\"alerts\" : { }");
+
+      String output = Files.readString(log);
+      assertThat(output)
+          .contains("specwatch running")
+          .contains("reload rejected")
+          .contains("specwatch stopped");
+      assertThat(output + recipes.body()).doesNotContain(SLACK_TOKEN).doesNotContain(API_TOKEN);
+    }
+  }
+}
