@@ -4,7 +4,7 @@ MVN ?= mvn -B -ntp
 JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 
-.PHONY: all test deps build jar rules rules-check fmt demo bench clean
+.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench clean
 
 all: test
 
@@ -12,9 +12,15 @@ all: test
 deps:
 	@bash deploy/scripts/ensure-deps.sh
 
-## test: promtool checks of the rules, then the Maven build with unit and integration tests
-test: deps rules-check
+## test: promtool checks of the rules, the systemd unit, then the Maven build with all tests
+test: deps rules-check unit-check
 	$(MVN) verify
+
+## unit-check: systemd-analyze verify of deploy/systemd/specwatch.service (any warning fails)
+unit-check: deps
+	@out=$$(systemd-analyze verify deploy/systemd/specwatch.service 2>&1); \
+	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	  echo "systemd-analyze verify deploy/systemd/specwatch.service: ok"
 
 ## rules-check: promtool check + promtool test of the recording rules
 rules-check: deps
@@ -42,6 +48,9 @@ bench:
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.bench.EvaluationBench \
 	  -Dexec.cleanupDaemonThreads=false
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -Xmx256m -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.schedule.DaemonBench
 
 clean:
 	$(MVN) -q clean

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# `make demo`: the real Prometheus (Debian package) with specwatch's recording rules, scraping
-# `specwatch simulate` running the built-in scenario (a model healthy for a minute, regressed for
-# a minute, recovered for a minute, in a loop, beside a steady second model). Every 10 seconds it
-# runs `specwatch check` with the shipped policies (alerts/) and prints the table.
+# `make demo`: everything on this machine, on free loopback ports:
+#   - `specwatch simulate` serving vLLM metrics for the built-in three-minute scenario
+#     (Qwen3.8-27B-NVFP4 with MTP healthy 45s, regressed 90s, recovered 45s, in a loop);
+#   - the Debian `prometheus` with specwatch's recording rules, scraping it;
+#   - `specwatch simulate slack`, a stand-in for the Slack Web API that prints what it receives;
+#   - `specwatch run` with the shipped policies (alerts/), notifying the Slack stand-in.
+# You see the alert fire in Slack and in the log, then the message updated when it recovers.
 # Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,13 +22,15 @@ pick_port() {
 
 SIM_PORT=$(pick_port "${DEMO_SIM_PORT:-18000}")
 PROM_PORT=$(pick_port "${DEMO_PROM_PORT:-19090}")
+SLACK_PORT=$(pick_port "${DEMO_SLACK_PORT:-18080}")
+API_PORT=$(pick_port "${DEMO_API_PORT:-19464}")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/specwatch-demo.XXXXXX")
 pids=()
 
 cleanup() {
   trap - INT TERM EXIT
   echo
-  echo "demo: stopping the simulator and prometheus, removing $WORK"
+  echo "demo: stopping specwatch, the Slack stand-in, prometheus and the simulator; removing $WORK"
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$WORK"
@@ -33,6 +38,8 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 java -jar "$JAR" simulate --listen "127.0.0.1:$SIM_PORT" >"$WORK/simulate.log" 2>&1 &
+pids+=($!)
+java -jar "$JAR" simulate slack --listen "127.0.0.1:$SLACK_PORT" 2>"$WORK/slack.log" &
 pids+=($!)
 
 cat >"$WORK/prometheus.yml" <<YAML
@@ -51,15 +58,23 @@ prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/data"
   >"$WORK/prometheus.log" 2>&1 &
 pids+=($!)
 
-# The shipped example config and policies, pointed at this Prometheus; a 1m window so the
-# regression shows within a minute (production default: 5m).
+# The shipped policies with demo timing: `for` and `keep_firing_for` of 20s instead of 5m, so the
+# three-minute scenario shows a whole alert; a 1m window instead of 5m.
+mkdir -p "$WORK/alerts"
+for f in alerts/*.yaml; do
+  sed -e 's/^for: .*/for: 20s/' -e 's/^keep_firing_for: .*/keep_firing_for: 20s/' "$f" \
+    >"$WORK/alerts/$(basename "$f")"
+done
 cat >"$WORK/specwatch.yaml" <<YAML
 prometheus: {url: "http://127.0.0.1:$PROM_PORT", timeout: 5s}
-evaluation: {interval: 10s, window: 1m}
-policies: $PWD/alerts
-notifiers: [{type: log}]
+evaluation: {interval: 5s, window: 1m}
+policies: alerts
+state: {dir: state}
+server: {listen: "127.0.0.1:$API_PORT"}
+grafana: {url: "http://127.0.0.1:3000"}
+notifiers:
+  - {type: slack, token: xoxb-demo-not-a-real-token, channel: "#mtp-alerts", api_url: "http://127.0.0.1:$SLACK_PORT/api/"}
 YAML
-java -jar "$JAR" validate --config "$WORK/specwatch.yaml" >/dev/null
 
 for _ in $(seq 1 100); do
   curl -fs "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null 2>&1 && break
@@ -70,18 +85,18 @@ cat <<TXT
 specwatch demo
   simulator (vLLM /metrics): http://127.0.0.1:$SIM_PORT/metrics
   prometheus:                http://127.0.0.1:$PROM_PORT   (rules: http://127.0.0.1:$PROM_PORT/rules)
-  config:                    $WORK/specwatch.yaml (policies: alerts/)
+  specwatch status API:      http://127.0.0.1:$API_PORT/api/v1/recipes   /api/v1/alerts   /metrics
+  config:                    $WORK/specwatch.yaml
 
-Scenario: unsloth/Qwen3.8-27B-NVFP4 (MTP, k=3) healthy for 45s (acceptance ~0.84, mean accepted
-length ~3.51), regressed for 90s (~0.41 / ~2.23), recovered for 45s, in a loop; beside it
-deepseek-ai/DeepSeek-R1 (k=1, two data-parallel engines) steady at ~0.815.
-Every 10s: specwatch check. qwen3.8-27b-nvfp4 turns 'breach' (acceptance below 0.45) during the
-regression and 'ok' again after it. The first rows read no_data/low_traffic while the window fills.
-Ctrl-C to stop.
+Scenario: qwen3.8-27b-nvfp4 (MTP, k=3) healthy for 45s (acceptance ~0.84), regressed for 90s
+(~0.41, below its 0.45 threshold), recovered for 45s, in a loop; deepseek-r1-mtp stays healthy.
+Expect, about two minutes in (the 1m window has to fill with the regression, then 20s of
+'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and a [slack]
+chat.postMessage; about a minute later "alert resolved", a [slack] chat.update of that same
+message and a reply in its thread; then the loop starts again. Ctrl-C to stop.
+
 TXT
 
-while true; do
-  sleep 10
-  echo
-  java -jar "$JAR" check --config "$WORK/specwatch.yaml" 2>&1 || true
-done
+java -jar "$JAR" run --config "$WORK/specwatch.yaml" &
+pids+=($!)
+wait

@@ -11,6 +11,7 @@ command -v prometheus-alertmanager >/dev/null 2>&1 || missing_pkgs+=(prometheus-
 command -v java >/dev/null 2>&1 || missing_pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing_pkgs+=(maven)
 command -v curl >/dev/null 2>&1 || missing_pkgs+=(curl)
+command -v systemd-analyze >/dev/null 2>&1 || missing_pkgs+=(systemd)
 
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   exit 0

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 
 @Command(
     name = "simulate",
+    subcommands = {SimulateCommand.Slack.class},
     mixinStandardHelpOptions = true,
     description = {
       "Serves a vLLM-compatible /metrics endpoint driven by a scenario: phases of traffic with",
@@ -98,6 +99,48 @@ final class SimulateCommand implements Callable<Integer> {
       stopped.await();
     }
     return ExitCodes.OK;
+  }
+
+  @Command(
+      name = "slack",
+      mixinStandardHelpOptions = true,
+      description = {
+        "A stand-in for the Slack Web API that prints every message it receives",
+        "(for demos: point a slack notifier's api_url at http://HOST:PORT/api/)."
+      })
+  static final class Slack implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--listen",
+        paramLabel = "HOST:PORT",
+        defaultValue = "127.0.0.1:18080",
+        description = "Address to serve on (default: ${DEFAULT-VALUE}).")
+    String listen;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      Optional<InetSocketAddress> address = parseListen(listen);
+      if (address.isEmpty()) {
+        spec.commandLine().getErr().println("specwatch simulate slack: --listen expects HOST:PORT");
+        return ExitCodes.INVALID_INPUT;
+      }
+      CountDownLatch stopped = new CountDownLatch(1);
+      dev.specwatch.sim.SlackSink sink =
+          dev.specwatch.sim.SlackSink.start(address.get(), spec.commandLine().getOut());
+      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "specwatch-sink-stop"));
+      spec.commandLine()
+          .getErr()
+          .printf(
+              "specwatch simulate slack: Slack Web API stand-in on" + " http://%s/api/ (port %d)%n",
+              listen, sink.port());
+      try {
+        stopped.await();
+      } finally {
+        sink.close();
+      }
+      return ExitCodes.OK;
+    }
   }
 
   static Optional<InetSocketAddress> parseListen(String value) {
