@@ -1,6 +1,7 @@
 package dev.specwatch.alerting;
 
 import com.fasterxml.jackson.core.JacksonException;
+import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -36,7 +37,7 @@ public final class FileStateStore implements StateStore {
   @Override
   public synchronized AlertState load() throws IOException {
     try {
-      AlertState state = JsonFiles.JSON.readValue(Files.readAllBytes(file), AlertState.class);
+      AlertState state = DurableFiles.JSON.readValue(Files.readAllBytes(file), AlertState.class);
       if (state.version() != AlertState.VERSION) {
         return moveAside(
             "it has schema version "
@@ -67,6 +68,6 @@ public final class FileStateStore implements StateStore {
 
   @Override
   public synchronized void save(AlertState state) throws IOException {
-    JsonFiles.writeAtomically(file, state);
+    DurableFiles.writeAtomically(file, state);
   }
 }

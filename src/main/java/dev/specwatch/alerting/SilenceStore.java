@@ -1,6 +1,7 @@
 package dev.specwatch.alerting;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,7 +27,7 @@ public final class SilenceStore {
 
   public synchronized List<Silence> load() throws IOException {
     try {
-      return JsonFiles.JSON.readValue(
+      return DurableFiles.JSON.readValue(
           Files.readAllBytes(file), new TypeReference<List<Silence>>() {});
     } catch (NoSuchFileException e) {
       return List.of();
@@ -36,7 +37,7 @@ public final class SilenceStore {
   public synchronized void add(Silence silence) throws IOException {
     List<Silence> all = new ArrayList<>(load());
     all.add(silence);
-    JsonFiles.writeAtomically(file, all);
+    DurableFiles.writeAtomically(file, all);
   }
 
   /** Ends a silence now; returns false when no silence has that id. */
@@ -54,7 +55,7 @@ public final class SilenceStore {
       }
     }
     if (found) {
-      JsonFiles.writeAtomically(file, all);
+      DurableFiles.writeAtomically(file, all);
     }
     return found;
   }
@@ -64,7 +65,7 @@ public final class SilenceStore {
     List<Silence> all = load();
     List<Silence> kept = all.stream().filter(s -> s.endsAt().isAfter(cutoff)).toList();
     if (kept.size() != all.size()) {
-      JsonFiles.writeAtomically(file, kept);
+      DurableFiles.writeAtomically(file, kept);
     }
   }
 }

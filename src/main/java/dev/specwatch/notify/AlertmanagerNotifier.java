@@ -75,7 +75,7 @@ public final class AlertmanagerNotifier implements Notifier {
       Request request =
           new Request.Builder()
               .url(url)
-              .post(RequestBody.create(FileOutbox.JSON.writeValueAsBytes(alerts), JSON))
+              .post(RequestBody.create(HttpDelivery.JSON_BODY.writeValueAsBytes(alerts), JSON))
               .build();
       return HttpDelivery.execute(
           request, "alertmanager " + HttpDelivery.endpoint(URI.create(url)));

@@ -1,19 +1,12 @@
 package dev.specwatch.notify;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,14 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileOutbox implements Outbox {
   private static final Logger logger = LoggerFactory.getLogger(FileOutbox.class);
-  static final ObjectMapper JSON =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .registerModule(new Jdk8Module())
-          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  static final ObjectMapper JSON = DurableFiles.JSON;
 
   private final Path dir;
   private final Path failedDir;
@@ -107,25 +93,10 @@ public final class FileOutbox implements Outbox {
   }
 
   private void write(Intent intent) throws IOException {
-    Path target = file(intent);
-    Path temp = dir.resolve("." + intent.id() + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            temp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      channel.write(ByteBuffer.wrap(JSON.writeValueAsBytes(intent)));
-      channel.force(true);
-    }
-    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    DurableFiles.writeAtomically(file(intent), intent);
   }
 
   private static void fsync(Path directory) {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException | UnsupportedOperationException e) {
-      // best effort: directory fsync is not supported everywhere
-    }
+    DurableFiles.fsyncDirectory(directory);
   }
 }

@@ -53,7 +53,7 @@ public final class GrafanaNotifier implements Notifier {
           new Request.Builder()
               .url(url)
               .header("Authorization", "Bearer " + config.token().reveal())
-              .post(RequestBody.create(FileOutbox.JSON.writeValueAsBytes(body), JSON))
+              .post(RequestBody.create(HttpDelivery.JSON_BODY.writeValueAsBytes(body), JSON))
               .build();
       return HttpDelivery.execute(
           request, "grafana " + HttpDelivery.endpoint(java.net.URI.create(url)));

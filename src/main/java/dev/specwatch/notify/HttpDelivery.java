@@ -16,6 +16,12 @@ final class HttpDelivery {
           .followRedirects(false)
           .build();
 
+  /** Compact JSON for request bodies (the state files are indented, wire formats are not). */
+  static final com.fasterxml.jackson.databind.ObjectWriter JSON_BODY =
+      dev.specwatch.store.DurableFiles.JSON
+          .writer()
+          .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+
   private HttpDelivery() {}
 
   /**

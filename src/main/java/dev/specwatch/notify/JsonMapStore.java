@@ -1,15 +1,12 @@
 package dev.specwatch.notify;
 
 import com.fasterxml.jackson.databind.JavaType;
+import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -22,10 +19,10 @@ final class JsonMapStore<V> {
   JsonMapStore(Path file, Class<V> type) throws IOException {
     this.file = file;
     JavaType mapType =
-        FileOutbox.JSON.getTypeFactory().constructMapType(TreeMap.class, String.class, type);
+        DurableFiles.JSON.getTypeFactory().constructMapType(TreeMap.class, String.class, type);
     TreeMap<String, V> loaded;
     try {
-      loaded = FileOutbox.JSON.readValue(Files.readAllBytes(file), mapType);
+      loaded = DurableFiles.JSON.readValue(Files.readAllBytes(file), mapType);
     } catch (NoSuchFileException e) {
       loaded = new TreeMap<>();
     }
@@ -53,18 +50,7 @@ final class JsonMapStore<V> {
 
   private void save() {
     try {
-      Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling("." + file.getFileName() + ".tmp");
-      try (FileChannel channel =
-          FileChannel.open(
-              temp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.TRUNCATE_EXISTING)) {
-        channel.write(ByteBuffer.wrap(FileOutbox.JSON.writeValueAsBytes(values)));
-        channel.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      DurableFiles.writeAtomically(file, values);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot save " + file + ": " + e.getMessage(), e);
     }

@@ -43,7 +43,7 @@ public final class WebhookNotifier implements Notifier {
   public DeliveryResult send(Intent intent) {
     byte[] body;
     try {
-      body = FileOutbox.JSON.writeValueAsBytes(document(intent, grafana));
+      body = HttpDelivery.JSON_BODY.writeValueAsBytes(document(intent, grafana));
     } catch (JsonProcessingException e) {
       return new DeliveryResult.Permanent("cannot encode: " + e.getOriginalMessage());
     }

@@ -1,4 +1,4 @@
-package dev.specwatch.alerting;
+package dev.specwatch.store;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,9 +14,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
-/** Crash-safe JSON files: write a temp file, fsync it, rename over the target, fsync the dir. */
-final class JsonFiles {
-  static final ObjectMapper JSON =
+/**
+ * Crash-safe JSON files for everything specwatch keeps in its state directory: write a temp file,
+ * fsync it, rename it over the target, fsync the directory. After a crash the old or the new
+ * content is read, never a torn file.
+ */
+public final class DurableFiles {
+  /** snake_case, ISO-8601 times and durations, unknown properties ignored. */
+  public static final ObjectMapper JSON =
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .registerModule(new Jdk8Module())
@@ -26,12 +31,12 @@ final class JsonFiles {
           .enable(SerializationFeature.INDENT_OUTPUT)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  private JsonFiles() {}
+  private DurableFiles() {}
 
-  static void writeAtomically(Path target, Object value) throws IOException {
+  public static void writeAtomically(Path target, Object value) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
+    Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
     try {
       byte[] bytes = JSON.writeValueAsBytes(value);
       try (FileChannel channel =
@@ -51,7 +56,8 @@ final class JsonFiles {
     }
   }
 
-  private static void fsyncDirectory(Path dir) {
+  /** Makes renames and deletions in {@code dir} durable (best effort where unsupported). */
+  public static void fsyncDirectory(Path dir) {
     // Makes the rename durable on Linux; not supported (and not needed) on some platforms.
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
