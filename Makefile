@@ -3,6 +3,7 @@ SHELL := /bin/bash
 MVN ?= mvn -B -ntp
 JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
+ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
 .PHONY: all test deps build jar rules rules-check unit-check fmt demo bench clean
 
@@ -24,16 +25,17 @@ unit-check: deps
 
 ## rules-check: promtool check + promtool test of the recording rules
 rules-check: deps
-	promtool check rules $(RULES)
-	promtool test rules rules/tests/*.yaml
+	promtool check rules $(RULES) $(ALERT_RULES)
+	promtool test rules rules/tests/*.yaml alerts/prometheus/tests/*.yaml
 
 ## jar: build target/specwatch.jar without running tests
 jar $(JAR):
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
 
-## rules: re-render the recording rules from the engine profile
+## rules: re-render the recording rules and the policies' alerting rules
 rules: $(JAR)
 	java -jar $(JAR) rules render > $(RULES)
+	java -jar $(JAR) rules render --alerts --config deploy/specwatch.example.yaml > $(ALERT_RULES)
 
 ## fmt: format Java sources (google-java-format)
 fmt:

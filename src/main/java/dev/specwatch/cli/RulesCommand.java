@@ -22,16 +22,50 @@ final class RulesCommand implements Runnable {
       name = "render",
       mixinStandardHelpOptions = true,
       description = {
-        "Prints the recording rules (rules/vllm-spec-decode.rules.yaml) to stdout.",
-        "They come from the same code as the daemon's queries."
+        "Prints the recording rules (rules/vllm-spec-decode.rules.yaml) to stdout, or with",
+        "--alerts the alerting rules equivalent to the policies' thresholds",
+        "(alerts/prometheus/specwatch.alerts.yaml). Both come from the daemon's query code."
       })
-  static final class Render implements Runnable {
+  static final class Render implements java.util.concurrent.Callable<Integer> {
     @Spec CommandSpec spec;
 
+    @picocli.CommandLine.Option(
+        names = "--alerts",
+        description =
+            "Print Prometheus alerting rules equivalent to the threshold rules of the"
+                + " policies (needs --config) instead of the recording rules.")
+    boolean alerts;
+
+    @picocli.CommandLine.Option(
+        names = {"-c", "--config"},
+        paramLabel = "FILE",
+        description = "specwatch configuration, for --alerts.")
+    java.nio.file.Path config;
+
     @Override
-    public void run() {
-      spec.commandLine().getOut().print(RecordingRules.render());
-      spec.commandLine().getOut().flush();
+    public Integer call() {
+      java.io.PrintWriter out = spec.commandLine().getOut();
+      if (!alerts) {
+        out.print(RecordingRules.render());
+        out.flush();
+        return ExitCodes.OK;
+      }
+      if (config == null) {
+        spec.commandLine().getErr().println("specwatch rules render: --alerts needs --config FILE");
+        return ExitCodes.INVALID_INPUT;
+      }
+      ConfigOption option = new ConfigOption();
+      option.file = config;
+      java.util.Optional<dev.specwatch.config.SpecwatchConfig> c =
+          option.load(spec.commandLine().getErr());
+      if (c.isEmpty()) {
+        return ExitCodes.INVALID_INPUT;
+      }
+      out.print(
+          dev.specwatch.signals.AlertingRules.render(
+              c.get().policies(), c.get().evaluation().window(), c.get().evaluation().interval()));
+      out.flush();
+      return ExitCodes.OK;
     }
   }
 }

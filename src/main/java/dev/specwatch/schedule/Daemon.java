@@ -168,6 +168,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       double seconds = (System.nanoTime() - start) / 1e9;
       last = c.evaluation();
       record(c, seconds, w);
+      reportDatasource(c.evaluation());
       if (!c.evaluation().anyDatasourceError()) {
         ready = true;
       }
@@ -180,6 +181,24 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     } finally {
       cycle.unlock();
     }
+  }
+
+  private String lastDatasourceError;
+
+  /** Logs a datasource failure once when it starts or changes, and once when it ends. */
+  private void reportDatasource(Evaluation e) {
+    String error = e.recipes().stream().flatMap(r -> r.error().stream()).findFirst().orElse(null);
+    if (error != null && !error.equals(lastDatasourceError)) {
+      long affected = e.recipes().stream().filter(r -> r.error().isPresent()).count();
+      logger.warn(
+          "cannot evaluate {} recipe(s): {}; alert state is frozen until queries succeed"
+              + " (datasource_unavailable fires after alerting.datasource_failure_for)",
+          affected,
+          error);
+    } else if (error == null && lastDatasourceError != null) {
+      logger.info("datasource reachable again; evaluating normally");
+    }
+    lastDatasourceError = error;
   }
 
   private void record(AlertService.Cycle c, double seconds, Wiring w) {
