@@ -31,6 +31,7 @@ public final class AlertService {
   private final Clock clock;
   private AlertState state;
   private List<Silence> lastSilences = List.of();
+  private final TransitionHistory history;
 
   public AlertService(
       Evaluator evaluator,
@@ -46,6 +47,7 @@ public final class AlertService {
     this.silences = silences;
     this.sink = sink;
     this.clock = clock;
+    this.history = new TransitionHistory(silences.file().getParent());
     this.state = store.load();
   }
 
@@ -59,6 +61,11 @@ public final class AlertService {
     AlertState next = step.state().withQueued(step.transitions());
     save(next);
     state = next;
+    try {
+      history.append(step.transitions());
+    } catch (IOException e) {
+      logger.warn("cannot append to the transition history: {}", e.getMessage());
+    }
     for (Transition t : step.transitions()) {
       logger.info(LogSink.line(t));
     }

@@ -19,6 +19,7 @@ import picocli.CommandLine.IVersionProvider;
       RunCommand.class,
       SilenceCommand.class,
       NotifyCommand.class,
+      DigestCommand.class,
       SimulateCommand.class,
       RulesCommand.class
     },

@@ -342,8 +342,13 @@ public final class ConfigLoader {
     }
     Optional<SpecwatchConfig.Email> email = d.map("email").flatMap(this::readEmail);
     Optional<String> slack = d.optionalString("slack_channel");
+    Optional<Path> templates = d.optionalString("template_dir").map(t -> d.baseDir().resolve(t));
+    if (templates.isPresent() && !Files.isDirectory(templates.get())) {
+      d.error("template_dir", "directory " + templates.get() + " does not exist");
+    }
+    Duration lateness = d.duration("max_lateness", SpecwatchConfig.Digest.DEFAULT_MAX_LATENESS);
     d.finish();
-    return new SpecwatchConfig.Digest(schedule, zone, email, slack);
+    return new SpecwatchConfig.Digest(schedule, zone, email, slack, templates, lateness);
   }
 
   private Optional<SpecwatchConfig.Email> readEmail(MapReader e) {

@@ -55,9 +55,21 @@ public record SpecwatchConfig(
   }
 
   /** The weekly digest (issue #7 builds the sender). */
+  /**
+   * The weekly digest.
+   *
+   * @param templateDir overrides digest.html.mustache / digest.txt.mustache
+   * @param maxLateness a digest missed while the daemon was down is sent on start-up within this
+   */
   public record Digest(
-      String schedule, ZoneId timeZone, Optional<Email> email, Optional<String> slackChannel) {
+      String schedule,
+      ZoneId timeZone,
+      Optional<Email> email,
+      Optional<String> slackChannel,
+      Optional<java.nio.file.Path> templateDir,
+      Duration maxLateness) {
     public static final String DEFAULT_SCHEDULE = "0 0 9 ? * MON";
+    public static final Duration DEFAULT_MAX_LATENESS = Duration.ofDays(1);
   }
 
   public record Email(Smtp smtp, String from, List<String> to) {

@@ -100,6 +100,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     scheduler.getContext().put(CONTEXT_KEY, this);
     JobDetail job = JobBuilder.newJob(EvaluationJob.class).withIdentity(JOB).build();
     scheduler.scheduleJob(job, trigger(config.evaluation().interval()));
+    scheduleDigest(config);
     scheduler.start();
     logger.info(
         "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; status on"
@@ -127,6 +128,41 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     // A run more than this late counts as missed and is skipped (see the trigger).
     p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
     return new StdSchedulerFactory(p).getScheduler();
+  }
+
+  private static final JobKey DIGEST_JOB = JobKey.jobKey("digest", "specwatch");
+
+  /** The weekly digest's cron job, and a catch-up at start-up for a digest missed while down. */
+  private void scheduleDigest(SpecwatchConfig config) throws SchedulerException {
+    scheduler.deleteJob(DIGEST_JOB);
+    scheduler.getContext().remove(dev.specwatch.digest.DigestJob.CONTEXT_KEY);
+    if (config.digest().isEmpty()) {
+      return;
+    }
+    SpecwatchConfig.Digest d = config.digest().get();
+    dev.specwatch.digest.DigestService service =
+        new dev.specwatch.digest.DigestService(
+            config,
+            new PrometheusClient(config.prometheus()),
+            clock,
+            dev.specwatch.digest.DigestService.defaultRetry());
+    scheduler.getContext().put(dev.specwatch.digest.DigestJob.CONTEXT_KEY, service);
+    JobDetail job =
+        JobBuilder.newJob(dev.specwatch.digest.DigestJob.class).withIdentity(DIGEST_JOB).build();
+    Trigger cron =
+        TriggerBuilder.newTrigger()
+            .forJob(DIGEST_JOB)
+            .withSchedule(
+                org.quartz.CronScheduleBuilder.cronSchedule(d.schedule())
+                    .inTimeZone(java.util.TimeZone.getTimeZone(d.timeZone()))
+                    // A fire missed while down is handled by the catch-up below, with its lateness
+                    // bound.
+                    .withMisfireHandlingInstructionDoNothing())
+            .build();
+    scheduler.scheduleJob(job, cron);
+    Thread catchUp = new Thread(service::sendIfDue, "specwatch-digest-catch-up");
+    catchUp.setDaemon(true);
+    catchUp.start();
   }
 
   private static Trigger trigger(Duration interval) {
@@ -294,6 +330,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       if (!next.evaluation().interval().equals(old.config().evaluation().interval())) {
         scheduler.rescheduleJob(TRIGGER, trigger(next.evaluation().interval()));
       }
+      scheduleDigest(next);
       if (!next.server().listen().equals(old.config().server().listen())) {
         logger.warn(
             "server.listen changed to {}: takes effect after a restart", next.server().listen());

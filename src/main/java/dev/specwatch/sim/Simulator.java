@@ -179,6 +179,69 @@ public final class Simulator {
     }
   }
 
+  /**
+   * The vLLM counters of every model from {@code from} to {@code to} every {@code step}, in the
+   * OpenMetrics text format with timestamps, for {@code promtool tsdb create-blocks-from
+   * openmetrics} (backfilling history). Times are measured from the simulator's start.
+   */
+  public String openMetricsHistory(Instant from, Instant to, Duration step) {
+    List<Instant> times = new ArrayList<>();
+    for (Instant t = from; !t.isAfter(to); t = t.plus(step)) {
+      times.add(t);
+    }
+    List<List<EngineSample>> samples = new ArrayList<>();
+    for (Instant t : times) {
+      samples.add(samples(Duration.between(start, t)));
+    }
+    StringBuilder out = new StringBuilder();
+    String[] families = {
+      "vllm:spec_decode_num_drafts",
+      "vllm:spec_decode_num_draft_tokens",
+      "vllm:spec_decode_num_accepted_tokens",
+      "vllm:generation_tokens",
+      "vllm:prompt_tokens"
+    };
+    Field[] fields = {
+      ModelCounters::drafts,
+      ModelCounters::draftTokens,
+      ModelCounters::acceptedTokens,
+      ModelCounters::generationTokens,
+      ModelCounters::promptTokens
+    };
+    int series = samples.get(0).size();
+    for (int f = 0; f < families.length; f++) {
+      out.append("# TYPE ").append(families[f]).append(" counter\n");
+      for (int s = 0; s < series; s++) {
+        for (int i = 0; i < times.size(); i++) {
+          EngineSample e = samples.get(i).get(s);
+          line(out, families[f] + "_total", e, null, Long.toString(fields[f].of(e.counters())));
+          out.setLength(out.length() - 1);
+          out.append(' ').append(times.get(i).getEpochSecond()).append('\n');
+        }
+      }
+    }
+    out.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n");
+    for (int s = 0; s < series; s++) {
+      int positions = samples.get(0).get(s).counters().positions();
+      for (int pos = 0; pos < positions; pos++) {
+        for (int i = 0; i < times.size(); i++) {
+          EngineSample e = samples.get(i).get(s);
+          long[] values = e.counters().acceptedPerPosition();
+          long value = pos < values.length ? values[pos] : 0;
+          line(
+              out,
+              "vllm:spec_decode_num_accepted_tokens_per_pos_total",
+              e,
+              Integer.toString(pos),
+              Long.toString(value));
+          out.setLength(out.length() - 1);
+          out.append(' ').append(times.get(i).getEpochSecond()).append('\n');
+        }
+      }
+    }
+    return out.append("# EOF\n").toString();
+  }
+
   private interface Field {
     long of(ModelCounters counters);
   }

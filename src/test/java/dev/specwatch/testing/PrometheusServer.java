@@ -42,6 +42,13 @@ public final class PrometheusServer implements AutoCloseable {
     private final Map<String, List<String>> jobs = new LinkedHashMap<>();
     private Duration scrapeInterval = Duration.ofSeconds(1);
     private Duration evaluationInterval = Duration.ofSeconds(1);
+    private String openMetricsHistory;
+
+    /** Backfills this OpenMetrics text with promtool before Prometheus starts. */
+    public Builder history(String openMetrics) {
+      this.openMetricsHistory = openMetrics;
+      return this;
+    }
 
     public Builder ruleFile(Path file) {
       ruleFiles.add(file.toAbsolutePath());
@@ -89,6 +96,31 @@ public final class PrometheusServer implements AutoCloseable {
       Files.writeString(configFile, config.toString(), StandardCharsets.UTF_8);
       int port = freePort();
       Path log = dir.resolve("prometheus.log");
+      if (openMetricsHistory != null) {
+        Path input = dir.resolve("history.om");
+        Files.writeString(input, openMetricsHistory, StandardCharsets.UTF_8);
+        Process backfill =
+            new ProcessBuilder(
+                    "promtool",
+                    "tsdb",
+                    "create-blocks-from",
+                    "openmetrics",
+                    input.toString(),
+                    dir.resolve("data").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("backfill.log").toFile())
+                .start();
+        try {
+          if (!backfill.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)
+              || backfill.exitValue() != 0) {
+            throw new IllegalStateException(
+                "promtool backfill failed:\n" + Files.readString(dir.resolve("backfill.log")));
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted during backfill");
+        }
+      }
       Process process =
           new ProcessBuilder(
                   prometheusBinary(),
@@ -97,6 +129,7 @@ public final class PrometheusServer implements AutoCloseable {
                   "--web.listen-address=127.0.0.1:" + port,
                   "--web.enable-lifecycle",
                   "--web.enable-admin-api",
+                  "--storage.tsdb.retention.time=90d",
                   "--log.level=warn")
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())

@@ -1,0 +1,121 @@
+package dev.specwatch.cli;
+
+import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.digest.DigestPeriod;
+import dev.specwatch.digest.DigestRenderer;
+import dev.specwatch.digest.DigestService;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.prometheus.PrometheusException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "digest",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The weekly efficiency digest. --dry-run --out DIR writes digest.html, digest.txt and the",
+      "chart PNGs without sending; --send mails it now (and records the period as sent).",
+      "Default period: the last complete ISO week in digest.time_zone."
+    })
+final class DigestCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ConfigOption config;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Mode mode;
+
+  static final class Mode {
+    @Option(names = "--dry-run", description = "Render only (needs --out).")
+    boolean dryRun;
+
+    @Option(names = "--send", description = "Render and send now.")
+    boolean send;
+  }
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Where --dry-run writes the files.")
+  Path out;
+
+  @Option(names = "--period", paramLabel = "YYYY-Www", description = "An ISO week, e.g. 2026-W47.")
+  String period;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<SpecwatchConfig> loaded = config.load(err);
+    if (loaded.isEmpty()) {
+      return ExitCodes.INVALID_INPUT;
+    }
+    SpecwatchConfig c = loaded.get();
+    if (c.digest().isEmpty()) {
+      err.println("specwatch digest: the config has no digest: section (docs/DIGEST.md)");
+      return ExitCodes.INVALID_INPUT;
+    }
+    DigestPeriod p;
+    if (period != null) {
+      Optional<DigestPeriod> parsed = DigestPeriod.parse(period, c.digest().get().timeZone());
+      if (parsed.isEmpty()) {
+        err.println(
+            "specwatch digest: --period expects an ISO week like 2026-W47, got '" + period + "'");
+        return ExitCodes.INVALID_INPUT;
+      }
+      p = parsed.get();
+    } else {
+      p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), c.digest().get().timeZone());
+    }
+    DigestService service =
+        new DigestService(
+            c,
+            new PrometheusClient(c.prometheus()),
+            Clock.systemUTC(),
+            DigestService.defaultRetry());
+    if (mode.dryRun) {
+      if (out == null) {
+        err.println("specwatch digest: --dry-run needs --out DIR");
+        return ExitCodes.INVALID_INPUT;
+      }
+      DigestRenderer.Rendered r;
+      try {
+        r = service.render(p);
+      } catch (PrometheusException e) {
+        err.println("specwatch digest: " + e.getMessage());
+        return ExitCodes.DATASOURCE;
+      }
+      Files.createDirectories(out);
+      // In a browser the images are files next to the page, not parts of a mail.
+      String html = r.html();
+      for (String cid : r.images().keySet()) {
+        html = html.replace("cid:" + cid, cid.replace("@specwatch", "") + ".png");
+      }
+      Files.writeString(out.resolve("digest.html"), html, StandardCharsets.UTF_8);
+      Files.writeString(out.resolve("digest.txt"), r.text(), StandardCharsets.UTF_8);
+      for (Map.Entry<String, byte[]> image : r.images().entrySet()) {
+        Files.write(
+            out.resolve(image.getKey().replace("@specwatch", "") + ".png"), image.getValue());
+      }
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "%s%nwrote %s (digest.html, digest.txt, %d chart(s))%n",
+              r.subject(), out, r.images().size());
+      return ExitCodes.OK;
+    }
+    DigestService.Outcome outcome = service.send(p);
+    spec.commandLine()
+        .getOut()
+        .println("digest " + p.label() + ": " + outcome.name().toLowerCase());
+    return outcome == DigestService.Outcome.SENT ? ExitCodes.OK : ExitCodes.SOFTWARE;
+  }
+}

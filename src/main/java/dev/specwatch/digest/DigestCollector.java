@@ -1,0 +1,237 @@
+package dev.specwatch.digest;
+
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.config.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Sample;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.Signal;
+import dev.specwatch.signals.VllmProfile;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Computes a {@link Digest} from Prometheus (counter increases over the week and its days, hourly
+ * ratios for percentiles) and the transition history. One recipe at a time: a digest runs once a
+ * week, so clarity wins over batching here.
+ */
+public final class DigestCollector {
+  private final PrometheusApi api;
+  private final Optional<URI> grafana;
+
+  public DigestCollector(PrometheusApi api, Optional<URI> grafana) {
+    this.api = api;
+    this.grafana = grafana;
+  }
+
+  public Digest collect(DigestPeriod period, List<Policy> policies, List<Transition> history)
+      throws PrometheusException {
+    List<RecipeWeek> weeks = new ArrayList<>();
+    for (Policy p : policies) {
+      weeks.add(recipe(p, period, history));
+    }
+    return new Digest(period, weeks);
+  }
+
+  private RecipeWeek recipe(Policy p, DigestPeriod period, List<Transition> history)
+      throws PrometheusException {
+    EngineProfile profile = EngineProfile.forName(p.engine());
+    Duration week = Duration.between(period.start(), period.end());
+    QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), week);
+    Instant end = period.end();
+    Instant start = period.start();
+
+    Double acceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), end);
+    Double meanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), end);
+    Double previousAcceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), start);
+    Double previousMeanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), start);
+    List<Double> positions = positions(p, profile, scope, end);
+    boolean vllm = p.engine().equals("vllm");
+    Double draftTokens = vllm ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end) : null;
+    Double acceptedTokens = vllm ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end) : null;
+    Double generation = vllm ? value(increase(VllmProfile.GENERATION_TOKENS, scope), end) : null;
+    Double wasted =
+        draftTokens == null || acceptedTokens == null ? null : draftTokens - acceptedTokens;
+    Double acceptedShare =
+        generation == null || acceptedTokens == null || generation <= 0
+            ? null
+            : acceptedTokens / generation;
+
+    List<RecipeWeek.Day> daily = new ArrayList<>();
+    QueryScope day = new QueryScope(p.matchLabelNames(), p.matchers(), Duration.ofDays(1));
+    for (int d = 0; d < 7; d++) {
+      Instant dayEnd = period.dayBoundary(d + 1);
+      daily.add(
+          new RecipeWeek.Day(
+              period.monday().plusDays(d),
+              value(profile.query(Signal.ACCEPTANCE_RATE, day), dayEnd),
+              value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, day), dayEnd)));
+    }
+
+    QueryScope hour = new QueryScope(p.matchLabelNames(), p.matchers(), Duration.ofHours(1));
+    Duration step = Duration.ofHours(1);
+    double[] hourly =
+        range(profile.query(Signal.ACCEPTANCE_RATE, hour), start.plus(step), end, step);
+    double[] drafts =
+        range(profile.query(Signal.DRAFTS_IN_WINDOW, hour), start.plus(step), end, step);
+    long hours = week.toHours();
+    long busy = Arrays.stream(drafts).filter(v -> v > 0).count();
+    Double idleShare = hours == 0 ? null : (hours - busy) / (double) hours;
+
+    Double change = relative(acceptance, previousAcceptance);
+    Double lengthChange = relative(meanLength, previousMeanLength);
+    boolean regression = change != null && change < -Digest.REGRESSION_DROP;
+
+    int fired = 0;
+    Duration total = Duration.ZERO;
+    Duration longest = Duration.ZERO;
+    Map<String, Instant> firingSince = new HashMap<>();
+    for (Transition t : history) {
+      if (!t.recipe().equals(p.recipe())) {
+        continue;
+      }
+      if (t.kind() == Transition.Kind.FIRING) {
+        fired++;
+        firingSince.put(t.alertId(), t.at());
+      } else {
+        Instant since = firingSince.remove(t.alertId());
+        Duration d =
+            Duration.between(since == null ? max(t.since(), period.start()) : since, t.at());
+        total = total.plus(d);
+        longest = d.compareTo(longest) > 0 ? d : longest;
+      }
+    }
+    for (Instant since : firingSince.values()) { // still firing at the end of the week
+      Duration d = Duration.between(since, period.end());
+      total = total.plus(d);
+      longest = d.compareTo(longest) > 0 ? d : longest;
+    }
+    return new RecipeWeek(
+        p.recipe(),
+        p.engine(),
+        p.match().get("model_name"),
+        acceptance,
+        meanLength,
+        positions,
+        draftTokens,
+        acceptedTokens,
+        wasted,
+        generation,
+        acceptedShare,
+        idleShare,
+        daily,
+        percentile(hourly, 0.10),
+        percentile(hourly, 0.50),
+        percentile(hourly, 0.90),
+        previousAcceptance,
+        previousMeanLength,
+        change,
+        lengthChange,
+        regression,
+        fired,
+        total,
+        longest,
+        dashboard(p, period));
+  }
+
+  private String dashboard(Policy p, DigestPeriod period) {
+    if (grafana.isEmpty()) {
+      return null;
+    }
+    String base = grafana.get().toString().replaceAll("/+$", "");
+    String model = p.match().get("model_name");
+    return base
+        + "/d/vllm-spec-decode/vllm-speculative-decoding?orgId=1"
+        + (model == null
+            ? ""
+            : "&var-model_name="
+                + java.net.URLEncoder.encode(model, java.nio.charset.StandardCharsets.UTF_8))
+        + "&from="
+        + period.start().toEpochMilli()
+        + "&to="
+        + period.end().toEpochMilli();
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  private static String increase(String metric, QueryScope scope) {
+    return "sum by ("
+        + String.join(", ", scope.groupBy())
+        + ") (increase("
+        + metric
+        + dev.specwatch.signals.PromQl.selector(scope.matchers())
+        + scope.rangeSelector()
+        + "))";
+  }
+
+  private List<Double> positions(Policy p, EngineProfile profile, QueryScope scope, Instant at)
+      throws PrometheusException {
+    Double[] out = new Double[p.numSpeculativeTokens()];
+    if (profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
+      for (Sample s :
+          api.query(profile.query(Signal.POSITION_ACCEPTANCE, scope), Optional.of(at)).samples()) {
+        try {
+          int i = Integer.parseInt(s.labels().getOrDefault("position", "-1"));
+          if (i >= 0 && i < out.length && Double.isFinite(s.value())) {
+            out[i] = s.value();
+          }
+        } catch (NumberFormatException e) {
+          // not a position
+        }
+      }
+    }
+    return Arrays.asList(out);
+  }
+
+  private Double value(String promql, Instant at) throws PrometheusException {
+    List<Sample> samples = api.query(promql, Optional.of(at)).samples();
+    if (samples.isEmpty() || !Double.isFinite(samples.get(0).value())) {
+      return null;
+    }
+    return samples.get(0).value();
+  }
+
+  private double[] range(String promql, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    QueryResult result = api.queryRange(promql, from, to, step);
+    if (!(result instanceof QueryResult.Matrix m) || m.series().isEmpty()) {
+      return new double[0];
+    }
+    return m.series().get(0).points().stream()
+        .mapToDouble(Series.Point::value)
+        .filter(Double::isFinite)
+        .toArray();
+  }
+
+  static Double percentile(double[] values, double q) {
+    if (values.length == 0) {
+      return null;
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    double rank = q * (sorted.length - 1);
+    int lo = (int) Math.floor(rank);
+    int hi = (int) Math.ceil(rank);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+  }
+
+  private static Double relative(Double now, Double before) {
+    if (now == null || before == null || before == 0) {
+      return null;
+    }
+    return (now - before) / before;
+  }
+}

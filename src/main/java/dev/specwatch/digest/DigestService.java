@@ -1,0 +1,188 @@
+package dev.specwatch.digest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import dev.specwatch.alerting.TransitionHistory;
+import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.store.DurableFiles;
+import jakarta.mail.MessagingException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TimeZone;
+import java.util.TreeMap;
+import org.quartz.CronExpression;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds and mails the weekly digest exactly once per period: a record of sent periods in {@code
+ * <state.dir>/digest-sent.json} is checked before and written after a successful send. A digest
+ * missed while the daemon was down is sent at start-up if it is at most {@code digest.max_lateness}
+ * late. SMTP failures are retried with backoff. The one duplicate possible: the process dies after
+ * the server accepted the mail and before the record is written.
+ */
+public final class DigestService {
+  private static final Logger logger = LoggerFactory.getLogger(DigestService.class);
+
+  /** What a call did. */
+  public enum Outcome {
+    SENT,
+    ALREADY_SENT,
+    NOT_DUE,
+    TOO_LATE,
+    FAILED
+  }
+
+  private final SpecwatchConfig config;
+  private final SpecwatchConfig.Digest digest;
+  private final PrometheusApi api;
+  private final Clock clock;
+  private final Path sentFile;
+  private final RetryPolicy<Object> retry;
+
+  public DigestService(
+      SpecwatchConfig config, PrometheusApi api, Clock clock, RetryPolicy<Object> retry) {
+    this.config = config;
+    this.digest =
+        config
+            .digest()
+            .orElseThrow(() -> new IllegalArgumentException("no digest: section in the config"));
+    this.api = api;
+    this.clock = clock;
+    this.sentFile = config.stateDir().resolve("digest-sent.json");
+    this.retry = retry;
+  }
+
+  /** SMTP retries: 1 s doubling to 5 min, six attempts (about ten minutes). */
+  public static RetryPolicy<Object> defaultRetry() {
+    return RetryPolicy.builder()
+        .handle(MessagingException.class)
+        .withBackoff(Duration.ofSeconds(1), Duration.ofMinutes(5))
+        .withJitter(0.2)
+        .withMaxAttempts(6)
+        .build();
+  }
+
+  public DigestRenderer.Rendered render(DigestPeriod period)
+      throws PrometheusException, IOException {
+    Digest d =
+        new DigestCollector(api, config.grafanaUrl())
+            .collect(
+                period,
+                config.policies(),
+                new TransitionHistory(config.stateDir()).between(period.start(), period.end()));
+    return new DigestRenderer(digest.templateDir()).render(d);
+  }
+
+  /** When the digest of {@code period} is due: the first cron fire after the period ends. */
+  public Instant dueAt(DigestPeriod period) {
+    try {
+      CronExpression cron = new CronExpression(digest.schedule());
+      cron.setTimeZone(TimeZone.getTimeZone(digest.timeZone()));
+      Date next = cron.getNextValidTimeAfter(Date.from(period.end().minusMillis(1)));
+      return next.toInstant();
+    } catch (ParseException e) {
+      throw new IllegalStateException("invalid digest.schedule (validated at load)", e);
+    }
+  }
+
+  /**
+   * Sends the last complete week's digest if it is due, not sent yet and not too late. Called by
+   * the cron job and once at start-up.
+   */
+  public synchronized Outcome sendIfDue() {
+    Instant now = clock.instant();
+    DigestPeriod period = DigestPeriod.lastComplete(now, digest.timeZone());
+    Instant due = dueAt(period);
+    if (now.isBefore(due)) {
+      return Outcome.NOT_DUE;
+    }
+    if (sent().containsKey(period.label())) {
+      return Outcome.ALREADY_SENT;
+    }
+    if (Duration.between(due, now).compareTo(digest.maxLateness()) > 0) {
+      logger.warn(
+          "weekly digest {} was due at {} and is more than {} late; not sending it"
+              + " (send it by hand with `specwatch digest --send --period {}`)",
+          period.label(),
+          due,
+          digest.maxLateness(),
+          period.label());
+      record(period, now, false);
+      return Outcome.TOO_LATE;
+    }
+    return send(period);
+  }
+
+  /** Sends the digest of {@code period} now (even if it was sent before) and records it. */
+  public synchronized Outcome send(DigestPeriod period) {
+    if (digest.email().isEmpty()) {
+      logger.warn("digest {} not sent: no digest.email configured", period.label());
+      return Outcome.FAILED;
+    }
+    try {
+      DigestRenderer.Rendered rendered = render(period);
+      DigestMailer mailer = new DigestMailer(digest.email().get());
+      Failsafe.with(retry).run(() -> mailer.send(rendered, clock.instant()));
+      record(period, clock.instant(), true);
+      logger.info(
+          "weekly digest {} sent to {} recipient(s): {}",
+          period.label(),
+          digest.email().get().to().size(),
+          rendered.subject());
+      return Outcome.SENT;
+    } catch (FailsafeException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      logger.error(
+          "weekly digest {} not sent after retries: {}", period.label(), cause.getMessage());
+      return Outcome.FAILED;
+    } catch (PrometheusException | IOException | RuntimeException e) {
+      logger.error("weekly digest {} not built: {}", period.label(), e.getMessage());
+      return Outcome.FAILED;
+    }
+  }
+
+  /** Periods already handled, with when they were sent (or skipped as too late). */
+  public Map<String, SentRecord> sent() {
+    try {
+      return DurableFiles.JSON.readValue(
+          Files.readAllBytes(sentFile), new TypeReference<TreeMap<String, SentRecord>>() {});
+    } catch (NoSuchFileException e) {
+      return new TreeMap<>();
+    } catch (IOException e) {
+      logger.error("cannot read {}: {}; treating no digest as sent", sentFile, e.getMessage());
+      return new TreeMap<>();
+    }
+  }
+
+  /** One handled period. */
+  public record SentRecord(Instant at, boolean sent) {}
+
+  private void record(DigestPeriod period, Instant at, boolean sent) {
+    Map<String, SentRecord> all = new TreeMap<>(sent());
+    all.put(period.label(), new SentRecord(at, sent));
+    try {
+      DurableFiles.writeAtomically(sentFile, all);
+    } catch (IOException e) {
+      logger.error(
+          "cannot record digest {} as sent in {}: {}", period.label(), sentFile, e.getMessage());
+    }
+  }
+
+  public Optional<SpecwatchConfig.Email> email() {
+    return digest.email();
+  }
+}

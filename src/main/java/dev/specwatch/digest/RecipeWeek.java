@@ -1,0 +1,43 @@
+package dev.specwatch.digest;
+
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * One recipe over one week. Ratios come from counter increases over the whole week (token-
+ * weighted), never from averaging ratios. Null: no value (no traffic, not exported).
+ *
+ * @param acceptedShare share of generated tokens that were accepted draft tokens
+ * @param idleShare share of the week's hours without drafts
+ * @param acceptanceChange relative change of the acceptance rate against the previous week
+ */
+public record RecipeWeek(
+    String recipe,
+    String engine,
+    String modelName,
+    Double acceptanceRate,
+    Double meanAcceptedLength,
+    List<Double> positionAcceptance,
+    Double draftTokens,
+    Double acceptedTokens,
+    Double wastedTokens,
+    Double generationTokens,
+    Double acceptedShare,
+    Double idleShare,
+    List<Day> daily,
+    Double hourlyP10,
+    Double hourlyMedian,
+    Double hourlyP90,
+    Double previousAcceptanceRate,
+    Double previousMeanAcceptedLength,
+    Double acceptanceChange,
+    Double meanLengthChange,
+    boolean regression,
+    int alertsFired,
+    Duration firingTotal,
+    Duration firingLongest,
+    String dashboardUrl) {
+
+  public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
+}
