@@ -87,7 +87,10 @@ public final class DigestRenderer {
     v.put("period", d.period().label());
     v.put("start", day.format(d.period().monday()));
     v.put("end", day.format(d.period().monday().plusDays(6)));
-    v.put("zone", d.period().zone().getId());
+    v.put(
+        "zone",
+        d.period().zone().equals(java.time.ZoneOffset.UTC) ? "UTC" : d.period().zone().getId());
+    v.put("regressionWord", d.regressions() == 1 ? "regression" : "regressions");
     v.put("recipeCount", d.recipes().size());
     v.put("regressionCount", d.regressions());
     v.put("regressionColor", d.regressions() > 0 ? "#bf2600" : "#006644");
@@ -184,7 +187,11 @@ public final class DigestRenderer {
   }
 
   static String signedPercent(Double v) {
-    return v == null ? "–" : String.format(Locale.ROOT, "%+.1f %%", v * 100);
+    if (v == null) {
+      return "–";
+    }
+    double pct = Math.round(v * 1000) / 10.0;
+    return pct == 0 ? "±0.0 %" : String.format(Locale.ROOT, "%+.1f %%", pct);
   }
 
   static String fixed(Double v, int decimals) {
