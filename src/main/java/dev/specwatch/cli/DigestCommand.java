@@ -51,6 +51,15 @@ final class DigestCommand implements Callable<Integer> {
   @Option(names = "--period", paramLabel = "YYYY-Www", description = "An ISO week, e.g. 2026-W47.")
   String period;
 
+  private static dev.specwatch.notify.SlackThreadStore slackThreads() {
+    try {
+      return new dev.specwatch.notify.SlackThreadStore(
+          Files.createTempDirectory("specwatch-digest"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
@@ -112,6 +121,30 @@ final class DigestCommand implements Callable<Integer> {
               r.subject(), out, r.images().size());
       return ExitCodes.OK;
     }
+    c.digest()
+        .get()
+        .slackChannel()
+        .ifPresent(
+            channel ->
+                dev.specwatch.notify.Notifiers.create(c, slackThreads(), Clock.systemUTC())
+                    .values()
+                    .stream()
+                    .filter(n -> n instanceof dev.specwatch.notify.SlackNotifier)
+                    .map(n -> (dev.specwatch.notify.SlackNotifier) n)
+                    .findFirst()
+                    .ifPresent(
+                        slack ->
+                            service.withSlackSummary(
+                                d ->
+                                    spec.commandLine()
+                                        .getOut()
+                                        .println(
+                                            "slack summary: "
+                                                + slack.post(
+                                                    channel,
+                                                    d.subject(),
+                                                    dev.specwatch.notify.SlackMessages
+                                                        .digestSummary(d))))));
     DigestService.Outcome outcome = service.send(p);
     spec.commandLine()
         .getOut()

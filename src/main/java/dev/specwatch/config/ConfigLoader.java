@@ -380,8 +380,40 @@ public final class ConfigLoader {
     if (to.isEmpty()) {
       e.error("to", "list at least one recipient");
     }
+    List<SpecwatchConfig.Group> groups =
+        e.list(
+            "groups",
+            (node, path) ->
+                MapReader.of(node, path, e.problems(), e.baseDir())
+                    .flatMap(
+                        g -> {
+                          String name = g.requiredString("name");
+                          List<String> recipes =
+                              g.list(
+                                  "recipes",
+                                  (n, p) ->
+                                      n instanceof YamlNode.Scalar sc
+                                          ? Optional.of(sc.text())
+                                          : Optional.empty());
+                          List<String> groupTo =
+                              g.list(
+                                  "to",
+                                  (n, p) ->
+                                      n instanceof YamlNode.Scalar sc
+                                          ? Optional.of(sc.text())
+                                          : Optional.empty());
+                          if (recipes.isEmpty()) {
+                            g.error(
+                                "recipes", "list at least one recipe name or glob, e.g. \"qwen*\"");
+                          }
+                          if (groupTo.isEmpty()) {
+                            g.error("to", "list at least one recipient");
+                          }
+                          g.finish();
+                          return Optional.of(new SpecwatchConfig.Group(name, recipes, groupTo));
+                        }));
     e.finish();
-    return smtp.map(s -> new SpecwatchConfig.Email(s, from, to));
+    return smtp.map(s -> new SpecwatchConfig.Email(s, from, to, groups));
   }
 
   private static Optional<URI> url(MapReader r, String key, boolean httpOnly) {

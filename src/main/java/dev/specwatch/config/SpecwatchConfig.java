@@ -72,9 +72,27 @@ public record SpecwatchConfig(
     public static final Duration DEFAULT_MAX_LATENESS = Duration.ofDays(1);
   }
 
-  public record Email(Smtp smtp, String from, List<String> to) {
+  /**
+   * @param to receives the whole fleet's digest
+   * @param groups each receives a digest of its recipes only
+   */
+  public record Email(Smtp smtp, String from, List<String> to, List<Group> groups) {
     public Email {
       to = List.copyOf(to);
+      groups = List.copyOf(groups);
+    }
+  }
+
+  /** Recipients for some recipes: names or globs with {@code *}. */
+  public record Group(String name, List<String> recipes, List<String> to) {
+    public Group {
+      recipes = List.copyOf(recipes);
+      to = List.copyOf(to);
+    }
+
+    public boolean covers(String recipe) {
+      return recipes.stream()
+          .anyMatch(g -> recipe.matches(("\\Q" + g + "\\E").replace("*", "\\E.*\\Q")));
     }
   }
 

@@ -34,17 +34,22 @@ public final class DigestMailer {
    * @throws MessagingException when the server is unreachable or refuses; the message never
    *     contains the password
    */
-  public void send(DigestRenderer.Rendered digest, Instant now) throws MessagingException {
+  public void send(DigestRenderer.Rendered digest, java.util.List<String> recipients, Instant now)
+      throws MessagingException {
     Session session = session();
-    MimeMessage message = message(session, digest, now);
+    MimeMessage message = message(session, digest, recipients, now);
     Transport.send(message);
   }
 
-  MimeMessage message(Session session, DigestRenderer.Rendered digest, Instant now)
+  MimeMessage message(
+      Session session,
+      DigestRenderer.Rendered digest,
+      java.util.List<String> recipients,
+      Instant now)
       throws MessagingException {
     MimeMessage message = new MimeMessage(session);
     message.setFrom(new InternetAddress(email.from()));
-    for (String to : email.to()) {
+    for (String to : recipients) {
       message.addRecipient(Message.RecipientType.TO, new InternetAddress(to));
     }
     message.setSubject(digest.subject(), "UTF-8");

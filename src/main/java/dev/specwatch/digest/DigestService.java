@@ -18,7 +18,9 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TimeZone;
@@ -110,7 +112,8 @@ public final class DigestService {
     if (now.isBefore(due)) {
       return Outcome.NOT_DUE;
     }
-    if (sent().containsKey(period.label())) {
+    Map<String, SentRecord> sent = sent();
+    if (destinations(period).stream().allMatch(d -> sent.containsKey(d.key()))) {
       return Outcome.ALREADY_SENT;
     }
     if (Duration.between(due, now).compareTo(digest.maxLateness()) > 0) {
@@ -121,38 +124,105 @@ public final class DigestService {
           due,
           digest.maxLateness(),
           period.label());
-      record(period, now, false);
+      for (Destination d : destinations(period)) {
+        record(d.key(), now, false);
+      }
       return Outcome.TOO_LATE;
     }
-    return send(period);
+    return deliver(period, true);
   }
 
-  /** Sends the digest of {@code period} now (even if it was sent before) and records it. */
+  /** Sends the digest of {@code period} now to every destination, even if sent before. */
   public synchronized Outcome send(DigestPeriod period) {
+    return deliver(period, false);
+  }
+
+  /** Where one digest goes: the default list (the whole fleet) or a recipe group. */
+  private record Destination(
+      String key, String group, List<String> to, java.util.function.Predicate<String> recipes) {}
+
+  private List<Destination> destinations(DigestPeriod period) {
+    List<Destination> out = new ArrayList<>();
+    digest
+        .email()
+        .ifPresent(
+            email -> {
+              out.add(new Destination(period.label(), "fleet", email.to(), r -> true));
+              for (SpecwatchConfig.Group g : email.groups()) {
+                out.add(
+                    new Destination(period.label() + "/" + g.name(), g.name(), g.to(), g::covers));
+              }
+            });
+    return out;
+  }
+
+  private Outcome deliver(DigestPeriod period, boolean onlyUnsent) {
     if (digest.email().isEmpty()) {
       logger.warn("digest {} not sent: no digest.email configured", period.label());
       return Outcome.FAILED;
     }
+    Digest full;
     try {
-      DigestRenderer.Rendered rendered = render(period);
-      DigestMailer mailer = new DigestMailer(digest.email().get());
-      Failsafe.with(retry).run(() -> mailer.send(rendered, clock.instant()));
-      record(period, clock.instant(), true);
-      logger.info(
-          "weekly digest {} sent to {} recipient(s): {}",
-          period.label(),
-          digest.email().get().to().size(),
-          rendered.subject());
-      return Outcome.SENT;
-    } catch (FailsafeException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      logger.error(
-          "weekly digest {} not sent after retries: {}", period.label(), cause.getMessage());
-      return Outcome.FAILED;
+      full = collect(period);
     } catch (PrometheusException | IOException | RuntimeException e) {
       logger.error("weekly digest {} not built: {}", period.label(), e.getMessage());
       return Outcome.FAILED;
     }
+    Map<String, SentRecord> sent = sent();
+    DigestMailer mailer = new DigestMailer(digest.email().get());
+    DigestRenderer renderer = new DigestRenderer(digest.templateDir());
+    boolean failed = false;
+    for (Destination d : destinations(period)) {
+      if (onlyUnsent && sent.containsKey(d.key())) {
+        continue;
+      }
+      Digest part =
+          new Digest(
+              period, full.recipes().stream().filter(r -> d.recipes().test(r.recipe())).toList());
+      if (part.recipes().isEmpty()) {
+        record(d.key(), clock.instant(), false);
+        continue;
+      }
+      try {
+        DigestRenderer.Rendered rendered = renderer.render(part);
+        Failsafe.with(retry).run(() -> mailer.send(rendered, d.to(), clock.instant()));
+        record(d.key(), clock.instant(), true);
+        logger.info(
+            "weekly digest {} ({}) sent to {} recipient(s): {}",
+            period.label(),
+            d.group(),
+            d.to().size(),
+            rendered.subject());
+      } catch (FailsafeException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        logger.error(
+            "weekly digest {} ({}) not sent after retries: {}",
+            period.label(),
+            d.group(),
+            cause.getMessage());
+        failed = true;
+      }
+    }
+    if (!failed) {
+      slack.ifPresent(s -> s.accept(full));
+    }
+    return failed ? Outcome.FAILED : Outcome.SENT;
+  }
+
+  private Digest collect(DigestPeriod period) throws PrometheusException, IOException {
+    return new DigestCollector(api, config.grafanaUrl())
+        .collect(
+            period,
+            config.policies(),
+            new TransitionHistory(config.stateDir()).between(period.start(), period.end()));
+  }
+
+  private Optional<java.util.function.Consumer<Digest>> slack = Optional.empty();
+
+  /** Also posts the fleet summary to Slack after the mail went out (best effort). */
+  public DigestService withSlackSummary(java.util.function.Consumer<Digest> post) {
+    this.slack = Optional.of(post);
+    return this;
   }
 
   /** Periods already handled, with when they were sent (or skipped as too late). */
@@ -171,14 +241,13 @@ public final class DigestService {
   /** One handled period. */
   public record SentRecord(Instant at, boolean sent) {}
 
-  private void record(DigestPeriod period, Instant at, boolean sent) {
+  private void record(String key, Instant at, boolean sent) {
     Map<String, SentRecord> all = new TreeMap<>(sent());
-    all.put(period.label(), new SentRecord(at, sent));
+    all.put(key, new SentRecord(at, sent));
     try {
       DurableFiles.writeAtomically(sentFile, all);
     } catch (IOException e) {
-      logger.error(
-          "cannot record digest {} as sent in {}: {}", period.label(), sentFile, e.getMessage());
+      logger.error("cannot record digest {} as sent in {}: {}", key, sentFile, e.getMessage());
     }
   }
 

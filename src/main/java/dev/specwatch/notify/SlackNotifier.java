@@ -79,6 +79,30 @@ public final class SlackNotifier implements Notifier {
     return config.repeatInterval();
   }
 
+  /**
+   * Posts one message outside the alert flow (the weekly digest's summary); needs a bot token or a
+   * webhook. Same error handling as alerts, no retries.
+   */
+  public DeliveryResult post(String channel, String text, List<LayoutBlock> blocks) {
+    try {
+      if (config.token().isPresent()) {
+        return posted(
+            slack
+                .methods(config.token().get().reveal())
+                .chatPostMessage(req -> req.channel(channel).text(text).blocks(blocks)));
+      }
+      String payload = GsonFactory.createSnakeCase().toJson(Map.of("text", text, "blocks", blocks));
+      WebhookResponse response = slack.send(config.webhookUrl().get().reveal(), payload);
+      return response.getCode() == 200
+          ? DeliveryResult.delivered()
+          : httpFailure(response.getCode(), null, response.getBody());
+    } catch (SlackApiException e) {
+      return httpFailure(e.getResponse().code(), e.getResponse().header("Retry-After"), null);
+    } catch (IOException e) {
+      return DeliveryResult.retry("Slack unreachable: " + e.getClass().getSimpleName());
+    }
+  }
+
   @Override
   public DeliveryResult send(Intent intent) {
     Transition t = intent.transition();

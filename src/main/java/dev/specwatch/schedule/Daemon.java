@@ -146,6 +146,33 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
             new PrometheusClient(config.prometheus()),
             clock,
             dev.specwatch.digest.DigestService.defaultRetry());
+    d.slackChannel()
+        .ifPresent(
+            channel ->
+                wiring.notifications().notifiers().values().stream()
+                    .filter(n -> n instanceof dev.specwatch.notify.SlackNotifier)
+                    .map(n -> (dev.specwatch.notify.SlackNotifier) n)
+                    .findFirst()
+                    .ifPresentOrElse(
+                        slack ->
+                            service.withSlackSummary(
+                                digest -> {
+                                  var result =
+                                      slack.post(
+                                          channel,
+                                          digest.subject(),
+                                          dev.specwatch.notify.SlackMessages.digestSummary(digest));
+                                  if (!(result
+                                      instanceof dev.specwatch.notify.DeliveryResult.Delivered)) {
+                                    logger.warn(
+                                        "posting the digest summary to {} failed: {}",
+                                        channel,
+                                        result);
+                                  }
+                                }),
+                        () ->
+                            logger.warn(
+                                "digest.slack_channel is set but no slack notifier is configured")));
     scheduler.getContext().put(dev.specwatch.digest.DigestJob.CONTEXT_KEY, service);
     JobDetail job =
         JobBuilder.newJob(dev.specwatch.digest.DigestJob.class).withIdentity(DIGEST_JOB).build();

@@ -115,7 +115,8 @@ class DigestIT {
             + "  email:\n    smtp: {host: 127.0.0.1, port: "
             + mail.getSmtp().getPort()
             + ", tls: none, timeout: 5s}\n    from: specwatch@example.com\n"
-            + "    to: [serving@example.com, lead@example.com]\n");
+            + "    to: [serving@example.com, lead@example.com]\n"
+            + "    groups:\n      - {name: qwen-team, recipes: [\"qwen*\"], to: [qwen@example.com]}\n");
     SpecwatchConfig c = new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
     Instant s = PERIOD.start();
     new TransitionHistory(c.stateDir())
@@ -231,8 +232,15 @@ class DigestIT {
     assertThat(service(c, clock, 3).sendIfDue()).isEqualTo(DigestService.Outcome.ALREADY_SENT);
 
     MimeMessage[] received = mail.getReceivedMessages();
-    assertThat(received).hasSize(2); // one message, two recipients
-    MimeMessage m = received[0];
+    // The fleet digest to two recipients, and the qwen-team's digest of its one recipe.
+    assertThat(received).hasSize(3);
+    assertThat(mail.getReceivedMessagesForDomain("qwen@example.com"))
+        .singleElement()
+        .satisfies(
+            g ->
+                assertThat(g.getSubject())
+                    .isEqualTo("specwatch weekly " + PERIOD.label() + ": 1 recipe, 1 regression"));
+    MimeMessage m = mail.getReceivedMessagesForDomain("lead@example.com")[0];
     assertThat(m.getSubject())
         .isEqualTo("specwatch weekly " + PERIOD.label() + ": 2 recipes, 1 regression");
     Multipart alternative = (Multipart) m.getContent();
@@ -280,7 +288,44 @@ class DigestIT {
     clock.advance(Duration.ofMinutes(5));
     assertThat(service(c, clock, 2).sendIfDue()).isEqualTo(DigestService.Outcome.SENT);
     assertThat(service(c, clock, 2).sendIfDue()).isEqualTo(DigestService.Outcome.ALREADY_SENT);
-    assertThat(mail.getReceivedMessages()).hasSize(2);
+    assertThat(mail.getReceivedMessages()).hasSize(3);
+  }
+
+  @Test
+  void postsTheFleetSummaryToSlackAfterTheMail() throws Exception {
+    SpecwatchConfig c = config();
+    try (dev.specwatch.testing.FakeSlackApi slack = new dev.specwatch.testing.FakeSlackApi()) {
+      dev.specwatch.notify.SlackNotifier notifier =
+          new dev.specwatch.notify.SlackNotifier(
+              new dev.specwatch.config.NotifierConfig.Slack(
+                      "slack",
+                      java.util.Optional.of(dev.specwatch.config.Secret.of("xoxb-digest")),
+                      java.util.Optional.empty(),
+                      java.util.Optional.of("#x"),
+                      java.util.Optional.of(slack.apiUrl()),
+                      Duration.ofHours(4)),
+                  java.util.Optional.empty(),
+              new dev.specwatch.notify.SlackThreadStore(dir), Clock.systemUTC());
+      DigestService service =
+          service(c, Clock.systemUTC(), 1)
+              .withSlackSummary(
+                  d ->
+                      notifier.post(
+                          "#fleet",
+                          d.subject(),
+                          dev.specwatch.notify.SlackMessages.digestSummary(d)));
+      assertThat(service.send(PERIOD)).isEqualTo(DigestService.Outcome.SENT);
+      assertThat(slack.calls())
+          .singleElement()
+          .satisfies(
+              call -> {
+                assertThat(call.params()).containsEntry("channel", "#fleet");
+                assertThat(call.params().get("text")).endsWith(": 2 recipes, 1 regression");
+                assertThat(call.params().get("blocks"))
+                    .contains("Biggest regression: *qwen*")
+                    .contains(":warning:");
+              });
+    }
   }
 
   @Test
