@@ -20,6 +20,8 @@ import picocli.CommandLine.IVersionProvider;
       SilenceCommand.class,
       NotifyCommand.class,
       DigestCommand.class,
+      AdviseCommand.class,
+      ReplayCommand.class,
       SimulateCommand.class,
       RulesCommand.class
     },

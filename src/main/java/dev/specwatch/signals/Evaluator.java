@@ -4,7 +4,6 @@ import dev.specwatch.config.Policy;
 import dev.specwatch.config.Threshold;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
-import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Sample;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,9 +42,24 @@ public final class Evaluator {
     this.clock = clock;
   }
 
+  /** Answers one PromQL query for an evaluation (instant query, or a slice of a range query). */
+  public interface Fetcher {
+    List<Sample> fetch(String promql) throws PrometheusException;
+  }
+
   /** Evaluates at {@code at}, or now. Datasource errors become {@link RecipeState#ERROR}. */
   public Evaluation evaluate(List<Policy> policies, Duration window, Optional<Instant> at) {
     Instant time = at.orElseGet(clock::instant);
+    return evaluate(
+        policies, window, time, promql -> api.query(promql, Optional.of(time)).samples());
+  }
+
+  /**
+   * Evaluates at {@code time} with the answers of {@code fetcher}: the same queries and the same
+   * mapping to recipes as a live evaluation (replay uses range queries sliced per step).
+   */
+  public Evaluation evaluate(
+      List<Policy> policies, Duration window, Instant time, Fetcher fetcher) {
     Map<GroupKey, List<Policy>> groups = new LinkedHashMap<>();
     for (Policy p : policies) {
       groups
@@ -55,7 +69,7 @@ public final class Evaluator {
     Map<String, RecipeSnapshot> byRecipe = new HashMap<>();
     int queries = 0;
     for (Map.Entry<GroupKey, List<Policy>> group : groups.entrySet()) {
-      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, time);
+      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, fetcher);
       queries += result.queries();
       result.snapshots().forEach(s -> byRecipe.put(s.recipe(), s));
     }
@@ -77,7 +91,7 @@ public final class Evaluator {
   private static final Set<Signal> ON_DEMAND = EnumSet.of(Signal.RUNNING_REQUESTS);
 
   private GroupResult evaluateGroup(
-      GroupKey key, List<Policy> recipes, Duration window, Instant time) {
+      GroupKey key, List<Policy> recipes, Duration window, Fetcher fetcher) {
     EngineProfile profile = EngineProfile.forName(key.engine());
     QueryScope scope =
         new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
@@ -92,9 +106,9 @@ public final class Evaluator {
       String promql = profile.query(query.signal(), s);
       queries++;
       try {
-        QueryResult result = api.query(promql, Optional.of(time));
+        List<Sample> result = fetcher.fetch(promql);
         Map<Policy, List<Sample>> mapped = new IdentityHashMap<>();
-        for (Sample sample : result.samples()) {
+        for (Sample sample : result) {
           Policy owner = byValues.get(values(sample, key.labelNames()));
           if (owner != null) {
             mapped.computeIfAbsent(owner, p -> new ArrayList<>()).add(sample);

@@ -1,0 +1,89 @@
+package dev.specwatch.advisor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which {@code num_speculative_tokens} to run, from measured per-position acceptance.
+ *
+ * <p>a_i is the fraction of drafts whose token i was accepted (so a_i is non-increasing). With k
+ * speculative tokens a verification step emits E_k = 1 + Σ_{i<k} a_i tokens, and costs about 1 +
+ * c·k target-model-equivalents when one draft token costs c of a target forward pass; the speed-up
+ * over no speculation is E_k / (1 + c·k). For k beyond the measured positions, a_i is extrapolated
+ * from the decay of the conditional acceptance a_i / a_{i-1}. With i.i.d. acceptance α (a_i =
+ * α^{i+1}) this is the closed form of Leviathan et al. (2023): E_k = (1 − α^{k+1}) / (1 − α).
+ */
+public final class Advisor {
+  /** Below this many drafts in the window the recommendation carries a warning. */
+  public static final double MIN_DRAFTS = 1000;
+
+  private Advisor() {}
+
+  /** One candidate k. {@code extrapolated}: beyond the measured positions. */
+  public record Option(int k, double expectedTokens, double speedup, boolean extrapolated) {}
+
+  /**
+   * @param recommended the k with the highest estimated speed-up
+   * @param gain relative speed-up of the recommendation over the current k
+   */
+  public record Advice(
+      int currentK,
+      List<Double> measured,
+      List<Option> options,
+      Option recommended,
+      double gain,
+      String warning) {}
+
+  public static Advice advise(
+      List<Double> positionAcceptance, int currentK, double draftCost, double drafts) {
+    if (positionAcceptance.isEmpty() || positionAcceptance.stream().anyMatch(a -> a == null)) {
+      throw new IllegalArgumentException("per-position acceptance is incomplete");
+    }
+    List<Double> a = new ArrayList<>(positionAcceptance);
+    int measured = a.size();
+    // Conditional acceptance c_i = a_i / a_{i-1}; extrapolate two more positions.
+    for (int extra = 0; extra < 2; extra++) {
+      int n = a.size();
+      double last = a.get(n - 1);
+      double cLast = n >= 2 && a.get(n - 2) > 0 ? last / a.get(n - 2) : last;
+      double cPrev = n >= 3 && a.get(n - 3) > 0 ? a.get(n - 2) / a.get(n - 3) : cLast;
+      double decay = cPrev > 0 ? cLast / cPrev : 1;
+      double cNext = clamp(cLast * Math.min(decay, 1));
+      a.add(clamp(last * cNext));
+    }
+    List<Option> options = new ArrayList<>();
+    double expected = 1;
+    for (int k = 1; k <= a.size(); k++) {
+      expected += a.get(k - 1);
+      options.add(new Option(k, expected, expected / (1 + draftCost * k), k > measured));
+    }
+    Option best = options.get(0);
+    for (Option o : options) {
+      if (o.speedup() > best.speedup()) {
+        best = o;
+      }
+    }
+    Option current = options.get(Math.min(currentK, options.size()) - 1);
+    String warning =
+        drafts < MIN_DRAFTS
+            ? String.format(
+                java.util.Locale.ROOT,
+                "only %.0f drafts in the window: too few for a reliable recommendation",
+                drafts)
+            : best.extrapolated()
+                ? "the recommendation is extrapolated beyond the measured positions;"
+                    + " verify it with a benchmark"
+                : null;
+    return new Advice(
+        currentK,
+        positionAcceptance,
+        options,
+        best,
+        best.speedup() / current.speedup() - 1,
+        warning);
+  }
+
+  private static double clamp(double v) {
+    return Math.max(0, Math.min(1, v));
+  }
+}

@@ -1,0 +1,102 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.config.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Sample;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.Evaluator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Evaluates policies over a past range through the same evaluator and state machine as the daemon,
+ * and returns every transition that would have happened, without notifying or touching the daemon's
+ * state. Each query is sent once as a range query and sliced per step.
+ */
+public final class Replayer {
+  /** Prometheus answers at most 11,000 points per series; stay below. */
+  static final int MAX_POINTS = 10_000;
+
+  private final PrometheusApi api;
+  private final AlertSettings settings;
+
+  public Replayer(PrometheusApi api, AlertSettings settings) {
+    this.api = api;
+    this.settings = settings;
+  }
+
+  /** The replay's transitions, the number of evaluation steps and of range queries sent. */
+  public record Result(
+      List<Transition> transitions, int steps, int queries, AlertState finalState) {}
+
+  public Result replay(
+      List<Policy> policies, Duration window, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    Evaluator evaluator = new Evaluator(api, Clock.systemUTC());
+    // The queries an evaluation sends do not depend on the answers: record them once.
+    Set<String> queries = new LinkedHashSet<>();
+    evaluator.evaluate(
+        policies,
+        window,
+        from,
+        promql -> {
+          queries.add(promql);
+          return List.of();
+        });
+    Map<String, Map<Long, List<Sample>>> slices = new HashMap<>();
+    int sent = 0;
+    for (String promql : queries) {
+      Map<Long, List<Sample>> byTime = new HashMap<>();
+      Instant chunkStart = from;
+      while (!chunkStart.isAfter(to)) {
+        Instant chunkEnd = min(to, chunkStart.plus(step.multipliedBy(MAX_POINTS - 1)));
+        QueryResult r = api.queryRange(promql, chunkStart, chunkEnd, step);
+        sent++;
+        if (r instanceof QueryResult.Matrix m) {
+          for (Series series : m.series()) {
+            for (Series.Point p : series.points()) {
+              long millis = Math.round(p.time() * 1000);
+              byTime
+                  .computeIfAbsent(millis, k -> new ArrayList<>())
+                  .add(new Sample(series.labels(), Instant.ofEpochMilli(millis), p.value()));
+            }
+          }
+        }
+        chunkStart = chunkEnd.plus(step);
+      }
+      slices.put(promql, byTime);
+    }
+    AlertEngine engine = new AlertEngine(settings);
+    AlertState state = AlertState.empty();
+    List<Transition> transitions = new ArrayList<>();
+    int steps = 0;
+    for (Instant t = from; !t.isAfter(to); t = t.plus(step)) {
+      long millis = t.toEpochMilli();
+      Evaluation e =
+          evaluator.evaluate(
+              policies,
+              window,
+              t,
+              promql -> slices.getOrDefault(promql, Map.of()).getOrDefault(millis, List.of()));
+      AlertEngine.Step s = engine.step(state, policies, e, List.of());
+      state = s.state();
+      transitions.addAll(s.transitions());
+      steps++;
+    }
+    return new Result(transitions, steps, sent, state);
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+}

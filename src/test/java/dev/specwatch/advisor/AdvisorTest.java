@@ -1,0 +1,57 @@
+package dev.specwatch.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AdvisorTest {
+  /** Leviathan et al. (2023): E = (1 − α^{k+1}) / (1 − α); speed-up E / (k·c + 1). */
+  static double closedFormTokens(double alpha, int k) {
+    return (1 - Math.pow(alpha, k + 1)) / (1 - alpha);
+  }
+
+  static List<Double> iid(double alpha, int k) {
+    List<Double> a = new ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      a.add(Math.pow(alpha, i + 1));
+    }
+    return a;
+  }
+
+  @Test
+  void matchesTheClosedFormForIidAcceptanceIncludingTheExtrapolation() {
+    for (double alpha : new double[] {0.5, 0.7, 0.8, 0.9}) {
+      Advisor.Advice advice = Advisor.advise(iid(alpha, 3), 3, 0.1, 1e6);
+      assertThat(advice.options()).hasSize(5);
+      for (Advisor.Option o : advice.options()) {
+        assertThat(o.expectedTokens())
+            .as("alpha %s, k %s", alpha, o.k())
+            .isCloseTo(closedFormTokens(alpha, o.k()), within(1e-9));
+        assertThat(o.speedup())
+            .isCloseTo(closedFormTokens(alpha, o.k()) / (o.k() * 0.1 + 1), within(1e-9));
+      }
+    }
+  }
+
+  @Test
+  void recommendsTheKWithTheBestSpeedupAndItsGain() {
+    // Qwen3.8-27B-NVFP4 on code, k=3: 0.93/0.84/0.74, cheap MTP head (c = 0.05).
+    Advisor.Advice advice = Advisor.advise(List.of(0.93, 0.84, 0.74), 3, 0.05, 50_000);
+    assertThat(advice.recommended().k()).isGreaterThanOrEqualTo(3);
+    assertThat(advice.gain()).isGreaterThanOrEqualTo(0);
+    // Prose-like acceptance with an expensive draft model: fewer tokens are better.
+    Advisor.Advice prose = Advisor.advise(List.of(0.5, 0.25, 0.12, 0.06), 4, 0.3, 50_000);
+    assertThat(prose.recommended().k()).isEqualTo(1);
+    assertThat(prose.gain()).isPositive();
+    assertThat(prose.warning()).isNull();
+  }
+
+  @Test
+  void warnsWhenTheDataAreThin() {
+    assertThat(Advisor.advise(List.of(0.8, 0.6), 2, 0.1, 120).warning())
+        .startsWith("only 120 drafts in the window");
+  }
+}

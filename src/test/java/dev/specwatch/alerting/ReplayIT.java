@@ -1,0 +1,159 @@
+package dev.specwatch.alerting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.cli.CliRunner;
+import dev.specwatch.sim.ModelScenario;
+import dev.specwatch.sim.Phase;
+import dev.specwatch.sim.Scenario;
+import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `specwatch replay` and `specwatch advise` on history backfilled into a real Prometheus with
+ * promtool: qwen healthy (0.7) for 2h, regressed (0.3) for 1h, healthy again, ending now.
+ */
+class ReplayIT {
+  static final Instant END = Instant.now().truncatedTo(ChronoUnit.MINUTES).minusSeconds(600);
+  static final Instant T0 = END.minus(Duration.ofHours(7));
+  static PrometheusServer prometheus;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void backfill() throws Exception {
+    List<Double> healthy = List.of(0.9, 0.7, 0.5);
+    Scenario scenario =
+        new Scenario(
+            "replay-it",
+            List.of(
+                new ModelScenario(
+                    "it/qwen",
+                    "vllm",
+                    1,
+                    List.of(
+                        new Phase(
+                            "healthy", Duration.ofHours(2), 2, 256, 1024, 3, healthy, false, 12.8),
+                        new Phase(
+                            "regressed",
+                            Duration.ofHours(1),
+                            2,
+                            256,
+                            1024,
+                            3,
+                            List.of(0.5, 0.3, 0.1),
+                            false,
+                            12.8),
+                        new Phase("recovered", null, 2, 256, 1024, 3, healthy, false, 12.8)),
+                    false)));
+    Simulator sim = new Simulator(scenario, Clock.fixed(T0, ZoneOffset.UTC));
+    prometheus =
+        PrometheusServer.builder()
+            .history(sim.openMetricsHistory(T0, END, Duration.ofMinutes(1)))
+            .start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (prometheus != null) {
+      prometheus.close();
+    }
+  }
+
+  private Path config() throws Exception {
+    Files.createDirectories(dir.resolve("alerts"));
+    Files.writeString(
+        dir.resolve("alerts/qwen.yaml"),
+        "recipe: qwen\n"
+            + "match: {model_name: it/qwen}\nnum_speculative_tokens: 3\nmin_drafts: 10\n"
+            + "for: 5m\nkeep_firing_for: 5m\nthresholds: {acceptance_rate: {below: 0.45}}\n");
+    Path config = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        config,
+        "prometheus: {url: \""
+            + prometheus.baseUri()
+            + "\"}\n"
+            + "evaluation: {interval: 1m, window: 5m}\npolicies: alerts\nstate: {dir: state}\n");
+    return config;
+  }
+
+  @Test
+  void listsTheAlertThatWouldHaveFiredAndResolvedWithoutTouchingState() throws Exception {
+    Path config = config();
+    CliRunner.Result r =
+        CliRunner.run(
+            "replay",
+            "--config",
+            config.toString(),
+            "--from",
+            T0.plus(Duration.ofMinutes(30)).toString(),
+            "--to",
+            T0.plus(Duration.ofHours(6)).toString(),
+            "--step",
+            "1m",
+            "--output",
+            "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+    assertThat(json.path("steps").asInt()).isEqualTo(331);
+    var transitions = json.path("transitions");
+    assertThat(transitions).hasSize(2);
+    assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
+    assertThat(transitions.get(0).path("alert_id").asText()).isEqualTo("qwen/acceptance_rate");
+    Instant fired = Instant.parse(transitions.get(0).path("at").asText());
+    Instant resolved = Instant.parse(transitions.get(1).path("at").asText());
+    assertThat(transitions.get(1).path("event").asText()).isEqualTo("resolved");
+    // Regression at 2h: the 5m window crosses 0.45 within it, then `for: 5m`.
+    assertThat(fired).isBetween(T0.plus(Duration.ofMinutes(125)), T0.plus(Duration.ofMinutes(132)));
+    // Recovery at 3h: clears within the window, then keep_firing_for 5m.
+    assertThat(resolved)
+        .isBetween(T0.plus(Duration.ofMinutes(185)), T0.plus(Duration.ofMinutes(192)));
+    assertThat(Files.exists(dir.resolve("state/alerts.json"))).as("no daemon state").isFalse();
+
+    CliRunner.Result text =
+        CliRunner.run(
+            "replay",
+            "--config",
+            config.toString(),
+            "--from",
+            T0.plus(Duration.ofMinutes(30)).toString(),
+            "--to",
+            T0.plus(Duration.ofHours(6)).toString(),
+            "--step",
+            "1m");
+    assertThat(text.out()).contains("replayed 331 evaluations").contains("1 firing, 1 resolved");
+  }
+
+  @Test
+  void advisesOnMeasuredPositions() throws Exception {
+    CliRunner.Result r =
+        CliRunner.run(
+            "advise",
+            "--config",
+            config().toString(),
+            "--recipe",
+            "qwen",
+            "--window",
+            "1h",
+            "--draft-cost",
+            "0.05");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("   3         3.10")
+        .contains("(current)")
+        .contains("(extrapolated)")
+        .contains("recommended: num_speculative_tokens=");
+  }
+}
