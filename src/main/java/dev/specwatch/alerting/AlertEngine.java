@@ -190,7 +190,10 @@ public final class AlertEngine {
                   false);
         }
         if (a.phase() == AlertPhase.PENDING) {
-          if (Duration.between(a.activeSince(), now).compareTo(policy.forDuration()) >= 0) {
+          // Burn-rate windows already require the condition to last: no extra `for`.
+          Duration forDuration =
+              rule.rule().equals("slo_burn") ? Duration.ZERO : policy.forDuration();
+          if (Duration.between(a.activeSince(), now).compareTo(forDuration) >= 0) {
             out.add(
                 transition(
                     sequence,
@@ -463,6 +466,25 @@ public final class AlertEngine {
                 out.put(
                     rule(p, "regression", null, r.severity().orElse(defaultSeverity)),
                     verdict ? regression(r, v, s.baseline()) : unknown(noVerdict)));
+    p.slo()
+        .ifPresent(
+            slo -> {
+              Verdict sloVerdict =
+                  s.slo()
+                      .map(AlertEngine::sloBurn)
+                      .orElse(
+                          unknown(
+                              s.state() == RecipeState.ERROR
+                                  ? RecipeState.ERROR.key()
+                                  : "no SLO data"));
+              String severity =
+                  s.slo()
+                      .map(st -> st.burning() == null ? null : st.burning().severity())
+                      .orElse(null);
+              out.put(
+                  rule(p, "slo_burn", null, severity == null ? defaultSeverity : severity),
+                  sloVerdict);
+            });
     t.throughput()
         .ifPresent(
             r ->
@@ -542,6 +564,49 @@ public final class AlertEngine {
       return new Verdict(Verdict.Kind.BREACHED, p1, threshold, "regression: " + detail);
     }
     return new Verdict(Verdict.Kind.CLEAR, p1, threshold, "recovered: " + detail);
+  }
+
+  /** Multi-window, multi-burn-rate alerting on the SLO's error budget (SRE workbook). */
+  static Verdict sloBurn(dev.specwatch.signals.SloStatus st) {
+    Duration period = st.slo().period();
+    String budget =
+        String.format(
+            Locale.ROOT,
+            "compliance %s, %s of the %s budget left",
+            st.compliance() == null
+                ? "–"
+                : String.format(Locale.ROOT, "%.2f %%", st.compliance() * 100),
+            st.budgetRemaining() == null
+                ? "–"
+                : String.format(Locale.ROOT, "%.0f %%", st.budgetRemaining() * 100),
+            human(period));
+    dev.specwatch.signals.SloStatus.BurnWindow w = st.burning();
+    if (w == null) {
+      Double hour = st.burnRates().get(Duration.ofHours(1));
+      return new Verdict(
+          Verdict.Kind.CLEAR,
+          hour,
+          0,
+          "recovered: error budget burn under the" + " alerting rates; " + budget);
+    }
+    double factor = w.factor(period);
+    double longBurn = st.burnRates().get(w.longWindow());
+    return new Verdict(
+        Verdict.Kind.BREACHED,
+        longBurn,
+        factor,
+        String.format(
+            Locale.ROOT,
+            "SLO burn: %.1fx over %s and %.1fx over %s (alerting at %.1fx: %.0f %% of the budget in"
+                + " %s); %s",
+            longBurn,
+            human(w.longWindow()),
+            st.burnRates().get(w.shortWindow()),
+            human(w.shortWindow()),
+            factor,
+            w.budgetShare() * 100,
+            human(w.longWindow()),
+            budget));
   }
 
   /** Generation tokens/s per running request against the baseline's. */

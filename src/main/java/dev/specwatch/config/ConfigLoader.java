@@ -585,6 +585,35 @@ public final class ConfigLoader {
             .orElse(new Policy.Notify(Optional.empty(), Policy.Notify.DEFAULT_SEVERITY));
     Map<String, String> labels = r.stringMap("labels");
     Optional<String> runbook = r.optionalString("runbook_url");
+    Optional<Policy.Slo> slo =
+        r.map("slo")
+            .flatMap(
+                o -> {
+                  java.util.OptionalDouble objective = o.optionalNumber("objective", 0.5, 0.99999);
+                  if (!o.has("objective")) {
+                    o.error(
+                        "objective",
+                        "is required, e.g. 0.99 (99 % of active slices meet the target)");
+                  }
+                  java.util.OptionalDouble target = o.optionalNumber("acceptance_rate", 0, 1);
+                  if (!o.has("acceptance_rate")) {
+                    o.error(
+                        "acceptance_rate",
+                        "is required: the acceptance a slice must reach, e.g. 0.45");
+                  }
+                  Duration slice = o.duration("slice", Policy.Slo.DEFAULT_SLICE);
+                  Duration period = o.duration("period", Policy.Slo.DEFAULT_PERIOD);
+                  if (period.compareTo(Duration.ofDays(1)) < 0
+                      || slice.compareTo(Duration.ofMinutes(1)) < 0) {
+                    o.error("period", "needs period >= 1d and slice >= 1m");
+                  }
+                  o.finish();
+                  return objective.isPresent() && target.isPresent()
+                      ? Optional.of(
+                          new Policy.Slo(
+                              objective.getAsDouble(), target.getAsDouble(), slice, period))
+                      : Optional.empty();
+                });
     List<Policy.Maintenance> maintenance =
         r.list(
             "maintenance",
@@ -613,6 +642,7 @@ public final class ConfigLoader {
             labels,
             runbook,
             maintenance,
+            slo,
             r.location()));
   }
 

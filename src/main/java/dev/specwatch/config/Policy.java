@@ -29,6 +29,7 @@ public record Policy(
     Map<String, String> labels,
     Optional<String> runbookUrl,
     List<Maintenance> maintenance,
+    Optional<Slo> slo,
     Location source) {
 
   public static final long DEFAULT_MIN_DRAFTS = 100;
@@ -90,6 +91,27 @@ public record Policy(
    */
   public record Throughput(double maxRelativeDrop, Duration baseline, Optional<String> severity) {}
 
+  /**
+   * A service level objective on acceptance: in {@code objective} of the active {@code slice}s of
+   * {@code period}, the acceptance rate is at least {@code acceptanceRate}. Idle slices don't
+   * count.
+   */
+  public record Slo(double objective, double acceptanceRate, Duration slice, Duration period) {
+    public static final Duration DEFAULT_SLICE = Duration.ofMinutes(5);
+    public static final Duration DEFAULT_PERIOD = Duration.ofDays(28);
+
+    public Slo {
+      if (!(objective > 0 && objective < 1)) {
+        throw new IllegalArgumentException("objective must be between 0 and 1");
+      }
+    }
+
+    /** The error budget: the fraction of active slices allowed to miss the target. */
+    public double budget() {
+      return 1 - objective;
+    }
+  }
+
   /** A planned window during which the recipe's notifications are silenced. */
   public record Maintenance(java.time.Instant start, java.time.Instant end, String comment) {}
 
@@ -119,6 +141,12 @@ public record Policy(
     private Optional<Throughput> throughput = Optional.empty();
     private Notify notify = new Notify(Optional.empty(), Notify.DEFAULT_SEVERITY);
     private List<Maintenance> maintenance = List.of();
+    private Optional<Slo> slo = Optional.empty();
+
+    public Builder slo(Slo slo) {
+      this.slo = Optional.of(slo);
+      return this;
+    }
 
     private Builder(String recipe, Map<String, String> match, int k) {
       this.recipe = recipe;
@@ -195,6 +223,7 @@ public record Policy(
           Map.of(),
           Optional.empty(),
           maintenance,
+          slo,
           new Location("alerts/" + recipe + ".yaml", 1, 1));
     }
   }

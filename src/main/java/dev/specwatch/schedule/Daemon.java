@@ -333,6 +333,27 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     return out;
   }
 
+  @Override
+  public Map<String, Object> slos() {
+    List<Object> slos = new ArrayList<>();
+    Evaluation e = last;
+    if (e != null) {
+      for (RecipeSnapshot r : e.recipes()) {
+        r.slo()
+            .ifPresent(
+                st -> {
+                  Map<String, Object> m = new LinkedHashMap<>();
+                  m.put("recipe", r.recipe());
+                  m.putAll(EvaluationJson.slo(st));
+                  slos.add(m);
+                });
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("slos", slos);
+    return out;
+  }
+
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
   @Override
   public List<String> reload() {

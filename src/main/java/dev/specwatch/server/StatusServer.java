@@ -40,6 +40,9 @@ public final class StatusServer implements AutoCloseable {
 
     Map<String, Object> alerts();
 
+    /** SLO status of every recipe with an slo, from the last evaluation. */
+    Map<String, Object> slos();
+
     /** Reloads the config; returns the problems (empty when it was applied). */
     List<String> reload();
   }

@@ -71,6 +71,32 @@ public final class EvaluationJson {
     }
     recipe.put("breaches", breaches);
     r.error().ifPresent(msg -> recipe.put("error", msg));
+    r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));
     return recipe;
+  }
+
+  /** An SLO's status: objective, compliance, remaining budget, burn rate per window. */
+  public static Map<String, Object> slo(SloStatus st) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("objective", st.slo().objective());
+    m.put("acceptance_rate", st.slo().acceptanceRate());
+    m.put("slice", Durations.format(st.slo().slice()));
+    m.put("period", Durations.format(st.slo().period()));
+    m.put("compliance", st.compliance());
+    m.put("budget_remaining", st.budgetRemaining());
+    Map<String, Object> burn = new LinkedHashMap<>();
+    new java.util.TreeMap<>(st.burnRates()).forEach((w, v) -> burn.put(Durations.format(w), v));
+    m.put("burn_rates", burn);
+    if (st.burning() != null) {
+      Map<String, Object> b = new LinkedHashMap<>();
+      b.put("long_window", Durations.format(st.burning().longWindow()));
+      b.put("short_window", Durations.format(st.burning().shortWindow()));
+      b.put("factor", st.burning().factor(st.slo().period()));
+      b.put("severity", st.burning().severity());
+      m.put("burning", b);
+    } else {
+      m.put("burning", null);
+    }
+    return m;
   }
 }

@@ -75,7 +75,18 @@ public final class Evaluator {
     }
     List<RecipeSnapshot> ordered = new ArrayList<>(policies.size());
     for (Policy p : policies) {
-      ordered.add(byRecipe.get(p.recipe()));
+      RecipeSnapshot snapshot = byRecipe.get(p.recipe());
+      if (p.slo().isPresent() && snapshot.error().isEmpty()) {
+        try {
+          SloCount count = slo(p, fetcher);
+          queries += count.queries();
+          snapshot = snapshot.withSlo(count.status());
+        } catch (PrometheusException e) {
+          queries += 1;
+          logger.debug("SLO of {} not evaluated: {}", p.recipe(), e.getMessage());
+        }
+      }
+      ordered.add(snapshot);
     }
     return new Evaluation(time, window, ordered, queries);
   }
@@ -175,6 +186,68 @@ public final class Evaluator {
               });
     }
     return List.copyOf(plan);
+  }
+
+  private record SloCount(SloStatus status, int queries) {}
+
+  /**
+   * A recipe's SLO: the share of its active slices (those with a sample of the slice-window
+   * acceptance rate) that missed the target, over the period and over each alerting window, via
+   * subqueries at slice resolution. Two queries per window; only recipes with an slo pay for it.
+   */
+  private static SloCount slo(Policy p, Fetcher fetcher) throws PrometheusException {
+    Policy.Slo slo = p.slo().get();
+    EngineProfile profile = EngineProfile.forName(p.engine());
+    String acceptance =
+        profile.query(
+            Signal.ACCEPTANCE_RATE, new QueryScope(p.matchLabelNames(), p.matchers(), slo.slice()));
+    String by = PromQl.labelList(p.matchLabelNames());
+    String step = PromQl.range(slo.slice());
+    java.util.Set<Duration> windows = new java.util.TreeSet<>();
+    for (SloStatus.BurnWindow w : SloStatus.WINDOWS) {
+      windows.add(w.longWindow());
+      windows.add(w.shortWindow());
+    }
+    windows.add(slo.period());
+    Map<Duration, Double> errorRatio = new HashMap<>();
+    int queries = 0;
+    for (Duration w : windows) {
+      String range = "[" + PromQl.range(w) + ":" + step + "]";
+      double active =
+          first(
+              fetcher.fetch(
+                  "sum by (" + by + ") (count_over_time((" + acceptance + ")" + range + "))"));
+      double good =
+          first(
+              fetcher.fetch(
+                  "sum by ("
+                      + by
+                      + ") (count_over_time((("
+                      + acceptance
+                      + ") >= "
+                      + slo.acceptanceRate()
+                      + ")"
+                      + range
+                      + "))"));
+      queries += 2;
+      if (active > 0) {
+        errorRatio.put(w, Math.max(0, (active - good) / active));
+      }
+    }
+    Map<Duration, Double> burn = new HashMap<>();
+    errorRatio.forEach((w, e) -> burn.put(w, e / slo.budget()));
+    Double periodError = errorRatio.get(slo.period());
+    Double compliance = periodError == null ? null : 1 - periodError;
+    Double remaining = periodError == null ? null : 1 - periodError / slo.budget();
+    return new SloCount(
+        new SloStatus(slo, compliance, remaining, burn, SloStatus.burning(burn, slo.period())),
+        queries);
+  }
+
+  private static double first(List<Sample> samples) {
+    return samples.isEmpty() || !Double.isFinite(samples.get(0).value())
+        ? 0
+        : samples.get(0).value();
   }
 
   /**

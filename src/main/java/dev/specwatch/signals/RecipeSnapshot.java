@@ -16,8 +16,25 @@ public record RecipeSnapshot(
     SignalValues signals,
     List<Breach> breaches,
     Optional<Baseline> baseline,
-    Optional<String> error) {
+    Optional<String> error,
+    Optional<SloStatus> slo) {
   public RecipeSnapshot {
     breaches = List.copyOf(breaches);
+  }
+
+  public RecipeSnapshot(
+      String recipe,
+      String engine,
+      RecipeState state,
+      SignalValues signals,
+      List<Breach> breaches,
+      Optional<Baseline> baseline,
+      Optional<String> error) {
+    this(recipe, engine, state, signals, breaches, baseline, error, Optional.empty());
+  }
+
+  public RecipeSnapshot withSlo(SloStatus status) {
+    return new RecipeSnapshot(
+        recipe, engine, state, signals, breaches, baseline, error, Optional.of(status));
   }
 }
