@@ -27,6 +27,9 @@ import java.util.Optional;
  * week, so clarity wins over batching here.
  */
 public final class DigestCollector {
+  /** Draft token cost assumed for the digest's advice (an MTP head; see `specwatch advise`). */
+  static final double ADVISOR_DRAFT_COST = 0.1;
+
   private final PrometheusApi api;
   private final Optional<URI> grafana;
 
@@ -117,6 +120,29 @@ public final class DigestCollector {
       total = total.plus(d);
       longest = d.compareTo(longest) > 0 ? d : longest;
     }
+    Double sloCompliance = null;
+    Double sloBudget = null;
+    if (p.slo().isPresent()) {
+      dev.specwatch.signals.RecipeSnapshot snapshot =
+          new dev.specwatch.signals.Evaluator(api, java.time.Clock.systemUTC())
+              .evaluate(List.of(p), Duration.ofMinutes(5), Optional.of(end))
+              .recipes()
+              .get(0);
+      sloCompliance = snapshot.slo().map(dev.specwatch.signals.SloStatus::compliance).orElse(null);
+      sloBudget = snapshot.slo().map(dev.specwatch.signals.SloStatus::budgetRemaining).orElse(null);
+    }
+    Integer recommendedK = null;
+    Double recommendedGain = null;
+    if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
+      dev.specwatch.advisor.Advisor.Advice advice =
+          dev.specwatch.advisor.Advisor.advise(
+              positions,
+              p.numSpeculativeTokens(),
+              ADVISOR_DRAFT_COST,
+              draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
+      recommendedK = advice.recommended().k();
+      recommendedGain = advice.gain();
+    }
     return new RecipeWeek(
         p.recipe(),
         p.engine(),
@@ -142,7 +168,11 @@ public final class DigestCollector {
         fired,
         total,
         longest,
-        dashboard(p, period));
+        dashboard(p, period),
+        sloCompliance,
+        sloBudget,
+        recommendedK,
+        recommendedGain);
   }
 
   private String dashboard(Policy p, DigestPeriod period) {

@@ -153,6 +153,23 @@ public final class DigestRenderer {
                   + human(r.firingTotal())
                   + " in total, longest "
                   + human(r.firingLongest()));
+      if (r.sloCompliance() != null) {
+        m.put(
+            "slo",
+            percent(r.sloCompliance())
+                + " compliance, "
+                + percent(r.sloBudgetRemaining())
+                + " of the error budget left");
+      }
+      if (r.recommendedK() != null) {
+        m.put(
+            "advice",
+            "num_speculative_tokens="
+                + r.recommendedK()
+                + (Math.abs(r.recommendedGain()) < 0.005
+                    ? " (the current setting)"
+                    : " (" + signedPercent(r.recommendedGain()) + " estimated speed-up)"));
+      }
       if (r.dashboardUrl() != null) {
         m.put("dashboard", r.dashboardUrl());
       }

@@ -11,6 +11,8 @@ import java.util.List;
  * @param acceptedShare share of generated tokens that were accepted draft tokens
  * @param idleShare share of the week's hours without drafts
  * @param acceptanceChange relative change of the acceptance rate against the previous week
+ * @param sloCompliance the recipe's SLO compliance over its period at the end of the week
+ * @param recommendedK the advisor's num_speculative_tokens from the week's positions
  */
 public record RecipeWeek(
     String recipe,
@@ -37,7 +39,11 @@ public record RecipeWeek(
     int alertsFired,
     Duration firingTotal,
     Duration firingLongest,
-    String dashboardUrl) {
+    String dashboardUrl,
+    Double sloCompliance,
+    Double sloBudgetRemaining,
+    Integer recommendedK,
+    Double recommendedGain) {
 
   public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
 }

@@ -17,6 +17,9 @@ public final class EvaluationJson {
   public static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+  /** Draft token cost assumed for the advice in status and check output. */
+  static final double ADVISOR_DRAFT_COST = 0.1;
+
   private EvaluationJson() {}
 
   public static Map<String, Object> of(Evaluation e) {
@@ -72,6 +75,21 @@ public final class EvaluationJson {
     recipe.put("breaches", breaches);
     r.error().ifPresent(msg -> recipe.put("error", msg));
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));
+    if (!s.positionAcceptance().isEmpty()
+        && s.positionAcceptance().stream().allMatch(v -> v != null)) {
+      dev.specwatch.advisor.Advisor.Advice advice =
+          dev.specwatch.advisor.Advisor.advise(
+              s.positionAcceptance(),
+              s.positionAcceptance().size(),
+              ADVISOR_DRAFT_COST,
+              s.draftsInWindow() == null ? 0 : s.draftsInWindow());
+      Map<String, Object> a = new LinkedHashMap<>();
+      a.put("recommended_num_speculative_tokens", advice.recommended().k());
+      a.put("estimated_gain", advice.gain());
+      a.put("draft_cost", ADVISOR_DRAFT_COST);
+      a.put("warning", advice.warning());
+      recipe.put("advice", a);
+    }
     return recipe;
   }
 

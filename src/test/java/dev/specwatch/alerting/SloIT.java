@@ -86,7 +86,10 @@ class SloIT {
       CliRunner.Result r =
           CliRunner.run(
               "check", "--config", config.toString(), "--output", "json", "--time", end.toString());
-      JsonNode slo = new ObjectMapper().readTree(r.out()).path("recipes").get(0).path("slo");
+      JsonNode recipe = new ObjectMapper().readTree(r.out()).path("recipes").get(0);
+      assertThat(recipe.path("advice").path("recommended_num_speculative_tokens").asInt())
+          .isBetween(1, 5);
+      JsonNode slo = recipe.path("slo");
       assertThat(slo.path("objective").asDouble()).isEqualTo(0.99);
       // 90 of 450 active minutes missed the target: compliance 0.8, the budget is spent 20 times.
       assertThat(slo.path("compliance").asDouble()).isCloseTo(0.8, within(0.02));
