@@ -168,7 +168,13 @@ public final class DigestRenderer {
                 + r.recommendedK()
                 + (Math.abs(r.recommendedGain()) < 0.005
                     ? " (the current setting)"
-                    : " (" + signedPercent(r.recommendedGain()) + " estimated speed-up)"));
+                    : " ("
+                        + signedPercent(r.recommendedGain())
+                        + " estimated speed-up"
+                        + (r.recommendedK() > r.positionAcceptance().size()
+                            ? ", extrapolated beyond the measured positions: verify with a benchmark"
+                            : "")
+                        + ")"));
       }
       if (r.dashboardUrl() != null) {
         m.put("dashboard", r.dashboardUrl());
