@@ -120,12 +120,6 @@ public final class AlertmanagerNotifier implements Notifier {
 
   /** {@code acceptance_rate} becomes {@code SpecDecodeAcceptanceRate}. */
   static String alertname(String rule) {
-    StringBuilder out = new StringBuilder("SpecDecode");
-    for (String part : rule.split("_")) {
-      if (!part.isEmpty()) {
-        out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
-      }
-    }
-    return out.toString();
+    return dev.specwatch.signals.AlertingRules.alertname(rule);
   }
 }

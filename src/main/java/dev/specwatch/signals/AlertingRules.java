@@ -155,11 +155,13 @@ public final class AlertingRules {
     return new String[] {r.toString()};
   }
 
-  /** The daemon's Alertmanager alertname, e.g. SpecDecodeAcceptanceRate. */
-  static String alertname(String rule) {
+  /** The alertname of a rule, shared with the daemon's Alertmanager pushes. */
+  public static String alertname(String rule) {
     StringBuilder out = new StringBuilder("SpecDecode");
     for (String part : rule.split("_")) {
-      out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+      if (!part.isEmpty()) {
+        out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+      }
     }
     return out.toString();
   }
