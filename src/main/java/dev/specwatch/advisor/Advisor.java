@@ -14,6 +14,12 @@ import java.util.List;
  * α^{i+1}) this is the closed form of Leviathan et al. (2023): E_k = (1 − α^{k+1}) / (1 − α).
  */
 public final class Advisor {
+  /**
+   * Draft token cost assumed where no {@code --draft-cost} is given (check/status output, the
+   * digest): an MTP head costs about a tenth of a target forward pass.
+   */
+  public static final double DEFAULT_DRAFT_COST = 0.1;
+
   /** Below this many drafts in the window the recommendation carries a warning. */
   public static final double MIN_DRAFTS = 1000;
 

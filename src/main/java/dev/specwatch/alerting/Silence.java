@@ -22,16 +22,11 @@ public record Silence(
   public boolean matches(String alertRecipe, String alertRule, Instant at) {
     return !at.isBefore(startsAt)
         && at.isBefore(endsAt)
-        && glob(recipe, alertRecipe)
+        && dev.specwatch.config.Globs.matches(recipe, alertRecipe)
         && rule.map(r -> r.equals(alertRule)).orElse(true);
   }
 
   public boolean activeAt(Instant at) {
     return !at.isBefore(startsAt) && at.isBefore(endsAt);
-  }
-
-  static boolean glob(String pattern, String value) {
-    String regex = ("\\Q" + pattern + "\\E").replace("*", "\\E.*\\Q");
-    return value.matches(regex);
   }
 }

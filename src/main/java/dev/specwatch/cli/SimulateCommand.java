@@ -2,6 +2,7 @@ package dev.specwatch.cli;
 
 import dev.specwatch.config.Durations;
 import dev.specwatch.config.InvalidInputException;
+import dev.specwatch.config.ListenAddress;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.ScenarioLoader;
@@ -76,7 +77,7 @@ final class SimulateCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
-    Optional<InetSocketAddress> address = parseListen(listen);
+    Optional<InetSocketAddress> address = ListenAddress.parse(listen);
     if (address.isEmpty()) {
       err.println("specwatch simulate: --listen expects HOST:PORT, got '" + listen + "'");
       return ExitCodes.INVALID_INPUT;
@@ -120,7 +121,7 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-      Optional<InetSocketAddress> address = parseListen(listen);
+      Optional<InetSocketAddress> address = ListenAddress.parse(listen);
       if (address.isEmpty()) {
         spec.commandLine().getErr().println("specwatch simulate slack: --listen expects HOST:PORT");
         return ExitCodes.INVALID_INPUT;
@@ -140,26 +141,6 @@ final class SimulateCommand implements Callable<Integer> {
         sink.close();
       }
       return ExitCodes.OK;
-    }
-  }
-
-  static Optional<InetSocketAddress> parseListen(String value) {
-    int colon = value.lastIndexOf(':');
-    if (colon < 0) {
-      return Optional.empty();
-    }
-    String host = value.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    try {
-      int port = Integer.parseInt(value.substring(colon + 1));
-      if (port < 0 || port > 65535) {
-        return Optional.empty();
-      }
-      return Optional.of(new InetSocketAddress(host.isEmpty() ? "0.0.0.0" : host, port));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
     }
   }
 }

@@ -91,8 +91,7 @@ public record SpecwatchConfig(
     }
 
     public boolean covers(String recipe) {
-      return recipes.stream()
-          .anyMatch(g -> recipe.matches(("\\Q" + g + "\\E").replace("*", "\\E.*\\Q")));
+      return recipes.stream().anyMatch(g -> Globs.matches(g, recipe));
     }
   }
 

@@ -27,9 +27,6 @@ import java.util.Optional;
  * week, so clarity wins over batching here.
  */
 public final class DigestCollector {
-  /** Draft token cost assumed for the digest's advice (an MTP head; see `specwatch advise`). */
-  static final double ADVISOR_DRAFT_COST = 0.1;
-
   private final PrometheusApi api;
   private final Optional<URI> grafana;
 
@@ -138,7 +135,7 @@ public final class DigestCollector {
           dev.specwatch.advisor.Advisor.advise(
               positions,
               p.numSpeculativeTokens(),
-              ADVISOR_DRAFT_COST,
+              dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST,
               draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
       recommendedK = advice.recommended().k();
       recommendedGain = advice.gain();
@@ -198,13 +195,7 @@ public final class DigestCollector {
   }
 
   private static String increase(String metric, QueryScope scope) {
-    return "sum by ("
-        + String.join(", ", scope.groupBy())
-        + ") (increase("
-        + metric
-        + dev.specwatch.signals.PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + "))";
+    return VllmProfile.sum(scope.groupBy(), "increase", metric, scope);
   }
 
   private List<Double> positions(Policy p, EngineProfile profile, QueryScope scope, Instant at)

@@ -34,6 +34,10 @@ public final class DeliveryWorker implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wakeUp = lock.newCondition();
   private volatile boolean running;
+
+  /** The earliest retry time the last pass left in the outbox; null when it is empty. */
+  private volatile Instant nextDue;
+
   private boolean woken;
   private Thread thread;
   private final Map<String, java.util.concurrent.atomic.AtomicLong> sent =
@@ -76,12 +80,15 @@ public final class DeliveryWorker implements AutoCloseable {
     List<Intent> pending = outbox.pending();
     Set<String> blocked = new HashSet<>();
     int delivered = 0;
+    Instant earliest = null;
     for (Intent intent : pending) {
       if (blocked.contains(intent.stream())) {
+        earliest = earlier(earliest, intent.nextAttemptAt());
         continue;
       }
       if (intent.nextAttemptAt().isAfter(now)) {
         blocked.add(intent.stream());
+        earliest = earlier(earliest, intent.nextAttemptAt());
         continue;
       }
       Notifier notifier = notifiers.get(intent.notifier());
@@ -108,12 +115,11 @@ public final class DeliveryWorker implements AutoCloseable {
       } else if (result instanceof DeliveryResult.Retry retry) {
         Duration delay = retry.after().isZero() ? backoff(intent.attempts()) : retry.after();
         Intent next = intent.retryAt(now.plus(delay), retry.reason());
-        if (!retry.reason().startsWith("pacing")) {
-          count(failed, intent.notifier());
-        }
         outbox.reschedule(next);
         blocked.add(intent.stream());
+        earliest = earlier(earliest, next.nextAttemptAt());
         if (!retry.reason().startsWith("pacing")) {
+          count(failed, intent.notifier());
           logger.warn(
               "{} notification for {} via {} failed (attempt {}), retrying in {} ms: {}",
               intent.kind(),
@@ -134,7 +140,12 @@ public final class DeliveryWorker implements AutoCloseable {
         count(failed, intent.notifier());
       }
     }
+    nextDue = earliest;
     return delivered;
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || b.isBefore(a) ? b : a;
   }
 
   /** Exponential backoff, capped, with jitter in [50 %, 100 %] of the step. */
@@ -184,20 +195,17 @@ public final class DeliveryWorker implements AutoCloseable {
     }
   }
 
+  /** Until the earliest intent the last pass left waiting (new intents wake the worker). */
   private Duration nextWait() {
-    try {
-      Instant now = clock.instant();
-      Duration wait = IDLE_POLL;
-      for (Intent i : outbox.pending()) {
-        Duration until = Duration.between(now, i.nextAttemptAt());
-        if (until.compareTo(wait) < 0) {
-          wait = until.isNegative() ? Duration.ofMillis(10) : until;
-        }
-      }
-      return wait.isZero() ? Duration.ofMillis(10) : wait;
-    } catch (IOException e) {
+    Instant due = nextDue;
+    if (due == null) {
       return IDLE_POLL;
     }
+    Duration until = Duration.between(clock.instant(), due);
+    if (until.compareTo(Duration.ofMillis(10)) < 0) {
+      return Duration.ofMillis(10);
+    }
+    return until.compareTo(IDLE_POLL) < 0 ? until : IDLE_POLL;
   }
 
   /** Stops after the current pass, waiting at most {@code bound}; restores the interrupt flag. */

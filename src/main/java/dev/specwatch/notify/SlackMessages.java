@@ -64,38 +64,22 @@ public final class SlackMessages {
   }
 
   public static List<LayoutBlock> firing(Transition t, Optional<URI> grafana) {
-    List<LayoutBlock> blocks = new ArrayList<>();
-    blocks.add(
-        header(
-            h -> h.text(plainText(":red_circle: MTP efficiency regressed: " + t.recipe(), true))));
-    blocks.add(
-        section(
-            s ->
-                s.text(
-                    markdownText(
-                        "*"
-                            + escape(rule(t))
-                            + "* is *"
-                            + number(t.value())
-                            + "*, below "
-                            + number(t.threshold())
-                            + " over "
-                            + Durations.format(t.window())
-                            + "."
-                            + detail(t)))));
-    blocks.add(section(s -> s.fields(fields(t, true))));
-    actionsFor(t, grafana).ifPresent(blocks::add);
-    blocks.add(
-        context(
-            c ->
-                c.elements(
-                    List.of(
-                        markdownText(
-                            "specwatch · alert `"
-                                + escape(t.alertId())
-                                + "` · since "
-                                + t.since())))));
-    return blocks;
+    return layout(
+        t,
+        grafana,
+        ":red_circle: MTP efficiency regressed: " + t.recipe(),
+        "*"
+            + escape(rule(t))
+            + "* is *"
+            + number(t.value())
+            + "*, below "
+            + number(t.threshold())
+            + " over "
+            + Durations.format(t.window())
+            + "."
+            + detail(t),
+        true,
+        "since " + t.since());
   }
 
   /** The reason adds detail for regression and throughput; for thresholds it is the headline. */
@@ -105,21 +89,32 @@ public final class SlackMessages {
 
   /** Replaces the firing message once the alert resolves: same layout, green, with duration. */
   public static List<LayoutBlock> resolved(Transition t, Optional<URI> grafana) {
+    return layout(
+        t,
+        grafana,
+        ":large_green_circle: Recovered: " + t.recipe(),
+        "*"
+            + escape(rule(t))
+            + "* recovered after *"
+            + duration(t.since(), t.at())
+            + "*.\n"
+            + escape(t.reason()),
+        false,
+        "fired " + t.since() + " · resolved " + t.at());
+  }
+
+  /** The one message layout: header, summary, fields, buttons, footer. */
+  private static List<LayoutBlock> layout(
+      Transition t,
+      Optional<URI> grafana,
+      String headline,
+      String summary,
+      boolean firing,
+      String footer) {
     List<LayoutBlock> blocks = new ArrayList<>();
-    blocks.add(
-        header(h -> h.text(plainText(":large_green_circle: Recovered: " + t.recipe(), true))));
-    blocks.add(
-        section(
-            s ->
-                s.text(
-                    markdownText(
-                        "*"
-                            + escape(rule(t))
-                            + "* recovered after *"
-                            + duration(t.since(), t.at())
-                            + "*.\n"
-                            + escape(t.reason())))));
-    blocks.add(section(s -> s.fields(fields(t, false))));
+    blocks.add(header(h -> h.text(plainText(headline, true))));
+    blocks.add(section(s -> s.text(markdownText(summary))));
+    blocks.add(section(s -> s.fields(fields(t, firing))));
     actionsFor(t, grafana).ifPresent(blocks::add);
     blocks.add(
         context(
@@ -127,12 +122,7 @@ public final class SlackMessages {
                 c.elements(
                     List.of(
                         markdownText(
-                            "specwatch · alert `"
-                                + escape(t.alertId())
-                                + "` · fired "
-                                + t.since()
-                                + " · resolved "
-                                + t.at())))));
+                            "specwatch · alert `" + escape(t.alertId()) + "` · " + footer)))));
     return blocks;
   }
 

@@ -442,10 +442,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   static InetSocketAddress listen(String listen) {
-    int colon = listen.lastIndexOf(':');
-    String host = listen.substring(0, colon).replace("[", "").replace("]", "");
-    return new InetSocketAddress(
-        host.isEmpty() ? "0.0.0.0" : host, Integer.parseInt(listen.substring(colon + 1)));
+    return dev.specwatch.config.ListenAddress.parse(listen)
+        .orElseThrow(() -> new IllegalArgumentException("server.listen: expected HOST:PORT"));
   }
 
   /** The snapshot of one recipe at the last evaluation, for tests and the status API. */

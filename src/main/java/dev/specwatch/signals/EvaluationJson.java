@@ -17,9 +17,6 @@ public final class EvaluationJson {
   public static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** Draft token cost assumed for the advice in status and check output. */
-  static final double ADVISOR_DRAFT_COST = 0.1;
-
   private EvaluationJson() {}
 
   public static Map<String, Object> of(Evaluation e) {
@@ -81,12 +78,12 @@ public final class EvaluationJson {
           dev.specwatch.advisor.Advisor.advise(
               s.positionAcceptance(),
               s.positionAcceptance().size(),
-              ADVISOR_DRAFT_COST,
+              dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST,
               s.draftsInWindow() == null ? 0 : s.draftsInWindow());
       Map<String, Object> a = new LinkedHashMap<>();
       a.put("recommended_num_speculative_tokens", advice.recommended().k());
       a.put("estimated_gain", advice.gain());
-      a.put("draft_cost", ADVISOR_DRAFT_COST);
+      a.put("draft_cost", dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST);
       a.put("warning", advice.warning());
       recipe.put("advice", a);
     }

@@ -54,7 +54,8 @@ public final class VllmProfile implements EngineProfile {
     return sum(scope.groupBy(), "rate", metric, scope);
   }
 
-  static String sum(List<String> by, String function, String metric, QueryScope scope) {
+  /** {@code sum by (by) (function(metric{S}[W]))}, e.g. function {@code increase}. */
+  public static String sum(List<String> by, String function, String metric, QueryScope scope) {
     return "sum by ("
         + PromQl.labelList(by)
         + ") ("
