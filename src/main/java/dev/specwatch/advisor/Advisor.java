@@ -2,6 +2,7 @@ package dev.specwatch.advisor;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Which {@code num_speculative_tokens} to run, from measured per-position acceptance.
@@ -73,7 +74,7 @@ public final class Advisor {
     String warning =
         drafts < MIN_DRAFTS
             ? String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "only %.0f drafts in the window: too few for a reliable recommendation",
                 drafts)
             : best.extrapolated()

@@ -1,22 +1,26 @@
 package dev.specwatch.alerting;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.Baseline;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
 import dev.specwatch.signals.SignalValues;
+import dev.specwatch.signals.SloStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Turns evaluations into alert transitions, with the semantics of Prometheus' alert generator
@@ -287,7 +291,7 @@ public final class AlertEngine {
    * and the Slack channel (notifiers that route on labels ignore these two).
    */
   static Map<String, String> labels(Policy policy) {
-    Map<String, String> labels = new java.util.TreeMap<>(policy.labels());
+    Map<String, String> labels = new TreeMap<>(policy.labels());
     policy.runbookUrl().ifPresent(u -> labels.put("runbook_url", u));
     policy.notification().slackChannel().ifPresent(c -> labels.put("slack_channel", c));
     return labels;
@@ -428,7 +432,7 @@ public final class AlertEngine {
   // ---- verdicts ----
 
   private static Map<Rule, Verdict> verdicts(Policy p, RecipeSnapshot s) {
-    Map<Rule, Verdict> out = new java.util.LinkedHashMap<>();
+    Map<Rule, Verdict> out = new LinkedHashMap<>();
     Policy.Thresholds t = p.thresholds();
     String defaultSeverity = p.notification().severity();
     boolean verdict = s.state() == RecipeState.OK || s.state() == RecipeState.BREACH;
@@ -567,7 +571,7 @@ public final class AlertEngine {
   }
 
   /** Multi-window, multi-burn-rate alerting on the SLO's error budget (SRE workbook). */
-  static Verdict sloBurn(dev.specwatch.signals.SloStatus st) {
+  static Verdict sloBurn(SloStatus st) {
     Duration period = st.slo().period();
     String budget =
         String.format(
@@ -580,7 +584,7 @@ public final class AlertEngine {
                 ? "–"
                 : String.format(Locale.ROOT, "%.0f %%", st.budgetRemaining() * 100),
             human(period));
-    dev.specwatch.signals.SloStatus.BurnWindow w = st.burning();
+    SloStatus.BurnWindow w = st.burning();
     if (w == null) {
       Double hour = st.burnRates().get(Duration.ofHours(1));
       return new Verdict(
@@ -646,6 +650,6 @@ public final class AlertEngine {
   }
 
   static String human(Duration d) {
-    return dev.specwatch.config.Durations.format(Duration.ofSeconds(d.toSeconds()));
+    return Durations.format(Duration.ofSeconds(d.toSeconds()));
   }
 }

@@ -1,6 +1,6 @@
 package dev.specwatch.alerting;
 
-import dev.specwatch.config.Policy;
+import dev.specwatch.model.Policy;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
 import java.io.IOException;

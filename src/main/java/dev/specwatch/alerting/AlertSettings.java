@@ -1,5 +1,6 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.model.SpecwatchConfig;
 import java.time.Duration;
 
 /**
@@ -13,7 +14,7 @@ public record AlertSettings(Duration idleResolveAfter, Duration datasourceFailur
   public static final Duration DEFAULT_IDLE_RESOLVE_AFTER = Duration.ofHours(1);
   public static final Duration DEFAULT_DATASOURCE_FAILURE_FOR = Duration.ofMinutes(2);
 
-  public static AlertSettings from(dev.specwatch.config.SpecwatchConfig.Alerting alerting) {
+  public static AlertSettings from(SpecwatchConfig.Alerting alerting) {
     return new AlertSettings(alerting.idleResolveAfter(), alerting.datasourceFailureFor());
   }
 

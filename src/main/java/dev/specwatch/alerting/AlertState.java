@@ -2,6 +2,7 @@ package dev.specwatch.alerting;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,7 +25,7 @@ public record AlertState(
   public static final int VERSION = 1;
 
   public AlertState {
-    alerts = java.util.Collections.unmodifiableMap(new TreeMap<>(alerts));
+    alerts = Collections.unmodifiableMap(new TreeMap<>(alerts));
     queued = List.copyOf(queued);
   }
 

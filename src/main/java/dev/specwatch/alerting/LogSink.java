@@ -1,5 +1,6 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.model.Durations;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,7 @@ public final class LogSink implements TransitionSink {
         t.severity(),
         t.value() == null ? "-" : String.format(Locale.ROOT, "%.4f", t.value()),
         t.threshold(),
-        dev.specwatch.config.Durations.format(t.window()),
+        Durations.format(t.window()),
         t.since(),
         t.silenced() ? " silenced=true" : "",
         t.reason().replace("\"", "'"));

@@ -1,6 +1,6 @@
 package dev.specwatch.alerting;
 
-import dev.specwatch.config.Policy;
+import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;

@@ -1,5 +1,6 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.model.Globs;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -22,7 +23,7 @@ public record Silence(
   public boolean matches(String alertRecipe, String alertRule, Instant at) {
     return !at.isBefore(startsAt)
         && at.isBefore(endsAt)
-        && dev.specwatch.config.Globs.matches(recipe, alertRecipe)
+        && Globs.matches(recipe, alertRecipe)
         && rule.map(r -> r.equals(alertRule)).orElse(true);
   }
 

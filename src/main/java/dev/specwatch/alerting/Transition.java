@@ -2,6 +2,9 @@ package dev.specwatch.alerting;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,7 +37,7 @@ public record Transition(
     boolean silenced,
     Map<String, String> labels,
     Map<String, String> match,
-    java.util.List<Double> positionAcceptance) {
+    List<Double> positionAcceptance) {
 
   public enum Kind {
     FIRING,
@@ -46,12 +49,12 @@ public record Transition(
     match = match == null ? Map.of() : Map.copyOf(match);
     positionAcceptance =
         positionAcceptance == null
-            ? java.util.List.of()
-            : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(positionAcceptance));
+            ? List.of()
+            : Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
   }
 
   /** The same transition with the recipe's match labels and per-position acceptance. */
-  public Transition withContext(Map<String, String> match, java.util.List<Double> positions) {
+  public Transition withContext(Map<String, String> match, List<Double> positions) {
     return new Transition(
         sequence, alertId, recipe, rule, position, kind, reason, value, threshold, window, since,
         at, severity, silenced, labels, match, positions);

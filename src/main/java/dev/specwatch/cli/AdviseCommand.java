@@ -1,9 +1,9 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.advisor.Advisor;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;

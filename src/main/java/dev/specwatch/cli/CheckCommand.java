@@ -1,8 +1,8 @@
 package dev.specwatch.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;

@@ -1,8 +1,8 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.InvalidInputException;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.yaml.InvalidInputException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,13 +1,18 @@
 package dev.specwatch.cli;
 
-import dev.specwatch.config.SpecwatchConfig;
 import dev.specwatch.digest.DigestPeriod;
 import dev.specwatch.digest.DigestRenderer;
 import dev.specwatch.digest.DigestService;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.Notifiers;
+import dev.specwatch.notify.SlackMessages;
+import dev.specwatch.notify.SlackNotifier;
+import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,12 +56,11 @@ final class DigestCommand implements Callable<Integer> {
   @Option(names = "--period", paramLabel = "YYYY-Www", description = "An ISO week, e.g. 2026-W47.")
   String period;
 
-  private static dev.specwatch.notify.SlackThreadStore slackThreads() {
+  private static SlackThreadStore slackThreads() {
     try {
-      return new dev.specwatch.notify.SlackThreadStore(
-          Files.createTempDirectory("specwatch-digest"));
+      return new SlackThreadStore(Files.createTempDirectory("specwatch-digest"));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -126,11 +130,9 @@ final class DigestCommand implements Callable<Integer> {
         .slackChannel()
         .ifPresent(
             channel ->
-                dev.specwatch.notify.Notifiers.create(c, slackThreads(), Clock.systemUTC())
-                    .values()
-                    .stream()
-                    .filter(n -> n instanceof dev.specwatch.notify.SlackNotifier)
-                    .map(n -> (dev.specwatch.notify.SlackNotifier) n)
+                Notifiers.create(c, slackThreads(), Clock.systemUTC()).values().stream()
+                    .filter(n -> n instanceof SlackNotifier)
+                    .map(n -> (SlackNotifier) n)
                     .findFirst()
                     .ifPresent(
                         slack ->
@@ -143,8 +145,7 @@ final class DigestCommand implements Callable<Integer> {
                                                 + slack.post(
                                                     channel,
                                                     d.subject(),
-                                                    dev.specwatch.notify.SlackMessages
-                                                        .digestSummary(d))))));
+                                                    SlackMessages.digestSummary(d))))));
     DigestService.Outcome outcome = service.send(p);
     spec.commandLine()
         .getOut()

@@ -1,7 +1,7 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.Intent;
 import dev.specwatch.notify.Notifier;

@@ -1,6 +1,12 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.signals.AlertingRules;
 import dev.specwatch.signals.RecordingRules;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -26,7 +32,7 @@ final class RulesCommand implements Runnable {
         "--alerts the alerting rules equivalent to the policies' thresholds",
         "(alerts/prometheus/specwatch.alerts.yaml). Both come from the daemon's query code."
       })
-  static final class Render implements java.util.concurrent.Callable<Integer> {
+  static final class Render implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @picocli.CommandLine.Option(
@@ -40,11 +46,11 @@ final class RulesCommand implements Runnable {
         names = {"-c", "--config"},
         paramLabel = "FILE",
         description = "specwatch configuration, for --alerts.")
-    java.nio.file.Path config;
+    Path config;
 
     @Override
     public Integer call() {
-      java.io.PrintWriter out = spec.commandLine().getOut();
+      PrintWriter out = spec.commandLine().getOut();
       if (!alerts) {
         out.print(RecordingRules.render());
         out.flush();
@@ -56,13 +62,12 @@ final class RulesCommand implements Runnable {
       }
       ConfigOption option = new ConfigOption();
       option.file = config;
-      java.util.Optional<dev.specwatch.config.SpecwatchConfig> c =
-          option.load(spec.commandLine().getErr());
+      Optional<SpecwatchConfig> c = option.load(spec.commandLine().getErr());
       if (c.isEmpty()) {
         return ExitCodes.INVALID_INPUT;
       }
       out.print(
-          dev.specwatch.signals.AlertingRules.render(
+          AlertingRules.render(
               c.get().policies(), c.get().evaluation().window(), c.get().evaluation().interval()));
       out.flush();
       return ExitCodes.OK;

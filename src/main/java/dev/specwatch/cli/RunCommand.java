@@ -1,9 +1,9 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.InvalidInputException;
+import dev.specwatch.model.Durations;
 import dev.specwatch.schedule.Daemon;
+import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -2,8 +2,8 @@ package dev.specwatch.cli;
 
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.SilenceStore;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.SpecwatchConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;

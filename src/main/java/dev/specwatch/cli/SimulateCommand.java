@@ -1,13 +1,14 @@
 package dev.specwatch.cli;
 
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.InvalidInputException;
-import dev.specwatch.config.ListenAddress;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.ListenAddress;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
 import dev.specwatch.sim.SimulatorServer;
+import dev.specwatch.sim.SlackSink;
+import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -127,8 +128,7 @@ final class SimulateCommand implements Callable<Integer> {
         return ExitCodes.INVALID_INPUT;
       }
       CountDownLatch stopped = new CountDownLatch(1);
-      dev.specwatch.sim.SlackSink sink =
-          dev.specwatch.sim.SlackSink.start(address.get(), spec.commandLine().getOut());
+      SlackSink sink = SlackSink.start(address.get(), spec.commandLine().getOut());
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "specwatch-sink-stop"));
       spec.commandLine()
           .getErr()

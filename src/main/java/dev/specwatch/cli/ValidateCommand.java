@@ -1,7 +1,7 @@
 package dev.specwatch.cli;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;

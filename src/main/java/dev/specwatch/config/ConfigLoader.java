@@ -1,8 +1,18 @@
 package dev.specwatch.config;
 
-import dev.specwatch.prometheus.PrometheusSettings;
+import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.Location;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Secret;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.EngineProfile;
-import dev.specwatch.signals.LabelMatcher;
+import dev.specwatch.yaml.MapReader;
+import dev.specwatch.yaml.Problems;
+import dev.specwatch.yaml.YamlNode;
+import dev.specwatch.yaml.YamlParser;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -13,7 +23,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -259,7 +271,7 @@ public final class ConfigLoader {
         if (token.isPresent() && channel.isEmpty()) {
           n.error("channel", "is required with a bot token (e.g. \"#mtp-alerts\")");
         }
-        java.time.Duration repeat =
+        Duration repeat =
             n.duration("repeat_interval", NotifierConfig.Slack.DEFAULT_REPEAT_INTERVAL);
         out = Optional.of(new NotifierConfig.Slack(name, token, webhook, channel, api, repeat));
       }
@@ -589,13 +601,13 @@ public final class ConfigLoader {
         r.map("slo")
             .flatMap(
                 o -> {
-                  java.util.OptionalDouble objective = o.optionalNumber("objective", 0.5, 0.99999);
+                  OptionalDouble objective = o.optionalNumber("objective", 0.5, 0.99999);
                   if (!o.has("objective")) {
                     o.error(
                         "objective",
                         "is required, e.g. 0.99 (99 % of active slices meet the target)");
                   }
-                  java.util.OptionalDouble target = o.optionalNumber("acceptance_rate", 0, 1);
+                  OptionalDouble target = o.optionalNumber("acceptance_rate", 0, 1);
                   if (!o.has("acceptance_rate")) {
                     o.error(
                         "acceptance_rate",
@@ -726,8 +738,8 @@ public final class ConfigLoader {
   }
 
   private static Optional<Policy.Maintenance> maintenance(MapReader m) {
-    Optional<java.time.Instant> start = instant(m, "start");
-    Optional<java.time.Instant> end = instant(m, "end");
+    Optional<Instant> start = instant(m, "start");
+    Optional<Instant> end = instant(m, "end");
     String comment = m.string("comment", "");
     m.finish();
     if (start.isEmpty() || end.isEmpty()) {
@@ -740,15 +752,15 @@ public final class ConfigLoader {
     return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
   }
 
-  private static Optional<java.time.Instant> instant(MapReader m, String key) {
+  private static Optional<Instant> instant(MapReader m, String key) {
     if (!m.has(key)) {
       m.error(key, "is required, e.g. 2026-12-01T02:00:00Z");
       return Optional.empty();
     }
     Optional<String> text = m.optionalString(key);
     try {
-      return text.map(java.time.Instant::parse);
-    } catch (java.time.format.DateTimeParseException e) {
+      return text.map(Instant::parse);
+    } catch (DateTimeParseException e) {
       m.error(key, "expected an RFC 3339 time like 2026-12-01T02:00:00Z, got '" + text.get() + "'");
       return Optional.empty();
     }

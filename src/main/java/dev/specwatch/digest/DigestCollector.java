@@ -1,17 +1,23 @@
 package dev.specwatch.digest;
 
+import dev.specwatch.advisor.Advisor;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.Policy;
+import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Sample;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.Signal;
+import dev.specwatch.signals.SloStatus;
 import dev.specwatch.signals.VllmProfile;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -120,22 +126,22 @@ public final class DigestCollector {
     Double sloCompliance = null;
     Double sloBudget = null;
     if (p.slo().isPresent()) {
-      dev.specwatch.signals.RecipeSnapshot snapshot =
-          new dev.specwatch.signals.Evaluator(api, java.time.Clock.systemUTC())
+      RecipeSnapshot snapshot =
+          new Evaluator(api, Clock.systemUTC())
               .evaluate(List.of(p), Duration.ofMinutes(5), Optional.of(end))
               .recipes()
               .get(0);
-      sloCompliance = snapshot.slo().map(dev.specwatch.signals.SloStatus::compliance).orElse(null);
-      sloBudget = snapshot.slo().map(dev.specwatch.signals.SloStatus::budgetRemaining).orElse(null);
+      sloCompliance = snapshot.slo().map(SloStatus::compliance).orElse(null);
+      sloBudget = snapshot.slo().map(SloStatus::budgetRemaining).orElse(null);
     }
     Integer recommendedK = null;
     Double recommendedGain = null;
     if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
-      dev.specwatch.advisor.Advisor.Advice advice =
-          dev.specwatch.advisor.Advisor.advise(
+      Advisor.Advice advice =
+          Advisor.advise(
               positions,
               p.numSpeculativeTokens(),
-              dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST,
+              Advisor.DEFAULT_DRAFT_COST,
               draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
       recommendedK = advice.recommended().k();
       recommendedGain = advice.gain();
@@ -183,7 +189,7 @@ public final class DigestCollector {
         + (model == null
             ? ""
             : "&var-model_name="
-                + java.net.URLEncoder.encode(model, java.nio.charset.StandardCharsets.UTF_8))
+                + URLEncoder.encode(model, java.nio.charset.StandardCharsets.UTF_8))
         + "&from="
         + period.start().toEpochMilli()
         + "&to="

@@ -1,6 +1,6 @@
 package dev.specwatch.digest;
 
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import jakarta.activation.DataHandler;
 import jakarta.mail.Authenticator;
 import jakarta.mail.Message;
@@ -15,6 +15,7 @@ import jakarta.mail.internet.MimeMultipart;
 import jakarta.mail.util.ByteArrayDataSource;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -34,7 +35,7 @@ public final class DigestMailer {
    * @throws MessagingException when the server is unreachable or refuses; the message never
    *     contains the password
    */
-  public void send(DigestRenderer.Rendered digest, java.util.List<String> recipients, Instant now)
+  public void send(DigestRenderer.Rendered digest, List<String> recipients, Instant now)
       throws MessagingException {
     Session session = session();
     MimeMessage message = message(session, digest, recipients, now);
@@ -42,10 +43,7 @@ public final class DigestMailer {
   }
 
   MimeMessage message(
-      Session session,
-      DigestRenderer.Rendered digest,
-      java.util.List<String> recipients,
-      Instant now)
+      Session session, DigestRenderer.Rendered digest, List<String> recipients, Instant now)
       throws MessagingException {
     MimeMessage message = new MimeMessage(session);
     message.setFrom(new InternetAddress(email.from()));

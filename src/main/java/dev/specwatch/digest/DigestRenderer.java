@@ -3,16 +3,18 @@ package dev.specwatch.digest;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import com.github.mustachejava.MustacheFactory;
-import dev.specwatch.config.Durations;
+import dev.specwatch.model.Durations;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +39,7 @@ public final class DigestRenderer {
   private final MustacheFactory text =
       new DefaultMustacheFactory() {
         @Override
-        public void encode(String value, java.io.Writer writer) {
+        public void encode(String value, Writer writer) {
           try {
             writer.write(value);
           } catch (IOException e) {
@@ -87,9 +89,7 @@ public final class DigestRenderer {
     v.put("period", d.period().label());
     v.put("start", day.format(d.period().monday()));
     v.put("end", day.format(d.period().monday().plusDays(6)));
-    v.put(
-        "zone",
-        d.period().zone().equals(java.time.ZoneOffset.UTC) ? "UTC" : d.period().zone().getId());
+    v.put("zone", d.period().zone().equals(ZoneOffset.UTC) ? "UTC" : d.period().zone().getId());
     v.put("regressionWord", d.regressions() == 1 ? "regression" : "regressions");
     v.put("recipeCount", d.recipes().size());
     v.put("regressionCount", d.regressions());

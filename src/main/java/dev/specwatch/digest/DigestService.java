@@ -5,7 +5,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.specwatch.alerting.TransitionHistory;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.store.DurableFiles;
@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TimeZone;
 import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.quartz.CronExpression;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,7 +141,7 @@ public final class DigestService {
 
   /** Where one digest goes: the default list (the whole fleet) or a recipe group. */
   private record Destination(
-      String key, String group, List<String> to, java.util.function.Predicate<String> recipes) {}
+      String key, String group, List<String> to, Predicate<String> recipes) {}
 
   private List<Destination> destinations(DigestPeriod period) {
     List<Destination> out = new ArrayList<>();
@@ -217,10 +219,10 @@ public final class DigestService {
             new TransitionHistory(config.stateDir()).between(period.start(), period.end()));
   }
 
-  private Optional<java.util.function.Consumer<Digest>> slack = Optional.empty();
+  private Optional<Consumer<Digest>> slack = Optional.empty();
 
   /** Also posts the fleet summary to Slack after the mail went out (best effort). */
-  public DigestService withSlackSummary(java.util.function.Consumer<Digest> post) {
+  public DigestService withSlackSummary(Consumer<Digest> post) {
     this.slack = Optional.of(post);
     return this;
   }

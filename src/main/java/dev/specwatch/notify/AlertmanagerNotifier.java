@@ -2,7 +2,8 @@ package dev.specwatch.notify;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.signals.AlertingRules;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,6 +121,6 @@ public final class AlertmanagerNotifier implements Notifier {
 
   /** {@code acceptance_rate} becomes {@code SpecDecodeAcceptanceRate}. */
   static String alertname(String rule) {
-    return dev.specwatch.signals.AlertingRules.alertname(rule);
+    return AlertingRules.alertname(rule);
   }
 }

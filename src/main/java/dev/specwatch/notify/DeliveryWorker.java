@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -41,9 +43,9 @@ public final class DeliveryWorker implements AutoCloseable {
   private boolean woken;
   private Thread thread;
   private final Map<String, java.util.concurrent.atomic.AtomicLong> sent =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.atomic.AtomicLong> failed =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      new ConcurrentHashMap<>();
 
   /** Notifications delivered, by notifier, since start. */
   public Map<String, Long> sent() {
@@ -56,7 +58,7 @@ public final class DeliveryWorker implements AutoCloseable {
   }
 
   private static Map<String, Long> snapshot(Map<String, java.util.concurrent.atomic.AtomicLong> m) {
-    Map<String, Long> out = new java.util.TreeMap<>();
+    Map<String, Long> out = new TreeMap<>();
     m.forEach((k, v) -> out.put(k, v.get()));
     return out;
   }

@@ -2,7 +2,8 @@ package dev.specwatch.notify;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.model.NotifierConfig;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,8 +56,7 @@ public final class GrafanaNotifier implements Notifier {
               .header("Authorization", "Bearer " + config.token().reveal())
               .post(RequestBody.create(HttpDelivery.JSON_BODY.writeValueAsBytes(body), JSON))
               .build();
-      return HttpDelivery.execute(
-          request, "grafana " + HttpDelivery.endpoint(java.net.URI.create(url)));
+      return HttpDelivery.execute(request, "grafana " + HttpDelivery.endpoint(URI.create(url)));
     } catch (JsonProcessingException e) {
       return new DeliveryResult.Permanent("cannot encode: " + e.getOriginalMessage());
     }

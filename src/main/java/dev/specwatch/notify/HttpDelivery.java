@@ -1,6 +1,8 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -18,7 +20,7 @@ final class HttpDelivery {
 
   /** Compact JSON for request bodies (the state files are indented, wire formats are not). */
   static final com.fasterxml.jackson.databind.ObjectWriter JSON_BODY =
-      dev.specwatch.store.DurableFiles.JSON
+      DurableFiles.JSON
           .writer()
           .without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
@@ -69,7 +71,7 @@ final class HttpDelivery {
   }
 
   /** scheme://host:port/path of a URL, without userinfo or query. */
-  static String endpoint(java.net.URI uri) {
+  static String endpoint(URI uri) {
     return uri.getScheme()
         + "://"
         + uri.getHost()

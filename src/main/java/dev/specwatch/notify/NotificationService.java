@@ -4,15 +4,17 @@ import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionSink;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +88,7 @@ public final class NotificationService implements AutoCloseable {
       }
     }
     List<Intent> repeats = new ArrayList<>();
-    java.util.Set<String> queuedRepeats = new java.util.HashSet<>();
+    Set<String> queuedRepeats = new HashSet<>();
     try {
       for (Intent i : outbox.pending()) {
         if (i.kind() == Intent.Kind.REPEAT) {

@@ -1,7 +1,7 @@
 package dev.specwatch.notify;
 
-import dev.specwatch.config.NotifierConfig;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -12,7 +12,9 @@ import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.composition.TextObject;
 import com.slack.api.model.block.element.BlockElement;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.Durations;
+import dev.specwatch.digest.Digest;
+import dev.specwatch.digest.RecipeWeek;
+import dev.specwatch.model.Durations;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -197,7 +199,7 @@ public final class SlackMessages {
   }
 
   /** The weekly digest's fleet summary as a Slack message. */
-  public static List<LayoutBlock> digestSummary(dev.specwatch.digest.Digest d) {
+  public static List<LayoutBlock> digestSummary(Digest d) {
     List<LayoutBlock> blocks = new ArrayList<>();
     blocks.add(header(h -> h.text(plainText(":bar_chart: " + d.subject(), true))));
     StringBuilder fleet = new StringBuilder();
@@ -223,7 +225,7 @@ public final class SlackMessages {
       blocks.add(section(s -> s.text(markdownText(fleet.toString()))));
     }
     List<TextObject> fields = new ArrayList<>();
-    for (dev.specwatch.digest.RecipeWeek r : d.recipes()) {
+    for (RecipeWeek r : d.recipes()) {
       if (fields.size() == 10) {
         break; // Slack allows ten fields per section
       }

@@ -10,7 +10,7 @@ import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.util.json.GsonFactory;
 import com.slack.api.webhook.WebhookResponse;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.model.NotifierConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;

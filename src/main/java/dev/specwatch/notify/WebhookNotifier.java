@@ -2,8 +2,8 @@ package dev.specwatch.notify;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.NotifierConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

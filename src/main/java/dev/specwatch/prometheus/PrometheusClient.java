@@ -3,9 +3,13 @@ package dev.specwatch.prometheus;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
+import dev.specwatch.model.PrometheusSettings;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -18,7 +22,9 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
@@ -168,7 +174,7 @@ public final class PrometheusClient implements PrometheusApi {
     boolean json = type.contains("json") || looksLikeJson(bytes);
     if (json && (status == 200 || status == 400 || status == 422 || status == 503)) {
       ResponseParser.Envelope envelope;
-      try (InputStream in = new java.io.ByteArrayInputStream(bytes)) {
+      try (InputStream in = new ByteArrayInputStream(bytes)) {
         envelope = ResponseParser.parse(in);
       } catch (ResponseParser.MalformedResponse | IOException e) {
         throw new PrometheusException(
@@ -291,13 +297,13 @@ public final class PrometheusClient implements PrometheusApi {
   private static String describe(IOException e) {
     String message = e.getMessage();
     String name = e.getClass().getSimpleName();
-    if (e instanceof java.net.ConnectException) {
+    if (e instanceof ConnectException) {
       return "connection refused";
     }
-    if (e instanceof java.net.UnknownHostException) {
+    if (e instanceof UnknownHostException) {
       return "unknown host";
     }
-    if (e instanceof javax.net.ssl.SSLException) {
+    if (e instanceof SSLException) {
       return "TLS error: " + (message == null ? name : firstLine(message));
     }
     return message == null ? name : firstLine(message);
@@ -370,7 +376,7 @@ public final class PrometheusClient implements PrometheusApi {
 
   /** For status output: header names only, values of sensitive ones hidden. */
   public Map<String, String> describeHeaders() {
-    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    Map<String, String> out = new TreeMap<>();
     settings.headers().forEach((k, v) -> out.put(k, isSensitiveHeader(k) ? "<secret>" : v));
     return out;
   }

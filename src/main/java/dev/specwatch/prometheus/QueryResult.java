@@ -2,6 +2,7 @@ package dev.specwatch.prometheus;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** The {@code data} of a successful query, one record per Prometheus result type. */
 public sealed interface QueryResult {
@@ -40,7 +41,7 @@ public sealed interface QueryResult {
       return v.samples();
     }
     if (this instanceof Scalar s) {
-      return List.of(new Sample(java.util.Map.of(), s.time(), s.value()));
+      return List.of(new Sample(Map.of(), s.time(), s.value()));
     }
     throw new IllegalStateException(
         "expected an instant vector, got " + getClass().getSimpleName());

@@ -9,11 +9,15 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.InvalidInputException;
-import dev.specwatch.config.Problem;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.digest.DigestJob;
+import dev.specwatch.digest.DigestService;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.ListenAddress;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
+import dev.specwatch.notify.SlackMessages;
+import dev.specwatch.notify.SlackNotifier;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
@@ -22,6 +26,8 @@ import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
+import dev.specwatch.yaml.InvalidInputException;
+import dev.specwatch.yaml.Problem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -34,8 +40,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.quartz.CronScheduleBuilder;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.JobKey;
@@ -135,23 +143,20 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   /** The weekly digest's cron job, and a catch-up at start-up for a digest missed while down. */
   private void scheduleDigest(SpecwatchConfig config) throws SchedulerException {
     scheduler.deleteJob(DIGEST_JOB);
-    scheduler.getContext().remove(dev.specwatch.digest.DigestJob.CONTEXT_KEY);
+    scheduler.getContext().remove(DigestJob.CONTEXT_KEY);
     if (config.digest().isEmpty()) {
       return;
     }
     SpecwatchConfig.Digest d = config.digest().get();
-    dev.specwatch.digest.DigestService service =
-        new dev.specwatch.digest.DigestService(
-            config,
-            new PrometheusClient(config.prometheus()),
-            clock,
-            dev.specwatch.digest.DigestService.defaultRetry());
+    DigestService service =
+        new DigestService(
+            config, new PrometheusClient(config.prometheus()), clock, DigestService.defaultRetry());
     d.slackChannel()
         .ifPresent(
             channel ->
                 wiring.notifications().notifiers().values().stream()
-                    .filter(n -> n instanceof dev.specwatch.notify.SlackNotifier)
-                    .map(n -> (dev.specwatch.notify.SlackNotifier) n)
+                    .filter(n -> n instanceof SlackNotifier)
+                    .map(n -> (SlackNotifier) n)
                     .findFirst()
                     .ifPresentOrElse(
                         slack ->
@@ -161,9 +166,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
                                       slack.post(
                                           channel,
                                           digest.subject(),
-                                          dev.specwatch.notify.SlackMessages.digestSummary(digest));
-                                  if (!(result
-                                      instanceof dev.specwatch.notify.DeliveryResult.Delivered)) {
+                                          SlackMessages.digestSummary(digest));
+                                  if (!(result instanceof DeliveryResult.Delivered)) {
                                     logger.warn(
                                         "posting the digest summary to {} failed: {}",
                                         channel,
@@ -173,15 +177,14 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
                         () ->
                             logger.warn(
                                 "digest.slack_channel is set but no slack notifier is configured")));
-    scheduler.getContext().put(dev.specwatch.digest.DigestJob.CONTEXT_KEY, service);
-    JobDetail job =
-        JobBuilder.newJob(dev.specwatch.digest.DigestJob.class).withIdentity(DIGEST_JOB).build();
+    scheduler.getContext().put(DigestJob.CONTEXT_KEY, service);
+    JobDetail job = JobBuilder.newJob(DigestJob.class).withIdentity(DIGEST_JOB).build();
     Trigger cron =
         TriggerBuilder.newTrigger()
             .forJob(DIGEST_JOB)
             .withSchedule(
-                org.quartz.CronScheduleBuilder.cronSchedule(d.schedule())
-                    .inTimeZone(java.util.TimeZone.getTimeZone(d.timeZone()))
+                CronScheduleBuilder.cronSchedule(d.schedule())
+                    .inTimeZone(TimeZone.getTimeZone(d.timeZone()))
                     // A fire missed while down is handled by the catch-up below, with its lateness
                     // bound.
                     .withMisfireHandlingInstructionDoNothing())
@@ -442,7 +445,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   static InetSocketAddress listen(String listen) {
-    return dev.specwatch.config.ListenAddress.parse(listen)
+    return ListenAddress.parse(listen)
         .orElseThrow(() -> new IllegalArgumentException("server.listen: expected HOST:PORT"));
   }
 

@@ -3,7 +3,7 @@ package dev.specwatch.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.specwatch.config.Secret;
+import dev.specwatch.model.Secret;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.io.OutputStream;

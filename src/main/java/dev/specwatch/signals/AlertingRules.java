@@ -1,8 +1,8 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.config.Durations;
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

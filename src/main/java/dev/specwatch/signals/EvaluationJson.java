@@ -2,11 +2,13 @@ package dev.specwatch.signals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.specwatch.config.Durations;
+import dev.specwatch.advisor.Advisor;
+import dev.specwatch.model.Durations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The documented JSON shape of an evaluation (docs/CLI.md), shared by {@code check --output json}
@@ -74,16 +76,16 @@ public final class EvaluationJson {
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));
     if (!s.positionAcceptance().isEmpty()
         && s.positionAcceptance().stream().allMatch(v -> v != null)) {
-      dev.specwatch.advisor.Advisor.Advice advice =
-          dev.specwatch.advisor.Advisor.advise(
+      Advisor.Advice advice =
+          Advisor.advise(
               s.positionAcceptance(),
               s.positionAcceptance().size(),
-              dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST,
+              Advisor.DEFAULT_DRAFT_COST,
               s.draftsInWindow() == null ? 0 : s.draftsInWindow());
       Map<String, Object> a = new LinkedHashMap<>();
       a.put("recommended_num_speculative_tokens", advice.recommended().k());
       a.put("estimated_gain", advice.gain());
-      a.put("draft_cost", dev.specwatch.advisor.Advisor.DEFAULT_DRAFT_COST);
+      a.put("draft_cost", Advisor.DEFAULT_DRAFT_COST);
       a.put("warning", advice.warning());
       recipe.put("advice", a);
     }
@@ -100,7 +102,7 @@ public final class EvaluationJson {
     m.put("compliance", st.compliance());
     m.put("budget_remaining", st.budgetRemaining());
     Map<String, Object> burn = new LinkedHashMap<>();
-    new java.util.TreeMap<>(st.burnRates()).forEach((w, v) -> burn.put(Durations.format(w), v));
+    new TreeMap<>(st.burnRates()).forEach((w, v) -> burn.put(Durations.format(w), v));
     m.put("burn_rates", burn);
     if (st.burning() != null) {
       Map<String, Object> b = new LinkedHashMap<>();

@@ -1,7 +1,8 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,7 +205,7 @@ public final class Evaluator {
             Signal.ACCEPTANCE_RATE, new QueryScope(p.matchLabelNames(), p.matchers(), slo.slice()));
     String by = PromQl.labelList(p.matchLabelNames());
     String step = PromQl.range(slo.slice());
-    java.util.Set<Duration> windows = new java.util.TreeSet<>();
+    Set<Duration> windows = new TreeSet<>();
     for (SloStatus.BurnWindow w : SloStatus.WINDOWS) {
       windows.add(w.longWindow());
       windows.add(w.shortWindow());

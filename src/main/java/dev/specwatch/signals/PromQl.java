@@ -1,6 +1,7 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.config.Durations;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.LabelMatcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -35,12 +36,17 @@ public final class PromQl {
     return out.append('"').toString();
   }
 
+  /** {@code name op "value"} with the value escaped as a PromQL double-quoted string. */
+  public static String matcher(LabelMatcher m) {
+    return m.name() + m.op().symbol() + quote(m.value());
+  }
+
   /** {@code {a="x",b=~"y"}}, or "" when there are no matchers. */
   public static String selector(List<LabelMatcher> matchers) {
     if (matchers.isEmpty()) {
       return "";
     }
-    return matchers.stream().map(LabelMatcher::render).collect(Collectors.joining(",", "{", "}"));
+    return matchers.stream().map(PromQl::matcher).collect(Collectors.joining(",", "{", "}"));
   }
 
   /** {@code a, b} for {@code by (...)} and {@code on (...)} clauses. */

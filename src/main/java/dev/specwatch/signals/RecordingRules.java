@@ -1,5 +1,6 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.model.LabelMatcher;
 import java.time.Duration;
 import java.util.List;
 

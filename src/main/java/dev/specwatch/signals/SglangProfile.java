@@ -1,5 +1,6 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.model.LabelMatcher;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

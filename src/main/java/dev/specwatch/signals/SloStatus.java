@@ -1,6 +1,6 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.config.Policy;
+import dev.specwatch.model.Policy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,11 @@
 package dev.specwatch.sim;
 
-import dev.specwatch.config.Location;
-import dev.specwatch.config.MapReader;
-import dev.specwatch.config.Problems;
-import dev.specwatch.config.YamlNode;
-import dev.specwatch.config.YamlParser;
+import dev.specwatch.model.Location;
+import dev.specwatch.yaml.InvalidInputException;
+import dev.specwatch.yaml.MapReader;
+import dev.specwatch.yaml.Problems;
+import dev.specwatch.yaml.YamlNode;
+import dev.specwatch.yaml.YamlParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,8 +22,7 @@ import java.util.Optional;
 
 /**
  * Reads a scenario file, reporting every problem as {@code FILE:LINE:COL: key.path: message}
- * through {@link dev.specwatch.config.InvalidInputException}. The format is documented in
- * docs/SIMULATOR.md.
+ * through {@link InvalidInputException}. The format is documented in docs/SIMULATOR.md.
  */
 public final class ScenarioLoader {
   /** The scenario `specwatch simulate` and `make demo` run when none is given. */
@@ -269,9 +269,9 @@ public final class ScenarioLoader {
     return values;
   }
 
-  private static dev.specwatch.config.InvalidInputException singleProblem(String file, String msg) {
+  private static InvalidInputException singleProblem(String file, String msg) {
     Problems problems = new Problems();
     problems.add(new Location(file, 1, 1), "", msg);
-    return new dev.specwatch.config.InvalidInputException(problems.sorted());
+    return new InvalidInputException(problems.sorted());
   }
 }

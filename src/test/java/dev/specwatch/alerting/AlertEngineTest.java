@@ -2,8 +2,8 @@ package dev.specwatch.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.Baseline;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;

@@ -2,10 +2,10 @@ package dev.specwatch.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
-import dev.specwatch.prometheus.PrometheusSettings;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.testing.Fleet;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.specwatch.bench;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
-import dev.specwatch.prometheus.PrometheusSettings;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
 import java.io.IOException;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.testing.Fleet;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -204,7 +205,7 @@ class CheckIT {
   @Test
   void unreachablePrometheusExits3WithAClearErrorAndNoSecret() throws IOException {
     int port;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+    try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
     Path config = config("http://127.0.0.1:" + port);

@@ -3,6 +3,10 @@ package dev.specwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.yaml.InvalidInputException;
+import dev.specwatch.yaml.Problem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -9,13 +9,19 @@ import dev.failsafe.RetryPolicy;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Secret;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.SlackMessages;
+import dev.specwatch.notify.SlackNotifier;
+import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
-import dev.specwatch.prometheus.PrometheusSettings;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Phase;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.MutableClock;
 import dev.specwatch.testing.PrometheusServer;
 import jakarta.mail.BodyPart;
@@ -31,6 +37,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -294,26 +301,22 @@ class DigestIT {
   @Test
   void postsTheFleetSummaryToSlackAfterTheMail() throws Exception {
     SpecwatchConfig c = config();
-    try (dev.specwatch.testing.FakeSlackApi slack = new dev.specwatch.testing.FakeSlackApi()) {
-      dev.specwatch.notify.SlackNotifier notifier =
-          new dev.specwatch.notify.SlackNotifier(
-              new dev.specwatch.config.NotifierConfig.Slack(
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SlackNotifier notifier =
+          new SlackNotifier(
+              new NotifierConfig.Slack(
                       "slack",
-                      java.util.Optional.of(dev.specwatch.config.Secret.of("xoxb-digest")),
-                      java.util.Optional.empty(),
-                      java.util.Optional.of("#x"),
-                      java.util.Optional.of(slack.apiUrl()),
+                      Optional.of(Secret.of("xoxb-digest")),
+                      Optional.empty(),
+                      Optional.of("#x"),
+                      Optional.of(slack.apiUrl()),
                       Duration.ofHours(4)),
-                  java.util.Optional.empty(),
-              new dev.specwatch.notify.SlackThreadStore(dir), Clock.systemUTC());
+                  Optional.empty(),
+              new SlackThreadStore(dir), Clock.systemUTC());
       DigestService service =
           service(c, Clock.systemUTC(), 1)
               .withSlackSummary(
-                  d ->
-                      notifier.post(
-                          "#fleet",
-                          d.subject(),
-                          dev.specwatch.notify.SlackMessages.digestSummary(d)));
+                  d -> notifier.post("#fleet", d.subject(), SlackMessages.digestSummary(d)));
       assertThat(service.send(PERIOD)).isEqualTo(DigestService.Outcome.SENT);
       assertThat(slack.calls())
           .singleElement()

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.config.NotifierConfig;
+import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.testing.AlertmanagerServer;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -9,7 +9,7 @@ import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.Sample;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.testing.FakePrometheus;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.NotifierConfig;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.Secret;
+import dev.specwatch.model.SpecwatchConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +14,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import okhttp3.mockwebserver.MockResponse;
@@ -71,7 +74,7 @@ class NotifiersTest {
     Set<String> types =
         c.notifiers().stream().map(NotifierConfig::type).collect(Collectors.toSet());
     Set<String> declared =
-        java.util.Arrays.stream(NotifierConfig.class.getPermittedSubclasses())
+        Arrays.stream(NotifierConfig.class.getPermittedSubclasses())
             .map(Class::getSimpleName)
             .map(s -> s.toLowerCase())
             .collect(Collectors.toSet());
@@ -93,9 +96,9 @@ class NotifiersTest {
               new NotifierConfig.Webhook(
                   "webhook",
                   server.url("/hook").uri(),
-                  java.util.Optional.of(dev.specwatch.config.Secret.of("hmac-secret")),
+                  Optional.of(Secret.of("hmac-secret")),
                   Map.of("X-Team", "serving")),
-              java.util.Optional.empty());
+              Optional.empty());
       Intent intent = Intent.of("webhook", Intent.Kind.FIRING, transition(), Instant.now());
       assertThat(notifier.send(intent)).isInstanceOf(DeliveryResult.Delivered.class);
       RecordedRequest request = server.takeRequest();

@@ -3,7 +3,8 @@ package dev.specwatch.prometheus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.specwatch.config.Secret;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Secret;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

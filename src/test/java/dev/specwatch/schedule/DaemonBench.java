@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -80,7 +81,7 @@ public final class DaemonBench {
         "after 120 evaluations (one hour at 30s): heap used %.1f MB," + " RSS %s%n",
         heap / 1048576.0,
         rss());
-    daemon.stop(java.time.Duration.ofSeconds(5));
+    daemon.stop(Duration.ofSeconds(5));
     prometheus.stop(0);
   }
 

@@ -3,11 +3,12 @@ package dev.specwatch.signals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.config.SpecwatchConfig;
+import dev.specwatch.model.SpecwatchConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,9 +49,7 @@ class AlertingRulesTest {
 
   @Test
   void noPoliciesRenderAnEmptyRuleFile() {
-    assertThat(
-            AlertingRules.render(
-                List.of(), java.time.Duration.ofMinutes(5), java.time.Duration.ofSeconds(30)))
+    assertThat(AlertingRules.render(List.of(), Duration.ofMinutes(5), Duration.ofSeconds(30)))
         .endsWith("groups: []\n");
   }
 }

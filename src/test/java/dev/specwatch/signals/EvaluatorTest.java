@@ -2,8 +2,8 @@ package dev.specwatch.signals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.specwatch.config.Policy;
-import dev.specwatch.config.Threshold;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
 import dev.specwatch.testing.FakePrometheus;

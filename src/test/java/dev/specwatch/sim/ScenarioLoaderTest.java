@@ -3,8 +3,8 @@ package dev.specwatch.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.specwatch.config.InvalidInputException;
-import dev.specwatch.config.Problem;
+import dev.specwatch.yaml.InvalidInputException;
+import dev.specwatch.yaml.Problem;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

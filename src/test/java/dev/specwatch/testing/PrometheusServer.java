@@ -3,6 +3,7 @@ package dev.specwatch.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -111,8 +112,7 @@ public final class PrometheusServer implements AutoCloseable {
                 .redirectOutput(dir.resolve("backfill.log").toFile())
                 .start();
         try {
-          if (!backfill.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)
-              || backfill.exitValue() != 0) {
+          if (!backfill.waitFor(5, TimeUnit.MINUTES) || backfill.exitValue() != 0) {
             throw new IllegalStateException(
                 "promtool backfill failed:\n" + Files.readString(dir.resolve("backfill.log")));
           }
@@ -151,7 +151,7 @@ public final class PrometheusServer implements AutoCloseable {
   }
 
   public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
     }

@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
 /**
  * A credential (token, password). {@link #toString()} never reveals it, so a secret that ends up in

@@ -1,4 +1,6 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
+
+import dev.specwatch.model.Location;
 
 /**
  * One thing wrong with an input file, printed as {@code FILE:LINE:COL: key.path: message}. The

@@ -1,6 +1,7 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,9 +21,9 @@ public sealed interface NotifierConfig {
       Optional<Secret> webhookUrl,
       Optional<String> channel,
       Optional<URI> apiUrl,
-      java.time.Duration repeatInterval)
+      Duration repeatInterval)
       implements NotifierConfig {
-    public static final java.time.Duration DEFAULT_REPEAT_INTERVAL = java.time.Duration.ofHours(4);
+    public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofHours(4);
 
     @Override
     public String type() {

@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
 /** Name patterns where {@code *} matches any run of characters and everything else is literal. */
 public final class Globs {

@@ -1,4 +1,4 @@
-package dev.specwatch.signals;
+package dev.specwatch.model;
 
 import java.util.regex.Pattern;
 
@@ -38,10 +38,5 @@ public record LabelMatcher(String name, Op op, String value) {
 
   public static boolean isValidLabelName(String name) {
     return LABEL_NAME.matcher(name).matches() && !name.startsWith("__");
-  }
-
-  /** {@code name op "value"} with the value escaped as a PromQL double-quoted string. */
-  public String render() {
-    return name + op.symbol() + PromQl.quote(value);
   }
 }

@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
 import java.time.Duration;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import dev.specwatch.model.Location;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,5 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
-import dev.specwatch.prometheus.PrometheusSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +65,7 @@ public record SpecwatchConfig(
       ZoneId timeZone,
       Optional<Email> email,
       Optional<String> slackChannel,
-      Optional<java.nio.file.Path> templateDir,
+      Optional<Path> templateDir,
       Duration maxLateness) {
     public static final String DEFAULT_SCHEDULE = "0 0 9 ? * MON";
     public static final Duration DEFAULT_MAX_LATENESS = Duration.ofDays(1);

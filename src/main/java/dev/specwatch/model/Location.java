@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
 /** A position in a source file; line and column are 1-based. */
 public record Location(String file, int line, int column) {

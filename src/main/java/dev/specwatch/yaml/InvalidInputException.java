@@ -1,4 +1,4 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
 
 import java.util.List;
 import java.util.stream.Collectors;

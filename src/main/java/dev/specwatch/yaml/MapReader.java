@@ -1,5 +1,7 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
 
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Location;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -293,7 +295,7 @@ public final class MapReader {
     }
   }
 
-  static Optional<String> closest(String key, Set<String> candidates) {
+  public static Optional<String> closest(String key, Set<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {

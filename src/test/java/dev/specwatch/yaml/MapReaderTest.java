@@ -1,10 +1,12 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.model.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class MapReaderTest {
@@ -67,9 +69,8 @@ class MapReaderTest {
 
   @Test
   void suggestsOnlyCloseKeys() {
-    assertThat(MapReader.closest("windw", java.util.Set.of("window", "interval")))
-        .contains("window");
-    assertThat(MapReader.closest("zzzzzz", java.util.Set.of("window", "interval"))).isEmpty();
+    assertThat(MapReader.closest("windw", Set.of("window", "interval"))).contains("window");
+    assertThat(MapReader.closest("zzzzzz", Set.of("window", "interval"))).isEmpty();
   }
 
   @Test

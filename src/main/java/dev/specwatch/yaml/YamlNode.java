@@ -1,5 +1,6 @@
-package dev.specwatch.config;
+package dev.specwatch.yaml;
 
+import dev.specwatch.model.Location;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
-package dev.specwatch.config;
+package dev.specwatch.model;
 
-import dev.specwatch.signals.LabelMatcher;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,7 +113,7 @@ public record Policy(
   }
 
   /** A planned window during which the recipe's notifications are silenced. */
-  public record Maintenance(java.time.Instant start, java.time.Instant end, String comment) {}
+  public record Maintenance(Instant start, Instant end, String comment) {}
 
   /** Where and how loudly this recipe's alerts are sent. */
   public record Notify(Optional<String> slackChannel, String severity) {

@@ -1,6 +1,5 @@
-package dev.specwatch.prometheus;
+package dev.specwatch.model;
 
-import dev.specwatch.config.Secret;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
