@@ -29,7 +29,56 @@ public record ActiveAlert(
     String severity,
     boolean notified) {
 
-  ActiveAlert with(
+  /** A new alert whose condition first held at {@code now}. */
+  static ActiveAlert pending(
+      String id, String recipe, Rule rule, String severity, Verdict v, Instant now) {
+    return new ActiveAlert(
+        id,
+        recipe,
+        rule.name(),
+        rule.position(),
+        AlertPhase.PENDING,
+        now,
+        null,
+        null,
+        null,
+        v.value(),
+        v.threshold(),
+        severity,
+        false);
+  }
+
+  /** Still pending, with the latest value. */
+  ActiveAlert stillPending(Verdict v) {
+    return with(AlertPhase.PENDING, null, null, null, v.value(), v.threshold(), false);
+  }
+
+  /** Starts firing at {@code now}; {@code notified} is false while a silence covers it. */
+  ActiveAlert fired(Instant now, Verdict v, boolean notified) {
+    return with(AlertPhase.FIRING, now, null, null, v.value(), v.threshold(), notified);
+  }
+
+  /** Still firing: breached again (or held by hysteresis), so any clear timer restarts. */
+  ActiveAlert stillFiring(Verdict v) {
+    return with(AlertPhase.FIRING, firingSince, null, null, v.value(), v.threshold(), notified);
+  }
+
+  /** Firing, but clear since {@code since}: resolves after keep_firing_for. */
+  ActiveAlert clearing(Instant since, Verdict v) {
+    return with(AlertPhase.FIRING, firingSince, since, null, v.value(), v.threshold(), notified);
+  }
+
+  /** Without verdict since {@code since}: the alert keeps its phase and values. */
+  ActiveAlert frozen(Instant since) {
+    return with(phase, firingSince, clearSince, since, value, threshold, notified);
+  }
+
+  /** A firing alert whose notification went out late (a silence ended). */
+  ActiveAlert notifiedLate() {
+    return with(phase, firingSince, clearSince, frozenSince, value, threshold, true);
+  }
+
+  private ActiveAlert with(
       AlertPhase phase,
       Instant firingSince,
       Instant clearSince,

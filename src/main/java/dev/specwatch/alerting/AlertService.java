@@ -67,7 +67,7 @@ public final class AlertService {
       logger.warn("cannot append to the transition history: {}", e.getMessage());
     }
     for (Transition t : step.transitions()) {
-      logger.info(LogSink.line(t));
+      logger.info(TransitionLines.line(t));
     }
     int delivered = deliverQueued();
     return new Cycle(evaluation, step.transitions(), delivered, state.queued().size());

@@ -1,6 +1,7 @@
 package dev.specwatch.alerting;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
@@ -28,9 +29,9 @@ public final class Replayer {
   static final int MAX_POINTS = 10_000;
 
   private final PrometheusApi api;
-  private final AlertSettings settings;
+  private final SpecwatchConfig.Alerting settings;
 
-  public Replayer(PrometheusApi api, AlertSettings settings) {
+  public Replayer(PrometheusApi api, SpecwatchConfig.Alerting settings) {
     this.api = api;
     this.settings = settings;
   }

@@ -1,7 +1,6 @@
 package dev.specwatch.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.specwatch.alerting.AlertSettings;
 import dev.specwatch.alerting.Replayer;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
@@ -90,9 +89,7 @@ final class ReplayCommand implements Callable<Integer> {
     Replayer.Result result;
     try {
       result =
-          new Replayer(
-                  new PrometheusClient(c.get().prometheus()),
-                  AlertSettings.from(c.get().alerting()))
+          new Replayer(new PrometheusClient(c.get().prometheus()), c.get().alerting())
               .replay(c.get().policies(), c.get().evaluation().window(), start.get(), end.get(), s);
     } catch (PrometheusException e) {
       err.println("specwatch replay: " + e.getMessage());

@@ -78,7 +78,8 @@ final class SimulateCommand implements Callable<Integer> {
       out.flush();
       return ExitCodes.OK;
     }
-    Optional<InetSocketAddress> address = ListenAddress.parse(listen);
+    Optional<InetSocketAddress> address =
+        ListenAddress.parse(listen).map(ListenAddress::socketAddress);
     if (address.isEmpty()) {
       err.println("specwatch simulate: --listen expects HOST:PORT, got '" + listen + "'");
       return ExitCodes.INVALID_INPUT;
@@ -122,7 +123,8 @@ final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-      Optional<InetSocketAddress> address = ListenAddress.parse(listen);
+      Optional<InetSocketAddress> address =
+          ListenAddress.parse(listen).map(ListenAddress::socketAddress);
       if (address.isEmpty()) {
         spec.commandLine().getErr().println("specwatch simulate slack: --listen expects HOST:PORT");
         return ExitCodes.INVALID_INPUT;

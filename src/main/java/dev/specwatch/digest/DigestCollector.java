@@ -2,6 +2,7 @@ package dev.specwatch.digest;
 
 import dev.specwatch.advisor.Advisor;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
@@ -52,7 +53,7 @@ public final class DigestCollector {
 
   private RecipeWeek recipe(Policy p, DigestPeriod period, List<Transition> history)
       throws PrometheusException {
-    EngineProfile profile = EngineProfile.forName(p.engine());
+    EngineProfile profile = EngineProfile.of(p.engine());
     Duration week = Duration.between(period.start(), period.end());
     QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), week);
     Instant end = period.end();
@@ -63,7 +64,7 @@ public final class DigestCollector {
     Double previousAcceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), start);
     Double previousMeanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), start);
     List<Double> positions = positions(p, profile, scope, end);
-    boolean vllm = p.engine().equals("vllm");
+    boolean vllm = p.engine() == Engine.VLLM;
     Double draftTokens = vllm ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end) : null;
     Double acceptedTokens = vllm ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end) : null;
     Double generation = vllm ? value(increase(VllmProfile.GENERATION_TOKENS, scope), end) : null;
@@ -148,7 +149,7 @@ public final class DigestCollector {
     }
     return new RecipeWeek(
         p.recipe(),
-        p.engine(),
+        p.engine().key(),
         p.match().get("model_name"),
         acceptance,
         meanLength,

@@ -3,11 +3,18 @@ package dev.specwatch.model;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 
-/** {@code HOST:PORT} (or {@code [IPv6]:PORT}, or {@code :PORT} for every interface). */
-public final class ListenAddress {
-  private ListenAddress() {}
+/**
+ * {@code HOST:PORT} (or {@code [IPv6]:PORT}, or {@code :PORT} for every interface), validated: the
+ * port is 0..65535 (0: any free port).
+ */
+public record ListenAddress(String host, int port) {
+  public ListenAddress {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0..65535");
+    }
+  }
 
-  public static Optional<InetSocketAddress> parse(String value) {
+  public static Optional<ListenAddress> parse(String value) {
     int colon = value.lastIndexOf(':');
     if (colon < 0) {
       return Optional.empty();
@@ -16,14 +23,26 @@ public final class ListenAddress {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
+    if (host.isBlank() && !host.isEmpty() || host.contains(" ")) {
+      return Optional.empty();
+    }
     try {
       int port = Integer.parseInt(value.substring(colon + 1));
       if (port < 0 || port > 65535) {
         return Optional.empty();
       }
-      return Optional.of(new InetSocketAddress(host.isEmpty() ? "0.0.0.0" : host, port));
+      return Optional.of(new ListenAddress(host.isEmpty() ? "0.0.0.0" : host, port));
     } catch (NumberFormatException e) {
       return Optional.empty();
     }
+  }
+
+  public InetSocketAddress socketAddress() {
+    return new InetSocketAddress(host, port);
+  }
+
+  @Override
+  public String toString() {
+    return host.contains(":") ? "[" + host + "]:" + port : host + ":" + port;
   }
 }

@@ -18,7 +18,7 @@ import java.util.TreeMap;
  */
 public record Policy(
     String recipe,
-    String engine,
+    Engine engine,
     SortedMap<String, String> match,
     int numSpeculativeTokens,
     long minDrafts,
@@ -60,11 +60,6 @@ public record Policy(
       return new Thresholds(
           Optional.empty(), Optional.empty(), new TreeMap<>(), Optional.empty(), Optional.empty());
     }
-
-    /** Whether evaluating this recipe needs baseline queries. */
-    public boolean needsBaseline() {
-      return regression.isPresent() || throughput.isPresent();
-    }
   }
 
   /**
@@ -79,7 +74,7 @@ public record Policy(
       Duration baseline,
       double minZ,
       long minBaselineDrafts,
-      Optional<String> severity) {
+      Optional<Severity> severity) {
     public static final Duration DEFAULT_BASELINE = Duration.ofDays(7);
     public static final double DEFAULT_MIN_Z = 3.0;
     public static final long DEFAULT_MIN_BASELINE_DRAFTS = 10_000;
@@ -89,7 +84,8 @@ public record Policy(
    * Generation tokens per second per running request against the baseline: catches a bad build
    * whose acceptance looks fine while throughput collapses.
    */
-  public record Throughput(double maxRelativeDrop, Duration baseline, Optional<String> severity) {}
+  public record Throughput(
+      double maxRelativeDrop, Duration baseline, Optional<Severity> severity) {}
 
   /**
    * A service level objective on acceptance: in {@code objective} of the active {@code slice}s of
@@ -116,8 +112,12 @@ public record Policy(
   public record Maintenance(Instant start, Instant end, String comment) {}
 
   /** Where and how loudly this recipe's alerts are sent. */
-  public record Notify(Optional<String> slackChannel, String severity) {
-    public static final String DEFAULT_SEVERITY = "warning";
+  public record Notify(Optional<String> slackChannel, Severity severity) {
+    public static final Severity DEFAULT_SEVERITY = Severity.WARNING;
+
+    public static Notify defaults() {
+      return new Notify(Optional.empty(), DEFAULT_SEVERITY);
+    }
   }
 
   /** A policy with the documented defaults; for code and tests that build policies directly. */
@@ -130,7 +130,7 @@ public record Policy(
     private final String recipe;
     private final Map<String, String> match;
     private final int k;
-    private String engine = "vllm";
+    private Engine engine = Engine.VLLM;
     private long minDrafts = DEFAULT_MIN_DRAFTS;
     private Duration forDuration = DEFAULT_FOR;
     private Duration keepFiringFor = DEFAULT_KEEP_FIRING_FOR;
@@ -139,7 +139,7 @@ public record Policy(
     private final SortedMap<Integer, Threshold> positions = new TreeMap<>();
     private Optional<Regression> regression = Optional.empty();
     private Optional<Throughput> throughput = Optional.empty();
-    private Notify notify = new Notify(Optional.empty(), Notify.DEFAULT_SEVERITY);
+    private final Notify notify = Notify.defaults();
     private List<Maintenance> maintenance = List.of();
     private Optional<Slo> slo = Optional.empty();
 
@@ -154,7 +154,7 @@ public record Policy(
       this.k = k;
     }
 
-    public Builder engine(String engine) {
+    public Builder engine(Engine engine) {
       this.engine = engine;
       return this;
     }
@@ -196,11 +196,6 @@ public record Policy(
 
     public Builder throughput(Throughput throughput) {
       this.throughput = Optional.of(throughput);
-      return this;
-    }
-
-    public Builder notify(Notify notify) {
-      this.notify = notify;
       return this;
     }
 

@@ -30,6 +30,10 @@ public record SpecwatchConfig(
   public record Evaluation(Duration interval, Duration window) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(5);
+
+    public static Evaluation defaults() {
+      return new Evaluation(DEFAULT_INTERVAL, DEFAULT_WINDOW);
+    }
   }
 
   /**
@@ -49,11 +53,14 @@ public record SpecwatchConfig(
   }
 
   /** specwatch's own HTTP server. */
-  public record Server(String listen, Optional<Secret> bearerToken) {
-    public static final String DEFAULT_LISTEN = "127.0.0.1:9464";
+  public record Server(ListenAddress listen, Optional<Secret> bearerToken) {
+    public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 9464);
+
+    public static Server defaults() {
+      return new Server(DEFAULT_LISTEN, Optional.empty());
+    }
   }
 
-  /** The weekly digest (issue #7 builds the sender). */
   /**
    * The weekly digest.
    *
@@ -94,10 +101,17 @@ public record SpecwatchConfig(
     }
   }
 
+  /** How the SMTP connection is secured. */
+  public enum Tls {
+    STARTTLS,
+    SMTPS,
+    NONE
+  }
+
   public record Smtp(
       String host,
       int port,
-      String tls,
+      Tls tls,
       Optional<String> username,
       Optional<Secret> password,
       Duration timeout) {}

@@ -7,7 +7,7 @@ import java.util.OptionalDouble;
  * Fire when the value drops below {@code below}; clear only when it rises above {@code clearAbove}
  * (hysteresis), or above {@code below} when none is given.
  */
-public record Threshold(double below, OptionalDouble clearAbove, Optional<String> severity) {
+public record Threshold(double below, OptionalDouble clearAbove, Optional<Severity> severity) {
   public Threshold {
     if (Double.isNaN(below)) {
       throw new IllegalArgumentException("below must be a number");

@@ -1,6 +1,6 @@
 package dev.specwatch.notify;
 
-import dev.specwatch.alerting.LogSink;
+import dev.specwatch.alerting.TransitionLines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +20,7 @@ public final class LogNotifier implements Notifier {
 
   @Override
   public DeliveryResult send(Intent intent) {
-    logger.info("notify {} {}", name, LogSink.line(intent.transition()));
+    logger.info("notify {} {}", name, TransitionLines.line(intent.transition()));
     return DeliveryResult.delivered();
   }
 }

@@ -20,9 +20,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
@@ -361,23 +359,5 @@ public final class PrometheusClient implements PrometheusApi {
     public X509Certificate[] getAcceptedIssuers() {
       return new X509Certificate[0];
     }
-  }
-
-  /** Headers that must never be logged or echoed. */
-  static boolean isSensitiveHeader(String name) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    return lower.equals("authorization")
-        || lower.contains("token")
-        || lower.contains("secret")
-        || lower.contains("key")
-        || lower.contains("cookie")
-        || lower.contains("password");
-  }
-
-  /** For status output: header names only, values of sensitive ones hidden. */
-  public Map<String, String> describeHeaders() {
-    Map<String, String> out = new TreeMap<>();
-    settings.headers().forEach((k, v) -> out.put(k, isSensitiveHeader(k) ? "<secret>" : v));
-    return out;
   }
 }

@@ -4,7 +4,6 @@ import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.AlertSettings;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.SilenceStore;
@@ -12,7 +11,6 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.digest.DigestJob;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.model.Durations;
-import dev.specwatch.model.ListenAddress;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
@@ -29,7 +27,6 @@ import dev.specwatch.signals.RecipeState;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -103,7 +100,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     wiring = wire(config);
     wiring.notifications().start();
     server =
-        StatusServer.start(listen(config.server().listen()), config.server().bearerToken(), this);
+        StatusServer.start(
+            config.server().listen().socketAddress(), config.server().bearerToken(), this);
     scheduler = scheduler();
     scheduler.getContext().put(CONTEXT_KEY, this);
     JobDetail job = JobBuilder.newJob(EvaluationJob.class).withIdentity(JOB).build();
@@ -214,7 +212,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     AlertService alerts =
         new AlertService(
             new Evaluator(new PrometheusClient(config.prometheus()), clock),
-            new AlertEngine(AlertSettings.from(config.alerting())),
+            new AlertEngine(config.alerting()),
             new FileStateStore(config.stateDir(), clock),
             new SilenceStore(config.stateDir()),
             notifications.sink(),
@@ -442,11 +440,6 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   @Override
   public void close() {
     stop(Duration.ofSeconds(30));
-  }
-
-  static InetSocketAddress listen(String listen) {
-    return ListenAddress.parse(listen)
-        .orElseThrow(() -> new IllegalArgumentException("server.listen: expected HOST:PORT"));
   }
 
   /** The snapshot of one recipe at the last evaluation, for tests and the status API. */

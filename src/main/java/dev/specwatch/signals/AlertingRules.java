@@ -36,7 +36,7 @@ public final class AlertingRules {
     }
     for (Policy p : policies) {
       List<String[]> rules = new ArrayList<>();
-      EngineProfile profile = EngineProfile.forName(p.engine());
+      EngineProfile profile = EngineProfile.of(p.engine());
       QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), window);
       String gate =
           "\n  and on ("
@@ -131,7 +131,7 @@ public final class AlertingRules {
     Map<String, String> labels = new TreeMap<>(p.labels());
     labels.put("recipe", p.recipe());
     labels.put("rule", rule);
-    labels.put("severity", th.severity().orElse(p.notification().severity()));
+    labels.put("severity", th.severity().orElse(p.notification().severity()).key());
     if (position != null) {
       labels.put("position", position.toString());
     }

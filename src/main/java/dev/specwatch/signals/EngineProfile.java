@@ -1,5 +1,6 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.model.Engine;
 import java.util.Set;
 
 /**
@@ -22,11 +23,10 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile {
    */
   String query(Signal signal, QueryScope scope);
 
-  static EngineProfile forName(String name) {
-    return switch (name) {
-      case "vllm" -> VllmProfile.INSTANCE;
-      case "sglang" -> SglangProfile.INSTANCE;
-      default -> throw new IllegalArgumentException("unknown engine: " + name);
+  static EngineProfile of(Engine engine) {
+    return switch (engine) {
+      case VLLM -> VllmProfile.INSTANCE;
+      case SGLANG -> SglangProfile.INSTANCE;
     };
   }
 }

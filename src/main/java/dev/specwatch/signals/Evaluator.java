@@ -1,8 +1,8 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.LabelMatcher;
 import dev.specwatch.model.Policy;
-import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
@@ -93,7 +93,7 @@ public final class Evaluator {
     return new Evaluation(time, window, ordered, queries);
   }
 
-  private record GroupKey(String engine, List<String> labelNames) {}
+  private record GroupKey(Engine engine, List<String> labelNames) {}
 
   private record GroupResult(List<RecipeSnapshot> snapshots, int queries) {}
 
@@ -105,7 +105,7 @@ public final class Evaluator {
 
   private GroupResult evaluateGroup(
       GroupKey key, List<Policy> recipes, Duration window, Fetcher fetcher) {
-    EngineProfile profile = EngineProfile.forName(key.engine());
+    EngineProfile profile = EngineProfile.of(key.engine());
     QueryScope scope =
         new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
     Map<List<String>, Policy> byValues = new HashMap<>();
@@ -141,7 +141,7 @@ public final class Evaluator {
           failed.add(
               new RecipeSnapshot(
                   p.recipe(),
-                  p.engine(),
+                  p.engine().key(),
                   RecipeState.ERROR,
                   SignalValues.empty(p.numSpeculativeTokens()),
                   List.of(),
@@ -199,7 +199,7 @@ public final class Evaluator {
    */
   private static SloCount slo(Policy p, Fetcher fetcher) throws PrometheusException {
     Policy.Slo slo = p.slo().get();
-    EngineProfile profile = EngineProfile.forName(p.engine());
+    EngineProfile profile = EngineProfile.of(p.engine());
     String acceptance =
         profile.query(
             Signal.ACCEPTANCE_RATE, new QueryScope(p.matchLabelNames(), p.matchers(), slo.slice()));
@@ -353,38 +353,19 @@ public final class Evaluator {
       state = breaches.isEmpty() ? RecipeState.OK : RecipeState.BREACH;
     }
     return new RecipeSnapshot(
-        p.recipe(), p.engine(), state, signals, breaches, baseline, Optional.empty());
+        p.recipe(), p.engine().key(), state, signals, breaches, baseline, Optional.empty());
   }
 
   /** Every threshold of the policy the signals are below. Absent values breach nothing. */
   public static List<Breach> breaches(Policy p, SignalValues signals) {
     List<Breach> out = new ArrayList<>();
-    Policy.Thresholds t = p.thresholds();
-    check(out, "acceptance_rate", null, signals.acceptanceRate(), t.acceptanceRate());
-    check(out, "mean_accepted_length", null, signals.meanAcceptedLength(), t.meanAcceptedLength());
-    t.positionAcceptance()
-        .forEach(
-            (position, threshold) ->
-                check(
-                    out,
-                    "position_acceptance",
-                    position,
-                    position < signals.positionAcceptance().size()
-                        ? signals.positionAcceptance().get(position)
-                        : null,
-                    Optional.of(threshold)));
-    return out;
-  }
-
-  private static void check(
-      List<Breach> out,
-      String rule,
-      Integer position,
-      Double value,
-      Optional<Threshold> threshold) {
-    if (value != null && threshold.isPresent() && threshold.get().breachedBy(value)) {
-      out.add(new Breach(rule, position, value, threshold.get().below()));
+    for (ThresholdReading reading : ThresholdReading.of(p)) {
+      Double value = reading.valueIn(signals);
+      if (reading.breachedBy(value)) {
+        out.add(new Breach(reading.rule(), reading.position(), value, reading.threshold().below()));
+      }
     }
+    return out;
   }
 
   private static Integer position(Sample s) {

@@ -3,6 +3,8 @@ package dev.specwatch.alerting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.Baseline;
 import dev.specwatch.signals.Evaluation;
@@ -40,7 +42,7 @@ class AlertEngineTest {
           .build();
 
   private final AlertEngine engine =
-      new AlertEngine(new AlertSettings(Duration.ofHours(1), Duration.ofMinutes(2)));
+      new AlertEngine(new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2)));
 
   record Row(long seconds, RecipeState state, Double acceptance, String expect) {}
 
@@ -269,19 +271,21 @@ class AlertEngineTest {
     Optional<Baseline> baseline =
         Optional.of(new Baseline(Duration.ofDays(7), 0.80, 2_000_000.0, null, null));
     // 20 % drop at normal traffic (9000 drafts in the window): z ~ 48, fires.
-    assertThat(kind(AlertEngine.regression(rule, values(0.64, 9000), baseline)))
+    assertThat(kind(new RegressionRule(rule, Severity.WARNING).judge(values(0.64, 9000), baseline)))
         .isEqualTo("BREACHED");
     // The same 20 % drop on 20 drafts: z ~ 2.2, noise, does not fire.
-    assertThat(kind(AlertEngine.regression(rule, values(0.64, 20), baseline))).isEqualTo("CLEAR");
+    assertThat(kind(new RegressionRule(rule, Severity.WARNING).judge(values(0.64, 20), baseline)))
+        .isEqualTo("CLEAR");
     // A 5 % dip at normal traffic is significant but below max_relative_drop.
-    assertThat(kind(AlertEngine.regression(rule, values(0.76, 9000), baseline))).isEqualTo("CLEAR");
+    assertThat(kind(new RegressionRule(rule, Severity.WARNING).judge(values(0.76, 9000), baseline)))
+        .isEqualTo("CLEAR");
     // A thin baseline gives no verdict.
     assertThat(
             kind(
-                AlertEngine.regression(
-                    rule,
-                    values(0.5, 9000),
-                    Optional.of(new Baseline(Duration.ofDays(7), 0.8, 500.0, null, null)))))
+                new RegressionRule(rule, Severity.WARNING)
+                    .judge(
+                        values(0.5, 9000),
+                        Optional.of(new Baseline(Duration.ofDays(7), 0.8, 500.0, null, null)))))
         .isEqualTo("UNKNOWN");
   }
 
@@ -292,8 +296,10 @@ class AlertEngineTest {
         Optional.of(new Baseline(Duration.ofDays(7), null, null, 1000.0, 10.0)); // 100/request
     SignalValues collapsed = new SignalValues(0.8, 3.4, List.of(), 1.0, 1.0, 600.0, 9000.0, 10.0);
     SignalValues fine = new SignalValues(0.8, 3.4, List.of(), 1.0, 1.0, 900.0, 9000.0, 10.0);
-    assertThat(kind(AlertEngine.throughput(rule, collapsed, baseline))).isEqualTo("BREACHED");
-    assertThat(kind(AlertEngine.throughput(rule, fine, baseline))).isEqualTo("CLEAR");
+    assertThat(kind(new ThroughputRule(rule, Severity.WARNING).judge(collapsed, baseline)))
+        .isEqualTo("BREACHED");
+    assertThat(kind(new ThroughputRule(rule, Severity.WARNING).judge(fine, baseline)))
+        .isEqualTo("CLEAR");
   }
 
   @Test

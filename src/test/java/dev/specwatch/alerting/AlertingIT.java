@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluator;
@@ -69,7 +70,8 @@ class AlertingIT {
               new Evaluator(
                   new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri())),
                   Clock.systemUTC()),
-              new AlertEngine(new AlertSettings(Duration.ofHours(1), Duration.ofMinutes(2))),
+              new AlertEngine(
+                  new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2))),
               new FileStateStore(stateDir, Clock.systemUTC()),
               new SilenceStore(stateDir),
               seen::add,

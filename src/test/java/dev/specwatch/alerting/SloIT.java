@@ -105,7 +105,7 @@ class SloIT {
                   Clock.systemUTC())
               .evaluate(c.policies(), Duration.ofMinutes(5), Optional.of(end));
       AlertEngine.Step step =
-          new AlertEngine(AlertSettings.defaults())
+          new AlertEngine(SpecwatchConfig.Alerting.defaults())
               .step(AlertState.empty(), c.policies(), e, List.of());
       assertThat(step.transitions())
           .singleElement()

@@ -68,7 +68,7 @@ class DeployFilesTest {
                         "http://localhost:3000")
                     ::get)
             .load(dir.resolve("specwatch.yaml"));
-    assertThat(c.server().listen()).isEqualTo("0.0.0.0:9464");
+    assertThat(c.server().listen()).hasToString("0.0.0.0:9464");
     assertThat(c.policies()).hasSize(2);
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.AlertSettings;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.TransitionSink;
@@ -71,7 +70,7 @@ class NotificationFlowTest {
   AlertService service(SpecwatchConfig c, TransitionSink sink) throws IOException {
     return new AlertService(
         new Evaluator(FakePrometheus.of(this::answer), clock),
-        new AlertEngine(AlertSettings.defaults()),
+        new AlertEngine(SpecwatchConfig.Alerting.defaults()),
         new FileStateStore(c.stateDir(), clock),
         new SilenceStore(c.stateDir()),
         sink,

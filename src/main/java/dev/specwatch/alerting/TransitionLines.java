@@ -2,17 +2,10 @@ package dev.specwatch.alerting;
 
 import dev.specwatch.model.Durations;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-/** One structured line per transition (the {@code log} notifier). */
-public final class LogSink implements TransitionSink {
-  private static final Logger logger = LoggerFactory.getLogger("specwatch.alerts");
-
-  @Override
-  public void deliver(Transition t) {
-    logger.info(line(t));
-  }
+/** A transition as one structured log line (the engine's log and the {@code log} notifier). */
+public final class TransitionLines {
+  private TransitionLines() {}
 
   public static String line(Transition t) {
     return String.format(

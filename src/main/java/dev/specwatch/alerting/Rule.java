@@ -1,0 +1,53 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.ThresholdReading;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One alerting rule of one recipe: gives a {@link Verdict} for each snapshot. The engine only moves
+ * alerts between pending, firing and resolved on these verdicts; the maths lives in the rules. To
+ * add a rule type: a record here, a case in {@link #of(Policy)}, its config in PolicyReader.
+ */
+public sealed interface Rule permits ThresholdRule, RegressionRule, ThroughputRule, SloBurnRule {
+  /** The rule's name in alert ids, labels and messages, e.g. {@code acceptance_rate}. */
+  String name();
+
+  /** The draft position for per-position rules, else null. */
+  default Integer position() {
+    return null;
+  }
+
+  Verdict judge(RecipeSnapshot snapshot);
+
+  /** The severity of an alert raised now. */
+  Severity severity(RecipeSnapshot snapshot);
+
+  /** How long a breach must last before the alert fires; the policy's {@code for} by default. */
+  default Duration forDuration(Policy policy) {
+    return policy.forDuration();
+  }
+
+  /** Stable within the daemon's life and across restarts: {@code recipe/rule[position]}. */
+  default String id(String recipe) {
+    return recipe + "/" + name() + (position() == null ? "" : "[" + position() + "]");
+  }
+
+  /** The policy's rules, in a stable order. */
+  static List<Rule> of(Policy p) {
+    Severity fallback = p.notification().severity();
+    Policy.Thresholds t = p.thresholds();
+    List<Rule> rules = new ArrayList<>();
+    for (ThresholdReading reading : ThresholdReading.of(p)) {
+      rules.add(new ThresholdRule(reading, reading.threshold().severity().orElse(fallback)));
+    }
+    t.regression().ifPresent(r -> rules.add(new RegressionRule(r, r.severity().orElse(fallback))));
+    p.slo().ifPresent(slo -> rules.add(new SloBurnRule(fallback)));
+    t.throughput().ifPresent(r -> rules.add(new ThroughputRule(r, r.severity().orElse(fallback))));
+    return rules;
+  }
+}

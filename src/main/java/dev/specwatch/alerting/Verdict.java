@@ -1,0 +1,61 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.model.Durations;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What one rule says about one recipe in one evaluation.
+ *
+ * @param value the measured value (null when there is none)
+ * @param threshold the level it is compared with
+ * @param reason for people, e.g. "acceptance_rate 0.410 below 0.450"
+ */
+public record Verdict(Kind kind, Double value, double threshold, String reason) {
+  public enum Kind {
+    BREACHED,
+    /** Not breached and past the clear level: a firing alert may resolve. */
+    CLEAR,
+    /** Not breached but not past the clear level (hysteresis): a firing alert stays. */
+    HOLD,
+    /** No verdict (idle, low traffic, no data, error, missing value): freeze. */
+    UNKNOWN
+  }
+
+  static Verdict unknown(String reason) {
+    return new Verdict(Kind.UNKNOWN, null, 0, reason);
+  }
+
+  static Verdict breached(Double value, double threshold, String reason) {
+    return new Verdict(Kind.BREACHED, value, threshold, reason);
+  }
+
+  static Verdict clear(Double value, double threshold, String reason) {
+    return new Verdict(Kind.CLEAR, value, threshold, reason);
+  }
+
+  static Verdict hold(Double value, double threshold, String reason) {
+    return new Verdict(Kind.HOLD, value, threshold, reason);
+  }
+
+  /**
+   * The no-verdict answer for a snapshot without one (idle, low traffic, no data, error); empty
+   * when the snapshot can be judged.
+   */
+  static Optional<Verdict> withoutEvidence(RecipeSnapshot s) {
+    boolean judged = s.state() == RecipeState.OK || s.state() == RecipeState.BREACH;
+    return judged ? Optional.empty() : Optional.of(unknown(s.state().key()));
+  }
+
+  static String fmt(double value) {
+    return String.format(Locale.ROOT, "%.3f", value);
+  }
+
+  /** A duration for messages, whole seconds: {@code 1h30m}. */
+  static String human(Duration d) {
+    return Durations.format(Duration.ofSeconds(d.toSeconds()));
+  }
+}

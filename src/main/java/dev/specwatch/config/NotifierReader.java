@@ -1,0 +1,109 @@
+package dev.specwatch.config;
+
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.Secret;
+import dev.specwatch.yaml.MapReader;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Reads {@code notifiers:}: one typed {@link NotifierConfig} per entry, picked by {@code type}. */
+final class NotifierReader {
+  List<NotifierConfig> read(MapReader r) {
+    List<NotifierConfig> notifiers =
+        r.list(
+            "notifiers",
+            (node, path) ->
+                MapReader.of(node, path, r.problems(), r.baseDir()).flatMap(this::readNotifier));
+    Map<String, Integer> names = new HashMap<>();
+    for (int i = 0; i < notifiers.size(); i++) {
+      Integer first = names.putIfAbsent(notifiers.get(i).name(), i);
+      if (first != null) {
+        r.error(
+            "notifiers",
+            "two notifiers are named '"
+                + notifiers.get(i).name()
+                + "': give each a distinct name:");
+      }
+    }
+    return notifiers;
+  }
+
+  private Optional<NotifierConfig> readNotifier(MapReader n) {
+    String type = n.requiredString("type");
+    String name = n.string("name", type);
+    Optional<NotifierConfig> out;
+    switch (type) {
+      case "slack" -> {
+        Optional<Secret> token = n.secret("token").map(Secret::of);
+        Optional<Secret> webhook = n.secret("webhook_url").map(Secret::of);
+        Optional<String> channel = n.optionalString("channel");
+        Optional<URI> api = Converters.url(n, "api_url", false);
+        if (token.isPresent() == webhook.isPresent()
+            && !Converters.hasAny(n, "token", "webhook_url")) {
+          n.error("token", "set token (bot token, xoxb-...) or webhook_url");
+        } else if (token.isPresent() && webhook.isPresent()) {
+          n.error("webhook_url", "set either token or webhook_url, not both");
+        }
+        if (token.isPresent() && channel.isEmpty()) {
+          n.error("channel", "is required with a bot token (e.g. \"#mtp-alerts\")");
+        }
+        Duration repeat =
+            n.duration("repeat_interval", NotifierConfig.Slack.DEFAULT_REPEAT_INTERVAL);
+        out = Optional.of(new NotifierConfig.Slack(name, token, webhook, channel, api, repeat));
+      }
+      case "log" -> out = Optional.of(new NotifierConfig.Log(name));
+      case "grafana" -> {
+        Optional<URI> url = Converters.url(n, "url", true);
+        if (!n.has("url")) {
+          n.error("url", "is required, e.g. http://127.0.0.1:3000");
+        }
+        Optional<Secret> token = n.secret("token").map(Secret::of);
+        if (token.isEmpty() && !Converters.hasAny(n, "token")) {
+          n.error("token", "is required: a Grafana service-account token (or token_file)");
+        }
+        String uid = n.string("dashboard_uid", "vllm-spec-decode");
+        out = url.flatMap(u -> token.map(t -> new NotifierConfig.Grafana(name, u, t, uid)));
+      }
+      case "webhook" -> {
+        Optional<URI> url = Converters.url(n, "url", true);
+        if (!n.has("url")) {
+          n.error("url", "is required");
+        }
+        Optional<Secret> secret = n.secret("secret").map(Secret::of);
+        Map<String, String> headers = n.stringMap("headers");
+        out = url.map(u -> new NotifierConfig.Webhook(name, u, secret, headers));
+      }
+      case "alertmanager" -> {
+        Optional<URI> url = Converters.url(n, "url", true);
+        if (!n.has("url")) {
+          n.error("url", "is required, e.g. http://127.0.0.1:9093");
+        }
+        out = url.map(u -> new NotifierConfig.Alertmanager(name, u));
+      }
+      default -> {
+        if (!type.isEmpty()) {
+          String hint =
+              MapReader.closest(type, Set.of("slack", "log", "webhook", "alertmanager", "grafana"))
+                  .map(h -> " (did you mean '" + h + "'?)")
+                  .orElse("");
+          n.error(
+              "type",
+              "unknown notifier type '"
+                  + type
+                  + "'"
+                  + hint
+                  + "; one of slack, log, webhook, alertmanager, grafana");
+        }
+        n.finish();
+        return Optional.empty();
+      }
+    }
+    n.finish();
+    return out;
+  }
+}

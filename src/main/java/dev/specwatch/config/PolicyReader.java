@@ -1,0 +1,319 @@
+package dev.specwatch.config;
+
+import dev.specwatch.model.Engine;
+import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.Location;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
+import dev.specwatch.model.Threshold;
+import dev.specwatch.yaml.MapReader;
+import dev.specwatch.yaml.Problems;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads the policy files of the policies directory: one recipe per file, every problem reported,
+ * duplicate recipe names and identical selectors caught across files.
+ */
+final class PolicyReader {
+  private final ConfigLoader.FileReader fileReader;
+
+  PolicyReader(ConfigLoader.FileReader files) {
+    this.fileReader = files;
+  }
+
+  List<Policy> load(Path dir, MapReader config, Problems problems) {
+    if (!Files.isDirectory(dir)) {
+      config.error("policies", "directory " + dir + " does not exist");
+      return List.of();
+    }
+    List<Path> files = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*.{yaml,yml}")) {
+      stream.forEach(files::add);
+    } catch (IOException e) {
+      config.error("policies", "cannot list " + dir + ": " + e.getMessage());
+      return List.of();
+    }
+    files.sort(null);
+    List<Policy> policies = new ArrayList<>();
+    Map<String, Location> byName = new LinkedHashMap<>();
+    Map<String, Policy> byIdentity = new HashMap<>();
+    for (Path file : files) {
+      Optional<MapReader> reader = fileReader.read(file, problems);
+      if (reader.isEmpty()) {
+        continue;
+      }
+      MapReader r = reader.get();
+      Optional<Policy> policy = readPolicy(r, file);
+      // Names are checked even for invalid policies, so every duplicate shows in one run.
+      String name = r.string("recipe", "");
+      Location first = name.isEmpty() ? null : byName.putIfAbsent(name, r.locationOf("recipe"));
+      if (first != null) {
+        r.error("recipe", "recipe '" + name + "' is already defined at " + first);
+        continue;
+      }
+      if (policy.isEmpty()) {
+        continue;
+      }
+      Policy p = policy.get();
+      String identity = p.engine().key() + p.match();
+      Policy same = byIdentity.putIfAbsent(identity, p);
+      if (same != null) {
+        problems.add(
+            p.source(),
+            "match",
+            "selects the same series as recipe '" + same.recipe() + "' (" + same.source() + ")");
+        continue;
+      }
+      policies.add(p);
+    }
+    return policies;
+  }
+
+  private Optional<Policy> readPolicy(MapReader r, Path file) {
+    int problemsBefore = r.problemCount();
+    String recipe = r.requiredString("recipe");
+    String engineName = r.string("engine", Engine.VLLM.key());
+    Optional<Engine> parsedEngine = Engine.parse(engineName);
+    if (parsedEngine.isEmpty()) {
+      r.error("engine", "unknown engine '" + engineName + "'; one of vllm, sglang");
+    }
+    Engine engine = parsedEngine.orElse(Engine.VLLM);
+    TreeMap<String, String> match = new TreeMap<>();
+    Optional<MapReader> m = r.map("match");
+    if (m.isEmpty() && !r.has("match")) {
+      r.error(
+          "match",
+          "is required: the labels that select this recipe's series,"
+              + " e.g. {job: vllm, model_name: unsloth/Qwen3.8-27B-NVFP4}");
+    }
+    m.ifPresent(
+        mr -> {
+          for (String label : mr.keys()) {
+            Optional<String> value = mr.optionalString(label);
+            if (!LabelMatcher.isValidLabelName(label)) {
+              mr.keyError(
+                  label,
+                  "'"
+                      + label
+                      + "' is not a valid Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*, not __*)");
+            } else if (value.isEmpty() || value.get().isEmpty()) {
+              mr.error(
+                  label, "needs a value (an empty value would match series without the label)");
+            } else {
+              match.put(label, value.get());
+            }
+          }
+          if (mr.keys().isEmpty()) {
+            mr.error("", "list at least one label");
+          }
+        });
+    int k = r.integer("num_speculative_tokens", 0, 1, 64);
+    if (!r.has("num_speculative_tokens")) {
+      r.error("num_speculative_tokens", "is required (the k of --speculative-config)");
+    }
+    long minDrafts = r.integer("min_drafts", (int) Policy.DEFAULT_MIN_DRAFTS, 0, Integer.MAX_VALUE);
+    Duration forDuration = r.duration("for", Policy.DEFAULT_FOR);
+    Duration keepFiring = r.duration("keep_firing_for", Policy.DEFAULT_KEEP_FIRING_FOR);
+    Policy.Thresholds thresholds =
+        r.map("thresholds")
+            .map(t -> readThresholds(t, Math.max(k, 1), engine))
+            .orElse(Policy.Thresholds.none());
+    Policy.Notify notify =
+        r.map("notify")
+            .map(
+                n -> {
+                  Optional<String> channel = n.optionalString("slack_channel");
+                  Severity severity = Converters.severity(n).orElse(Policy.Notify.DEFAULT_SEVERITY);
+                  n.finish();
+                  return new Policy.Notify(channel, severity);
+                })
+            .orElse(Policy.Notify.defaults());
+    Map<String, String> labels = r.stringMap("labels");
+    Optional<String> runbook = r.optionalString("runbook_url");
+    Optional<Policy.Slo> slo =
+        r.map("slo")
+            .flatMap(
+                o -> {
+                  OptionalDouble objective = o.optionalNumber("objective", 0.5, 0.99999);
+                  if (!o.has("objective")) {
+                    o.error(
+                        "objective",
+                        "is required, e.g. 0.99 (99 % of active slices meet the target)");
+                  }
+                  OptionalDouble target = o.optionalNumber("acceptance_rate", 0, 1);
+                  if (!o.has("acceptance_rate")) {
+                    o.error(
+                        "acceptance_rate",
+                        "is required: the acceptance a slice must reach, e.g. 0.45");
+                  }
+                  Duration slice = o.duration("slice", Policy.Slo.DEFAULT_SLICE);
+                  Duration period = o.duration("period", Policy.Slo.DEFAULT_PERIOD);
+                  if (period.compareTo(Duration.ofDays(1)) < 0
+                      || slice.compareTo(Duration.ofMinutes(1)) < 0) {
+                    o.error("period", "needs period >= 1d and slice >= 1m");
+                  }
+                  o.finish();
+                  return objective.isPresent() && target.isPresent()
+                      ? Optional.of(
+                          new Policy.Slo(
+                              objective.getAsDouble(), target.getAsDouble(), slice, period))
+                      : Optional.empty();
+                });
+    List<Policy.Maintenance> maintenance =
+        r.list(
+            "maintenance",
+            (node, path) ->
+                MapReader.of(node, path, r.problems(), r.baseDir())
+                    .flatMap(PolicyReader::maintenance));
+    r.finish();
+    if (r.problemCount() > problemsBefore
+        || parsedEngine.isEmpty()
+        || match.isEmpty()
+        || k < 1
+        || recipe.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Policy(
+            recipe,
+            engine,
+            match,
+            k,
+            minDrafts,
+            forDuration,
+            keepFiring,
+            thresholds,
+            notify,
+            labels,
+            runbook,
+            maintenance,
+            slo,
+            r.location()));
+  }
+
+  private Policy.Thresholds readThresholds(MapReader t, int k, Engine engine) {
+    Optional<Threshold> acceptance = t.map("acceptance_rate").flatMap(a -> threshold(a, 0, 1));
+    Optional<Threshold> meanLength =
+        t.map("mean_accepted_length").flatMap(a -> threshold(a, 1, k + 1));
+    TreeMap<Integer, Threshold> positions = new TreeMap<>();
+    t.map("position_acceptance")
+        .ifPresent(
+            p -> {
+              if (engine == Engine.SGLANG) {
+                p.error("", "SGLang exports no per-position counters; remove position_acceptance");
+              }
+              for (String key : new TreeSet<>(p.keys())) {
+                int position;
+                try {
+                  position = Integer.parseInt(key);
+                } catch (NumberFormatException e) {
+                  p.keyError(key, "positions are 0-based numbers, e.g. \"0\"");
+                  continue;
+                }
+                if (position < 0 || position >= k) {
+                  p.keyError(
+                      key,
+                      "position "
+                          + position
+                          + " does not exist with num_speculative_tokens "
+                          + k
+                          + " (positions 0.."
+                          + (k - 1)
+                          + ")");
+                  continue;
+                }
+                p.map(key)
+                    .flatMap(a -> threshold(a, 0, 1))
+                    .ifPresent(th -> positions.put(position, th));
+              }
+            });
+    Optional<Policy.Regression> regression =
+        t.map("regression")
+            .flatMap(
+                g -> {
+                  OptionalDouble drop = g.optionalNumber("max_relative_drop", 0.001, 1);
+                  if (!g.has("max_relative_drop")) {
+                    g.error("max_relative_drop", "is required, e.g. 0.15 for a 15 % drop");
+                  }
+                  Duration baseline = g.duration("baseline", Policy.Regression.DEFAULT_BASELINE);
+                  double minZ = g.number("min_z", Policy.Regression.DEFAULT_MIN_Z, 0, 100);
+                  long minDrafts =
+                      g.integer(
+                          "min_baseline_drafts",
+                          (int) Policy.Regression.DEFAULT_MIN_BASELINE_DRAFTS,
+                          0,
+                          Integer.MAX_VALUE);
+                  Optional<Severity> severity = Converters.severity(g);
+                  g.finish();
+                  return drop.isPresent()
+                      ? Optional.of(
+                          new Policy.Regression(
+                              drop.getAsDouble(), baseline, minZ, minDrafts, severity))
+                      : Optional.empty();
+                });
+    Optional<Policy.Throughput> throughput =
+        t.map("throughput")
+            .flatMap(
+                g -> {
+                  OptionalDouble drop = g.optionalNumber("max_relative_drop", 0.001, 1);
+                  if (!g.has("max_relative_drop")) {
+                    g.error("max_relative_drop", "is required, e.g. 0.3 for a 30 % drop");
+                  }
+                  Duration baseline = g.duration("baseline", Policy.Regression.DEFAULT_BASELINE);
+                  Optional<Severity> severity = Converters.severity(g);
+                  g.finish();
+                  return drop.isPresent()
+                      ? Optional.of(new Policy.Throughput(drop.getAsDouble(), baseline, severity))
+                      : Optional.empty();
+                });
+    t.finish();
+    return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput);
+  }
+
+  private static Optional<Policy.Maintenance> maintenance(MapReader m) {
+    Optional<Instant> start = Converters.instant(m, "start");
+    Optional<Instant> end = Converters.instant(m, "end");
+    String comment = m.string("comment", "");
+    m.finish();
+    if (start.isEmpty() || end.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!end.get().isAfter(start.get())) {
+      m.error("end", "must be after start");
+      return Optional.empty();
+    }
+    return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
+  }
+
+  private static Optional<Threshold> threshold(MapReader a, double min, double max) {
+    OptionalDouble below = a.optionalNumber("below", min, max);
+    if (!a.has("below")) {
+      a.error("below", "is required");
+    }
+    OptionalDouble clear = a.optionalNumber("clear_above", min, max);
+    Optional<Severity> severity = Converters.severity(a);
+    a.finish();
+    if (below.isEmpty()) {
+      return Optional.empty();
+    }
+    if (clear.isPresent() && clear.getAsDouble() < below.getAsDouble()) {
+      a.error("clear_above", "must be at least 'below' (" + below.getAsDouble() + ")");
+      return Optional.empty();
+    }
+    return Optional.of(new Threshold(below.getAsDouble(), clear, severity));
+  }
+}
