@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
 public final class AlertService {
   private static final Logger logger = LoggerFactory.getLogger(AlertService.class);
 
+  /** Expired silences stay listed ({@code silence list --all}) this long, then are dropped. */
+  static final Duration SILENCE_RETENTION = Duration.ofDays(7);
+
   private final Evaluator evaluator;
   private final AlertEngine engine;
   private final StateStore store;
@@ -99,6 +102,7 @@ public final class AlertService {
 
   private List<Silence> currentSilences() {
     try {
+      silences.prune(clock.instant().minus(SILENCE_RETENTION));
       lastSilences = silences.load();
     } catch (IOException | RuntimeException e) {
       logger.warn(

@@ -3,10 +3,9 @@ package dev.specwatch.cli;
 import dev.specwatch.digest.DigestPeriod;
 import dev.specwatch.digest.DigestRenderer;
 import dev.specwatch.digest.DigestService;
+import dev.specwatch.digest.DigestSlack;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.Notifiers;
-import dev.specwatch.notify.SlackMessages;
-import dev.specwatch.notify.SlackNotifier;
 import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
@@ -72,13 +71,10 @@ final class DigestCommand implements Callable<Integer> {
       return ExitCodes.INVALID_INPUT;
     }
     SpecwatchConfig c = loaded.get();
-    if (c.digest().isEmpty()) {
-      err.println("specwatch digest: the config has no digest: section (docs/DIGEST.md)");
-      return ExitCodes.INVALID_INPUT;
-    }
+    SpecwatchConfig.Digest digest = c.digest().orElse(SpecwatchConfig.Digest.defaults());
     DigestPeriod p;
     if (period != null) {
-      Optional<DigestPeriod> parsed = DigestPeriod.parse(period, c.digest().get().timeZone());
+      Optional<DigestPeriod> parsed = DigestPeriod.parse(period, digest.timeZone());
       if (parsed.isEmpty()) {
         err.println(
             "specwatch digest: --period expects an ISO week like 2026-W47, got '" + period + "'");
@@ -86,7 +82,7 @@ final class DigestCommand implements Callable<Integer> {
       }
       p = parsed.get();
     } else {
-      p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), c.digest().get().timeZone());
+      p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), digest.timeZone());
     }
     DigestService service =
         new DigestService(
@@ -125,27 +121,20 @@ final class DigestCommand implements Callable<Integer> {
               r.subject(), out, r.images().size());
       return ExitCodes.OK;
     }
-    c.digest()
-        .get()
-        .slackChannel()
-        .ifPresent(
-            channel ->
-                Notifiers.create(c, slackThreads(), Clock.systemUTC()).values().stream()
-                    .filter(n -> n instanceof SlackNotifier)
-                    .map(n -> (SlackNotifier) n)
-                    .findFirst()
-                    .ifPresent(
-                        slack ->
-                            service.withSlackSummary(
-                                d ->
-                                    spec.commandLine()
-                                        .getOut()
-                                        .println(
-                                            "slack summary: "
-                                                + slack.post(
-                                                    channel,
-                                                    d.subject(),
-                                                    SlackMessages.digestSummary(d))))));
+    if (c.digest().isEmpty()) {
+      err.println(
+          "specwatch digest: the config has no digest: section, so there is nobody to send to;"
+              + " add one (docs/DIGEST.md) or use --dry-run --out DIR");
+      return ExitCodes.INVALID_INPUT;
+    }
+    Optional<String> channel = c.digest().get().slackChannel();
+    if (channel.isPresent()) {
+      DigestSlack.poster(
+              Notifiers.create(c, slackThreads(), Clock.systemUTC()).values(),
+              channel.get(),
+              r -> spec.commandLine().getOut().println("slack summary: " + r))
+          .ifPresent(service::withSlackSummary);
+    }
     DigestService.Outcome outcome = service.send(p);
     spec.commandLine()
         .getOut()

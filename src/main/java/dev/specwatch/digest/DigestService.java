@@ -60,10 +60,7 @@ public final class DigestService {
   public DigestService(
       SpecwatchConfig config, PrometheusApi api, Clock clock, RetryPolicy<Object> retry) {
     this.config = config;
-    this.digest =
-        config
-            .digest()
-            .orElseThrow(() -> new IllegalArgumentException("no digest: section in the config"));
+    this.digest = config.digest().orElse(SpecwatchConfig.Digest.defaults());
     this.api = api;
     this.clock = clock;
     this.sentFile = config.stateDir().resolve("digest-sent.json");

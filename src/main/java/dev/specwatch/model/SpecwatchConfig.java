@@ -76,6 +76,17 @@ public record SpecwatchConfig(
       Duration maxLateness) {
     public static final String DEFAULT_SCHEDULE = "0 0 9 ? * MON";
     public static final Duration DEFAULT_MAX_LATENESS = Duration.ofDays(1);
+
+    /** Every key at its default: Mondays 09:00 UTC, no recipients (enough for a dry run). */
+    public static Digest defaults() {
+      return new Digest(
+          DEFAULT_SCHEDULE,
+          ZoneId.of("UTC"),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          DEFAULT_MAX_LATENESS);
+    }
   }
 
   /**

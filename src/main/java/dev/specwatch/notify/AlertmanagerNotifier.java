@@ -20,7 +20,7 @@ import okhttp3.RequestBody;
  * Pushes alerts to Alertmanager's v2 API like Prometheus does: labels (alertname, recipe,
  * model_name, rule, severity, the policy's labels), annotations, startsAt, generatorURL; a firing
  * alert carries an endsAt a few evaluations ahead and is re-sent every evaluation while firing
- * ({@link #resend}), a resolved one carries its resolve time as endsAt.
+ * ({@link #resendFiring}), a resolved one carries its resolve time as endsAt.
  */
 public final class AlertmanagerNotifier implements Notifier {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
@@ -59,7 +59,8 @@ public final class AlertmanagerNotifier implements Notifier {
   }
 
   /** Re-sends currently firing alerts (their last transition) so Alertmanager keeps them. */
-  public DeliveryResult resend(List<Transition> firing, Instant now) {
+  @Override
+  public DeliveryResult resendFiring(List<Transition> firing, Instant now) {
     if (firing.isEmpty()) {
       return DeliveryResult.delivered();
     }

@@ -8,10 +8,16 @@ public sealed interface DeliveryResult {
   record Delivered() implements DeliveryResult {}
 
   /**
-   * Try again: a transport error, 5xx, 429 or pacing. {@code after} is the receiver's minimum
-   * (Retry-After) or zero to use the worker's backoff.
+   * Try again: a transport error, 5xx or 429. {@code after} is the receiver's minimum (Retry-After)
+   * or zero to use the worker's backoff.
    */
   record Retry(Duration after, String reason) implements DeliveryResult {}
+
+  /**
+   * Not attempted: the receiver's own rate limit (e.g. Slack's one message per second per channel)
+   * says wait {@code after}. Not a failure: no failure is counted or logged.
+   */
+  record Paced(Duration after) implements DeliveryResult {}
 
   /** Will never succeed as configured (4xx other than 429, Slack's ok:false); logged once. */
   record Permanent(String reason) implements DeliveryResult {}

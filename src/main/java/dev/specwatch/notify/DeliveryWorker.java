@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,35 +40,16 @@ public final class DeliveryWorker implements AutoCloseable {
 
   private boolean woken;
   private Thread thread;
-  private final Map<String, java.util.concurrent.atomic.AtomicLong> sent =
-      new ConcurrentHashMap<>();
-  private final Map<String, java.util.concurrent.atomic.AtomicLong> failed =
-      new ConcurrentHashMap<>();
-
-  /** Notifications delivered, by notifier, since start. */
-  public Map<String, Long> sent() {
-    return snapshot(sent);
-  }
-
-  /** Failed attempts (retried or permanent), by notifier, since start. */
-  public Map<String, Long> failed() {
-    return snapshot(failed);
-  }
-
-  private static Map<String, Long> snapshot(Map<String, java.util.concurrent.atomic.AtomicLong> m) {
-    Map<String, Long> out = new TreeMap<>();
-    m.forEach((k, v) -> out.put(k, v.get()));
-    return out;
-  }
-
-  private void count(Map<String, java.util.concurrent.atomic.AtomicLong> m, String notifier) {
-    m.computeIfAbsent(notifier, k -> new java.util.concurrent.atomic.AtomicLong())
-        .incrementAndGet();
-  }
+  private final DeliveryListener listener;
 
   public DeliveryWorker(
-      Outbox outbox, Map<String, Notifier> notifiers, Clock clock, Random random) {
+      Outbox outbox,
+      Map<String, Notifier> notifiers,
+      Clock clock,
+      Random random,
+      DeliveryListener listener) {
     this.outbox = outbox;
+    this.listener = listener;
     this.notifiers = Map.copyOf(notifiers);
     this.clock = clock;
     this.random = random;
@@ -112,25 +91,28 @@ public final class DeliveryWorker implements AutoCloseable {
       }
       if (result instanceof DeliveryResult.Delivered) {
         outbox.delivered(intent);
-        count(sent, intent.notifier());
+        listener.delivered(intent.notifier());
         delivered++;
+      } else if (result instanceof DeliveryResult.Paced paced) {
+        Intent next = intent.pacedUntil(now.plus(paced.after()));
+        outbox.reschedule(next);
+        blocked.add(intent.stream());
+        earliest = earlier(earliest, next.nextAttemptAt());
       } else if (result instanceof DeliveryResult.Retry retry) {
         Duration delay = retry.after().isZero() ? backoff(intent.attempts()) : retry.after();
         Intent next = intent.retryAt(now.plus(delay), retry.reason());
         outbox.reschedule(next);
         blocked.add(intent.stream());
         earliest = earlier(earliest, next.nextAttemptAt());
-        if (!retry.reason().startsWith("pacing")) {
-          count(failed, intent.notifier());
-          logger.warn(
-              "{} notification for {} via {} failed (attempt {}), retrying in {} ms: {}",
-              intent.kind(),
-              intent.transition().alertId(),
-              intent.notifier(),
-              next.attempts(),
-              delay.toMillis(),
-              retry.reason());
-        }
+        listener.failed(intent.notifier());
+        logger.warn(
+            "{} notification for {} via {} failed (attempt {}), retrying in {} ms: {}",
+            intent.kind(),
+            intent.transition().alertId(),
+            intent.notifier(),
+            next.attempts(),
+            delay.toMillis(),
+            retry.reason());
       } else if (result instanceof DeliveryResult.Permanent permanent) {
         logger.error(
             "{} notification for {} via {} cannot be delivered and is dropped: {}",
@@ -139,7 +121,7 @@ public final class DeliveryWorker implements AutoCloseable {
             intent.notifier(),
             permanent.reason());
         outbox.failed(intent, permanent.reason());
-        count(failed, intent.notifier());
+        listener.failed(intent.notifier());
       }
     }
     nextDue = earliest;

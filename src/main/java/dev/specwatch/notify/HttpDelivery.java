@@ -1,22 +1,18 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.http.HttpClients;
 import dev.specwatch.store.DurableFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 
 /** The HTTP client shared by the webhook, Alertmanager and Grafana notifiers. */
 final class HttpDelivery {
-  static final OkHttpClient CLIENT =
-      new OkHttpClient.Builder()
-          .connectTimeout(Duration.ofSeconds(5))
-          .readTimeout(Duration.ofSeconds(10))
-          .callTimeout(Duration.ofSeconds(15))
-          .followRedirects(false)
-          .build();
+  static final OkHttpClient CLIENT = HttpClients.shared();
 
   /** Compact JSON for request bodies (the state files are indented, wire formats are not). */
   static final com.fasterxml.jackson.databind.ObjectWriter JSON_BODY =
@@ -40,16 +36,9 @@ final class HttpDelivery {
       String detail =
           what + " returned HTTP " + status + (body.isBlank() ? "" : ": " + abbreviate(body));
       if (status == 429) {
-        String retryAfter = response.header("Retry-After");
-        Duration after = Duration.ZERO;
-        try {
-          after =
-              retryAfter == null
-                  ? Duration.ZERO
-                  : Duration.ofSeconds(Long.parseLong(retryAfter.trim()));
-        } catch (NumberFormatException e) {
-          // an HTTP date: use the worker's backoff
-        }
+        // Without a usable Retry-After: the worker's backoff (zero means "use it").
+        Duration after =
+            RetryAfter.parse(response.header("Retry-After"), Instant.now()).orElse(Duration.ZERO);
         return new DeliveryResult.Retry(after, detail);
       }
       if (status >= 500) {

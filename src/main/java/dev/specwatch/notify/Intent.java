@@ -40,6 +40,11 @@ public record Intent(
     return notifier + "|" + transition.alertId();
   }
 
+  /** Not attempted yet: the receiver's pacing asks to wait until {@code next}. */
+  public Intent pacedUntil(Instant next) {
+    return new Intent(id, notifier, kind, transition, attempts, createdAt, next, lastError);
+  }
+
   public Intent retryAt(Instant next, String error) {
     return new Intent(id, notifier, kind, transition, attempts + 1, createdAt, next, error);
   }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -33,18 +34,29 @@ public final class NotificationService implements AutoCloseable {
   private final JsonMapStore<Transition> firing;
   private final Clock clock;
 
-  public NotificationService(SpecwatchConfig config, Clock clock) throws IOException {
-    this(new FileOutbox(config.stateDir()), config, new SlackThreadStore(config.stateDir()), clock);
+  public NotificationService(SpecwatchConfig config, Clock clock, DeliveryListener listener)
+      throws IOException {
+    this(
+        new FileOutbox(config.stateDir()),
+        config,
+        new SlackThreadStore(config.stateDir()),
+        clock,
+        listener);
   }
 
-  NotificationService(Outbox outbox, SpecwatchConfig config, SlackThreadStore threads, Clock clock)
+  NotificationService(
+      Outbox outbox,
+      SpecwatchConfig config,
+      SlackThreadStore threads,
+      Clock clock,
+      DeliveryListener listener)
       throws IOException {
     this.outbox = outbox;
     this.threads = threads;
     this.clock = clock;
     this.notifiers = Notifiers.create(config, threads, clock);
     this.firing = new JsonMapStore<>(config.stateDir().resolve("firing.json"), Transition.class);
-    this.worker = new DeliveryWorker(outbox, notifiers, clock, new Random());
+    this.worker = new DeliveryWorker(outbox, notifiers, clock, new Random(), listener);
   }
 
   public Map<String, Notifier> notifiers() {
@@ -100,14 +112,14 @@ public final class NotificationService implements AutoCloseable {
       return;
     }
     for (Notifier n : notifiers.values()) {
-      if (n instanceof SlackNotifier slack && slack.repeats()) {
+      Optional<Duration> interval = n.repeatInterval();
+      if (interval.isPresent()) {
         for (Transition t : stillFiring) {
           threads
               .get(t.alertId())
               .ifPresent(
                   th -> {
-                    if (Duration.between(th.lastPostAt(), now).compareTo(slack.repeatInterval())
-                        >= 0) {
+                    if (Duration.between(th.lastPostAt(), now).compareTo(interval.get()) >= 0) {
                       Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
                       repeats.add(
                           new Intent(
@@ -123,8 +135,8 @@ public final class NotificationService implements AutoCloseable {
                   });
         }
       }
-      if (n instanceof AlertmanagerNotifier am) {
-        DeliveryResult r = am.resend(stillFiring, now);
+      if (!stillFiring.isEmpty()) {
+        DeliveryResult r = n.resendFiring(stillFiring, now);
         if (!(r instanceof DeliveryResult.Delivered)) {
           logger.warn(
               "re-sending {} firing alert(s) to {} failed: {}", stillFiring.size(), n.name(), r);

@@ -1,5 +1,11 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.alerting.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
 /**
  * Sends notifications to one receiver. Implementations are thread-safe and never throw for a
  * receiver's failure: they return a {@link DeliveryResult}. Messages never contain secrets.
@@ -11,8 +17,16 @@ public sealed interface Notifier
 
   DeliveryResult send(Intent intent);
 
-  /** Whether this notifier sends repeats while an alert keeps firing. */
-  default boolean repeats() {
-    return false;
+  /** How often to repeat while an alert keeps firing; empty: this notifier never repeats. */
+  default Optional<Duration> repeatInterval() {
+    return Optional.empty();
+  }
+
+  /**
+   * Re-sends every still-firing alert, for receivers that expire alerts not re-sent (Alertmanager);
+   * called after every evaluation. Others have nothing to do.
+   */
+  default DeliveryResult resendFiring(List<Transition> firing, Instant now) {
+    return DeliveryResult.delivered();
   }
 }

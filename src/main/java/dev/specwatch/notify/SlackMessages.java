@@ -12,8 +12,6 @@ import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.composition.TextObject;
 import com.slack.api.model.block.element.BlockElement;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.digest.Digest;
-import dev.specwatch.digest.RecipeWeek;
 import dev.specwatch.model.Durations;
 import java.net.URI;
 import java.time.Duration;
@@ -196,61 +194,6 @@ public final class SlackMessages {
       return Optional.empty();
     }
     return Optional.of(actions(a -> a.elements(buttons)));
-  }
-
-  /** The weekly digest's fleet summary as a Slack message. */
-  public static List<LayoutBlock> digestSummary(Digest d) {
-    List<LayoutBlock> blocks = new ArrayList<>();
-    blocks.add(header(h -> h.text(plainText(":bar_chart: " + d.subject(), true))));
-    StringBuilder fleet = new StringBuilder();
-    d.biggestRegression()
-        .ifPresent(
-            r ->
-                fleet
-                    .append("Biggest regression: *")
-                    .append(escape(r.recipe()))
-                    .append("* ")
-                    .append(signed(r.acceptanceChange()))
-                    .append('\n'));
-    d.bestPerformer()
-        .ifPresent(
-            r ->
-                fleet
-                    .append("Best performer: *")
-                    .append(escape(r.recipe()))
-                    .append("*, ")
-                    .append(String.format(Locale.ROOT, "%.2f", r.meanAcceptedLength()))
-                    .append(" tokens per step"));
-    if (fleet.length() > 0) {
-      blocks.add(section(s -> s.text(markdownText(fleet.toString()))));
-    }
-    List<TextObject> fields = new ArrayList<>();
-    for (RecipeWeek r : d.recipes()) {
-      if (fields.size() == 10) {
-        break; // Slack allows ten fields per section
-      }
-      fields.add(
-          markdownText(
-              "*"
-                  + escape(r.recipe())
-                  + "*"
-                  + (r.regression() ? " :warning:" : "")
-                  + "\nacceptance "
-                  + (r.acceptanceRate() == null
-                      ? "–"
-                      : String.format(Locale.ROOT, "%.1f %%", r.acceptanceRate() * 100))
-                  + " ("
-                  + signed(r.acceptanceChange())
-                  + ")"));
-    }
-    if (!fields.isEmpty()) {
-      blocks.add(section(s -> s.fields(fields)));
-    }
-    return blocks;
-  }
-
-  private static String signed(Double change) {
-    return change == null ? "–" : String.format(Locale.ROOT, "%+.1f %%", change * 100);
   }
 
   static String duration(Instant from, Instant to) {

@@ -70,13 +70,10 @@ public final class SlackNotifier implements Notifier {
     return config.name();
   }
 
+  /** Bot-token mode repeats as thread replies; a webhook cannot reply in a thread. */
   @Override
-  public boolean repeats() {
-    return config.token().isPresent();
-  }
-
-  public Duration repeatInterval() {
-    return config.repeatInterval();
+  public Optional<Duration> repeatInterval() {
+    return config.token().isPresent() ? Optional.of(config.repeatInterval()) : Optional.empty();
   }
 
   /**
@@ -110,8 +107,7 @@ public final class SlackNotifier implements Notifier {
     Instant now = clock.instant();
     Instant last = lastPost.get(channel);
     if (last != null && Duration.between(last, now).compareTo(PACE) < 0) {
-      return new DeliveryResult.Retry(
-          PACE.minus(Duration.between(last, now)), "pacing: one message per second per channel");
+      return new DeliveryResult.Paced(PACE.minus(Duration.between(last, now)));
     }
     try {
       DeliveryResult result =
@@ -259,14 +255,11 @@ public final class SlackNotifier implements Notifier {
                 ? ""
                 : " (" + detail.strip().replaceAll("\\s+", " ") + ")");
     if (status == 429) {
-      Duration after = Duration.ofSeconds(1);
-      if (retryAfter != null) {
-        try {
-          after = Duration.ofSeconds(Math.max(1, Long.parseLong(retryAfter.trim())));
-        } catch (NumberFormatException e) {
-          // keep the default
-        }
-      }
+      // Slack always sends Retry-After with 429; at least a second when it is missing or 0.
+      Duration after =
+          RetryAfter.parse(retryAfter, Instant.now())
+              .filter(d -> d.compareTo(Duration.ofSeconds(1)) >= 0)
+              .orElse(Duration.ofSeconds(1));
       return new DeliveryResult.Retry(after, what + ", Retry-After " + after.toSeconds() + "s");
     }
     if (status >= 500) {

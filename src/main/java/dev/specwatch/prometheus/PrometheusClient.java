@@ -10,23 +10,11 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
-import okhttp3.Credentials;
 import okhttp3.FormBody;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -57,7 +45,7 @@ public final class PrometheusClient implements PrometheusApi {
   public PrometheusClient(PrometheusSettings settings) {
     this.settings = settings;
     this.base = HttpUrl.get(settings.url());
-    this.http = buildClient(settings);
+    this.http = DatasourceHttp.client(settings);
     this.retryPolicy =
         RetryPolicy.<QueryResult>builder()
             // Only failures that may pass (transport, 5xx) are retried; a query error or bad
@@ -67,33 +55,6 @@ public final class PrometheusClient implements PrometheusApi {
             .withJitter(0.25)
             .withMaxRetries(settings.maxRetries())
             .build();
-  }
-
-  private static OkHttpClient buildClient(PrometheusSettings settings) {
-    OkHttpClient.Builder builder =
-        new OkHttpClient.Builder()
-            .connectTimeout(settings.timeout())
-            .readTimeout(settings.timeout())
-            .writeTimeout(settings.timeout())
-            .callTimeout(settings.timeout())
-            .retryOnConnectionFailure(false)
-            .followRedirects(false);
-    try {
-      if (settings.insecureSkipVerify()) {
-        logger.warn(
-            "TLS certificate verification is off for {} (insecure_skip_verify)",
-            endpointOf(HttpUrl.get(settings.url()), ""));
-        X509TrustManager trustAll = new TrustAll();
-        builder.sslSocketFactory(sslContext(trustAll).getSocketFactory(), trustAll);
-        builder.hostnameVerifier((host, session) -> true);
-      } else if (settings.caFile().isPresent()) {
-        X509TrustManager trust = trustManager(settings.caFile().get());
-        builder.sslSocketFactory(sslContext(trust).getSocketFactory(), trust);
-      }
-    } catch (IOException | GeneralSecurityException e) {
-      throw new IllegalArgumentException("cannot use the CA file: " + e.getMessage(), e);
-    }
-    return builder.build();
   }
 
   @Override
@@ -140,14 +101,6 @@ public final class PrometheusClient implements PrometheusApi {
     } else {
       request.url(base.newBuilder().addPathSegments(path).build()).post(form);
     }
-    settings.headers().forEach(request::header);
-    settings.bearerToken().ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
-    settings
-        .basicAuth()
-        .ifPresent(
-            b ->
-                request.header(
-                    "Authorization", Credentials.basic(b.username(), b.password().reveal())));
 
     String endpoint = endpoint(path);
     try (Response response = http.newCall(request.build()).execute()) {
@@ -314,50 +267,5 @@ public final class PrometheusClient implements PrometheusApi {
 
   private static String seconds(Instant t) {
     return String.format(Locale.ROOT, "%d.%03d", t.getEpochSecond(), t.getNano() / 1_000_000);
-  }
-
-  private static X509TrustManager trustManager(Path caFile)
-      throws IOException, GeneralSecurityException {
-    CertificateFactory factory = CertificateFactory.getInstance("X.509");
-    KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-    store.load(null, null);
-    try (InputStream in = Files.newInputStream(caFile)) {
-      int i = 0;
-      for (Certificate cert : factory.generateCertificates(in)) {
-        store.setCertificateEntry("ca-" + i++, cert);
-      }
-      if (i == 0) {
-        throw new GeneralSecurityException("no certificate in " + caFile);
-      }
-    }
-    TrustManagerFactory tmf =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(store);
-    for (TrustManager tm : tmf.getTrustManagers()) {
-      if (tm instanceof X509TrustManager x) {
-        return x;
-      }
-    }
-    throw new GeneralSecurityException("no X.509 trust manager");
-  }
-
-  private static SSLContext sslContext(X509TrustManager trust) throws GeneralSecurityException {
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, new TrustManager[] {trust}, null);
-    return context;
-  }
-
-  /** For insecure_skip_verify only. */
-  private static final class TrustAll implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
-    }
   }
 }

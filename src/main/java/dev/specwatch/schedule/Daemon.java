@@ -1,74 +1,50 @@
 package dev.specwatch.schedule;
 
-import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertEngine;
-import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.digest.DigestJob;
 import dev.specwatch.digest.DigestService;
+import dev.specwatch.digest.DigestSlack;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
-import dev.specwatch.notify.SlackMessages;
-import dev.specwatch.notify.SlackNotifier;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
 import dev.specwatch.signals.Evaluation;
-import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
-import dev.specwatch.signals.RecipeState;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.TimeZone;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import org.quartz.CronScheduleBuilder;
-import org.quartz.JobBuilder;
-import org.quartz.JobDetail;
-import org.quartz.JobKey;
-import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
-import org.quartz.SimpleScheduleBuilder;
-import org.quartz.Trigger;
-import org.quartz.TriggerBuilder;
-import org.quartz.TriggerKey;
-import org.quartz.impl.StdSchedulerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code specwatch run}: evaluates every recipe on a Quartz schedule, drives the alert engine and
- * the notification outbox, serves health, metrics and status, and reloads its config on SIGHUP or
- * {@code POST /-/reload} (an invalid config is rejected and the running one kept).
+ * {@code specwatch run}: wires the evaluator, alert engine, notifications, digest and status server
+ * from one config, runs them on the {@link Schedule}, and reloads on SIGHUP or {@code POST
+ * /-/reload} (an invalid config is rejected and the running one kept).
  */
 public final class Daemon implements AutoCloseable, StatusServer.Source {
   private static final Logger logger = LoggerFactory.getLogger(Daemon.class);
-  static final String CONTEXT_KEY = "specwatch.daemon";
-  private static final JobKey JOB = JobKey.jobKey("evaluation", "specwatch");
-  private static final TriggerKey TRIGGER = TriggerKey.triggerKey("evaluation", "specwatch");
 
   private final Path configPath;
   private final ConfigLoader loader;
   private final Clock clock;
   private final SpecwatchMetrics metrics = new SpecwatchMetrics();
+  private final DatasourceLog datasourceLog = new DatasourceLog();
 
   /** Held during an evaluation and while the wiring is swapped. */
   private final ReentrantLock cycle = new ReentrantLock();
@@ -76,12 +52,15 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private volatile Wiring wiring;
   private volatile Evaluation last;
   private volatile boolean ready;
-  private Scheduler scheduler;
+  private Schedule schedule;
   private StatusServer server;
 
   /** Everything built from one config. */
   private record Wiring(
-      SpecwatchConfig config, AlertService alerts, NotificationService notifications) {}
+      SpecwatchConfig config,
+      PrometheusClient prometheus,
+      AlertService alerts,
+      NotificationService notifications) {}
 
   public Daemon(Path configPath, ConfigLoader loader, Clock clock) {
     this.configPath = configPath;
@@ -102,12 +81,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     server =
         StatusServer.start(
             config.server().listen().socketAddress(), config.server().bearerToken(), this);
-    scheduler = scheduler();
-    scheduler.getContext().put(CONTEXT_KEY, this);
-    JobDetail job = JobBuilder.newJob(EvaluationJob.class).withIdentity(JOB).build();
-    scheduler.scheduleJob(job, trigger(config.evaluation().interval()));
-    scheduleDigest(config);
-    scheduler.start();
+    schedule = Schedule.start(this::evaluate, config.evaluation().interval());
+    scheduleDigest(wiring);
     logger.info(
         "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; status on"
             + " http://{}/ (port {})",
@@ -123,104 +98,47 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     return server.port();
   }
 
-  private static Scheduler scheduler() throws SchedulerException {
-    Properties p = new Properties();
-    p.setProperty("org.quartz.scheduler.instanceName", "specwatch");
-    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-    p.setProperty("org.quartz.threadPool.threadCount", "2");
-    p.setProperty("org.quartz.threadPool.threadNamePrefix", "specwatch-quartz");
-    p.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
-    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-    // A run more than this late counts as missed and is skipped (see the trigger).
-    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
-    return new StdSchedulerFactory(p).getScheduler();
-  }
-
-  private static final JobKey DIGEST_JOB = JobKey.jobKey("digest", "specwatch");
-
-  /** The weekly digest's cron job, and a catch-up at start-up for a digest missed while down. */
-  private void scheduleDigest(SpecwatchConfig config) throws SchedulerException {
-    scheduler.deleteJob(DIGEST_JOB);
-    scheduler.getContext().remove(DigestJob.CONTEXT_KEY);
-    if (config.digest().isEmpty()) {
-      return;
-    }
-    SpecwatchConfig.Digest d = config.digest().get();
-    DigestService service =
-        new DigestService(
-            config, new PrometheusClient(config.prometheus()), clock, DigestService.defaultRetry());
-    d.slackChannel()
-        .ifPresent(
-            channel ->
-                wiring.notifications().notifiers().values().stream()
-                    .filter(n -> n instanceof SlackNotifier)
-                    .map(n -> (SlackNotifier) n)
-                    .findFirst()
-                    .ifPresentOrElse(
-                        slack ->
-                            service.withSlackSummary(
-                                digest -> {
-                                  var result =
-                                      slack.post(
-                                          channel,
-                                          digest.subject(),
-                                          SlackMessages.digestSummary(digest));
-                                  if (!(result instanceof DeliveryResult.Delivered)) {
-                                    logger.warn(
-                                        "posting the digest summary to {} failed: {}",
-                                        channel,
-                                        result);
-                                  }
-                                }),
-                        () ->
-                            logger.warn(
-                                "digest.slack_channel is set but no slack notifier is configured")));
-    scheduler.getContext().put(DigestJob.CONTEXT_KEY, service);
-    JobDetail job = JobBuilder.newJob(DigestJob.class).withIdentity(DIGEST_JOB).build();
-    Trigger cron =
-        TriggerBuilder.newTrigger()
-            .forJob(DIGEST_JOB)
-            .withSchedule(
-                CronScheduleBuilder.cronSchedule(d.schedule())
-                    .inTimeZone(TimeZone.getTimeZone(d.timeZone()))
-                    // A fire missed while down is handled by the catch-up below, with its lateness
-                    // bound.
-                    .withMisfireHandlingInstructionDoNothing())
-            .build();
-    scheduler.scheduleJob(job, cron);
-    Thread catchUp = new Thread(service::sendIfDue, "specwatch-digest-catch-up");
-    catchUp.setDaemon(true);
-    catchUp.start();
-  }
-
-  private static Trigger trigger(Duration interval) {
-    return TriggerBuilder.newTrigger()
-        .withIdentity(TRIGGER)
-        .forJob(JOB)
-        .startNow()
-        .withSchedule(
-            SimpleScheduleBuilder.simpleSchedule()
-                .withIntervalInMilliseconds(interval.toMillis())
-                .repeatForever()
-                // Missed runs (a long evaluation, a paused VM) are skipped, never bunched.
-                .withMisfireHandlingInstructionNextWithRemainingCount())
-        .build();
-  }
-
   private Wiring wire(SpecwatchConfig config) throws IOException {
-    NotificationService notifications = new NotificationService(config, clock);
+    PrometheusClient prometheus = new PrometheusClient(config.prometheus());
+    NotificationService notifications = new NotificationService(config, clock, metrics);
     AlertService alerts =
         new AlertService(
-            new Evaluator(new PrometheusClient(config.prometheus()), clock),
+            new Evaluator(prometheus, clock),
             new AlertEngine(config.alerting()),
             new FileStateStore(config.stateDir(), clock),
             new SilenceStore(config.stateDir()),
             notifications.sink(),
             clock);
-    return new Wiring(config, alerts, notifications);
+    return new Wiring(config, prometheus, alerts, notifications);
   }
 
-  /** One evaluation cycle; called by {@link EvaluationJob}. */
+  /** The digest job, with the fleet summary posted to Slack when digest.slack_channel is set. */
+  private void scheduleDigest(Wiring w) throws SchedulerException {
+    Optional<SpecwatchConfig.Digest> digest = w.config().digest();
+    DigestService service = null;
+    if (digest.isPresent()) {
+      service = new DigestService(w.config(), w.prometheus(), clock, DigestService.defaultRetry());
+      Optional<String> channel = digest.get().slackChannel();
+      if (channel.isPresent()) {
+        Optional<java.util.function.Consumer<dev.specwatch.digest.Digest>> poster =
+            DigestSlack.poster(
+                w.notifications().notifiers().values(),
+                channel.get(),
+                r -> {
+                  if (!(r instanceof DeliveryResult.Delivered)) {
+                    logger.warn("posting the digest summary to {} failed: {}", channel.get(), r);
+                  }
+                });
+        if (poster.isEmpty()) {
+          logger.warn("digest.slack_channel is set but no slack notifier is configured");
+        }
+        poster.ifPresent(service::withSlackSummary);
+      }
+    }
+    schedule.digest(digest.orElse(null), service);
+  }
+
+  /** One evaluation cycle; run by the schedule. */
   void evaluate() {
     cycle.lock();
     try {
@@ -231,8 +149,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       w.notifications().afterCycle(w.alerts().state());
       double seconds = (System.nanoTime() - start) / 1e9;
       last = c.evaluation();
-      record(c, seconds, w);
-      reportDatasource(c.evaluation());
+      metrics.evaluated(c.evaluation(), w.alerts().state(), seconds, clock.instant());
+      datasourceLog.report(c.evaluation());
       if (!c.evaluation().anyDatasourceError()) {
         ready = true;
       }
@@ -247,112 +165,24 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     }
   }
 
-  private String lastDatasourceError;
-
-  /** Logs a datasource failure once when it starts or changes, and once when it ends. */
-  private void reportDatasource(Evaluation e) {
-    String error = e.recipes().stream().flatMap(r -> r.error().stream()).findFirst().orElse(null);
-    if (error != null && !error.equals(lastDatasourceError)) {
-      long affected = e.recipes().stream().filter(r -> r.error().isPresent()).count();
-      logger.warn(
-          "cannot evaluate {} recipe(s): {}; alert state is frozen until queries succeed"
-              + " (datasource_unavailable fires after alerting.datasource_failure_for)",
-          affected,
-          error);
-    } else if (error == null && lastDatasourceError != null) {
-      logger.info("datasource reachable again; evaluating normally");
-    }
-    lastDatasourceError = error;
-  }
-
-  private void record(AlertService.Cycle c, double seconds, Wiring w) {
-    Evaluation e = c.evaluation();
-    metrics.evaluationDuration().observe(seconds);
-    metrics.queries().inc(e.queries());
-    boolean error = e.anyDatasourceError();
-    metrics.evaluations().labelValues(error ? "datasource_error" : "ok").inc();
-    if (!error) {
-      metrics.lastSuccess().set(clock.instant().toEpochMilli() / 1000.0);
-    }
-    Map<RecipeState, Integer> states = new EnumMap<>(RecipeState.class);
-    for (RecipeState s : RecipeState.values()) {
-      states.put(s, 0);
-    }
-    e.recipes().forEach(r -> states.merge(r.state(), 1, Integer::sum));
-    states.forEach((s, n) -> metrics.recipes().labelValues(s.key()).set(n));
-    AlertState state = w.alerts().state();
-    for (AlertPhase phase : AlertPhase.values()) {
-      metrics
-          .alerts()
-          .labelValues(phase.name().toLowerCase())
-          .set(state.alerts().values().stream().filter(a -> a.phase() == phase).count());
-    }
-    metrics.transitionsQueued().set(state.queued().size());
-  }
-
   @Override
   public boolean ready() {
     return ready;
   }
 
   @Override
+  public Optional<Evaluation> lastEvaluation() {
+    return Optional.ofNullable(last);
+  }
+
+  @Override
+  public AlertState alertState() {
+    return wiring.alerts().state();
+  }
+
+  @Override
   public String metrics() throws IOException {
-    Wiring w = wiring;
-    metrics.notifications(w.notifications().worker().sent(), w.notifications().worker().failed());
-    metrics.outboxDepth().set(w.notifications().outbox().pending().size());
-    return metrics.scrape();
-  }
-
-  @Override
-  public Optional<Map<String, Object>> recipes() {
-    Evaluation e = last;
-    return e == null ? Optional.empty() : Optional.of(EvaluationJson.of(e));
-  }
-
-  @Override
-  public Map<String, Object> alerts() {
-    AlertState state = wiring.alerts().state();
-    List<Object> alerts = new ArrayList<>();
-    for (ActiveAlert a : state.alerts().values()) {
-      Map<String, Object> alert = new LinkedHashMap<>();
-      alert.put("id", a.id());
-      alert.put("recipe", a.recipe());
-      alert.put("rule", a.rule());
-      alert.put("position", a.position());
-      alert.put("state", a.phase().name().toLowerCase());
-      alert.put("value", a.value());
-      alert.put("threshold", a.threshold());
-      alert.put("severity", a.severity());
-      alert.put("active_since", a.activeSince().toString());
-      alert.put("firing_since", a.firingSince() == null ? null : a.firingSince().toString());
-      alert.put("frozen_since", a.frozenSince() == null ? null : a.frozenSince().toString());
-      alerts.add(alert);
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("alerts", alerts);
-    out.put("transitions_queued", state.queued().size());
-    return out;
-  }
-
-  @Override
-  public Map<String, Object> slos() {
-    List<Object> slos = new ArrayList<>();
-    Evaluation e = last;
-    if (e != null) {
-      for (RecipeSnapshot r : e.recipes()) {
-        r.slo()
-            .ifPresent(
-                st -> {
-                  Map<String, Object> m = new LinkedHashMap<>();
-                  m.put("recipe", r.recipe());
-                  m.putAll(EvaluationJson.slo(st));
-                  slos.add(m);
-                });
-      }
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("slos", slos);
-    return out;
+    return metrics.scrape(wiring.notifications().outbox().pending().size());
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
@@ -376,10 +206,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       old.notifications().close();
       fresh.notifications().start();
       wiring = fresh;
-      if (!next.evaluation().interval().equals(old.config().evaluation().interval())) {
-        scheduler.rescheduleJob(TRIGGER, trigger(next.evaluation().interval()));
-      }
-      scheduleDigest(next);
+      schedule.interval(next.evaluation().interval());
+      scheduleDigest(fresh);
       if (!next.server().listen().equals(old.config().server().listen())) {
         logger.warn(
             "server.listen changed to {}: takes effect after a restart", next.server().listen());
@@ -404,8 +232,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   public void stop(Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();
     try {
-      if (scheduler != null) {
-        scheduler.standby();
+      if (schedule != null) {
+        schedule.pause();
       }
       boolean idle = cycle.tryLock(bound.toMillis(), TimeUnit.MILLISECONDS);
       if (idle) {
@@ -416,13 +244,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
                 + " previous evaluation is saved)",
             Durations.format(bound));
       }
-      if (scheduler != null) {
-        scheduler.shutdown(false);
+      if (schedule != null) {
+        schedule.close();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (SchedulerException e) {
-      logger.warn("stopping the scheduler: {}", e.getMessage());
     }
     long left = Math.max(0, deadline - System.nanoTime());
     if (wiring != null) {
@@ -442,7 +268,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     stop(Duration.ofSeconds(30));
   }
 
-  /** The snapshot of one recipe at the last evaluation, for tests and the status API. */
+  /** The snapshot of one recipe at the last evaluation, for tests. */
   Optional<RecipeSnapshot> snapshot(String recipe) {
     Evaluation e = last;
     return e == null

@@ -18,8 +18,9 @@ public final class EvaluationJob implements Job {
   @Override
   public void execute(JobExecutionContext context) {
     try {
-      Daemon daemon = (Daemon) context.getScheduler().getContext().get(Daemon.CONTEXT_KEY);
-      daemon.evaluate();
+      Runnable evaluation =
+          (Runnable) context.getScheduler().getContext().get(Schedule.CONTEXT_KEY);
+      evaluation.run();
     } catch (SchedulerException e) {
       logger.error("evaluation job cannot reach the daemon", e);
     } catch (Throwable t) { // one escaped exception must not silently stop the schedule

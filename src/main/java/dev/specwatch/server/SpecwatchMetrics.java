@@ -1,5 +1,10 @@
 package dev.specwatch.server;
 
+import dev.specwatch.alerting.AlertPhase;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.notify.DeliveryListener;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.RecipeState;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -7,10 +12,17 @@ import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 
-/** specwatch's own metrics, served on {@code /metrics} in the Prometheus text format. */
-public final class SpecwatchMetrics {
+/**
+ * specwatch's own metrics, served on {@code /metrics} in the Prometheus text format. One instance
+ * per process: counters keep counting across config reloads. Thread-safe.
+ */
+public final class SpecwatchMetrics implements DeliveryListener {
   private final PrometheusRegistry registry = new PrometheusRegistry();
 
   private final Histogram evaluationDuration =
@@ -48,16 +60,16 @@ public final class SpecwatchMetrics {
           .help("Active alerts by state (pending, firing).")
           .labelNames("state")
           .register(registry);
-  private final Gauge notificationsSent =
-      Gauge.builder()
-          .name("specwatch_notifications_sent")
-          .help("Notifications delivered since start, by notifier.")
+  private final Counter notificationsSent =
+      Counter.builder()
+          .name("specwatch_notifications_sent_total")
+          .help("Notifications delivered, by notifier.")
           .labelNames("notifier")
           .register(registry);
-  private final Gauge notificationsFailed =
-      Gauge.builder()
-          .name("specwatch_notification_failures")
-          .help("Failed notification attempts since start (retried or given up), by notifier.")
+  private final Counter notificationsFailed =
+      Counter.builder()
+          .name("specwatch_notification_failures_total")
+          .help("Failed notification attempts (retried or given up), by notifier.")
           .labelNames("notifier")
           .register(registry);
   private final Gauge outboxDepth =
@@ -71,54 +83,43 @@ public final class SpecwatchMetrics {
           .help("Alert transitions recorded but not yet handed to the outbox.")
           .register(registry);
 
-  public Histogram evaluationDuration() {
-    return evaluationDuration;
+  /** Records one evaluation cycle that took {@code seconds} and finished at {@code at}. */
+  public void evaluated(Evaluation e, AlertState state, double seconds, Instant at) {
+    evaluationDuration.observe(seconds);
+    queries.inc(e.queries());
+    boolean error = e.anyDatasourceError();
+    evaluations.labelValues(error ? "datasource_error" : "ok").inc();
+    if (!error) {
+      lastSuccess.set(at.toEpochMilli() / 1000.0);
+    }
+    Map<RecipeState, Integer> states = new EnumMap<>(RecipeState.class);
+    for (RecipeState s : RecipeState.values()) {
+      states.put(s, 0);
+    }
+    e.recipes().forEach(r -> states.merge(r.state(), 1, Integer::sum));
+    states.forEach((s, n) -> recipes.labelValues(s.key()).set(n));
+    for (AlertPhase phase : AlertPhase.values()) {
+      long n = state.alerts().values().stream().filter(a -> a.phase() == phase).count();
+      alerts.labelValues(phase.name().toLowerCase(Locale.ROOT)).set(n);
+    }
+    transitionsQueued.set(state.queued().size());
   }
 
-  public Counter evaluations() {
-    return evaluations;
+  @Override
+  public void delivered(String notifier) {
+    notificationsSent.labelValues(notifier).inc();
   }
 
-  public Counter queries() {
-    return queries;
+  @Override
+  public void failed(String notifier) {
+    notificationsFailed.labelValues(notifier).inc();
   }
 
-  public Gauge lastSuccess() {
-    return lastSuccess;
-  }
-
-  public Gauge recipes() {
-    return recipes;
-  }
-
-  public Gauge alerts() {
-    return alerts;
-  }
-
-  public Gauge notificationsSent() {
-    return notificationsSent;
-  }
-
-  public Gauge notificationsFailed() {
-    return notificationsFailed;
-  }
-
-  public Gauge outboxDepth() {
-    return outboxDepth;
-  }
-
-  public Gauge transitionsQueued() {
-    return transitionsQueued;
-  }
-
-  public void notifications(Map<String, Long> sent, Map<String, Long> failed) {
-    sent.forEach((n, v) -> notificationsSent.labelValues(n).set(v));
-    failed.forEach((n, v) -> notificationsFailed.labelValues(n).set(v));
-  }
-
-  public String scrape() throws IOException {
+  /** The text exposition, with the outbox depth read at scrape time. */
+  public String scrape(int outboxPending) throws IOException {
+    outboxDepth.set(outboxPending);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
-    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    return out.toString(StandardCharsets.UTF_8);
   }
 }

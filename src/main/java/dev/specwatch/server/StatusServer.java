@@ -3,7 +3,9 @@ package dev.specwatch.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.alerting.AlertState;
 import dev.specwatch.model.Secret;
+import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's HTTP endpoints: {@code /healthz}, {@code /readyz}, {@code /metrics}, {@code
- * /api/v1/recipes}, {@code /api/v1/alerts} and {@code POST /-/reload}. With {@code
- * server.bearer_token}, {@code /api} and {@code /-/reload} require it. Responses never contain
- * secrets: they are built from evaluations and alert state, whose errors name endpoints only.
+ * The daemon's HTTP endpoints, registered from one table ({@link #ENDPOINTS}). With {@code
+ * server.bearer_token}, the API and {@code /-/reload} require it. Responses never contain secrets:
+ * they are built from evaluations and alert state, whose errors name endpoints only. {@code HEAD}
+ * is answered wherever {@code GET} is.
  */
 public final class StatusServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(StatusServer.class);
@@ -33,18 +35,65 @@ public final class StatusServer implements AutoCloseable {
   public interface Source {
     boolean ready();
 
+    /** The last evaluation, or empty before the first. */
+    Optional<Evaluation> lastEvaluation();
+
+    AlertState alertState();
+
+    /** specwatch's own metrics in the text format. */
     String metrics() throws IOException;
-
-    /** The last evaluation as {@link EvaluationJson}, or empty before the first. */
-    Optional<Map<String, Object>> recipes();
-
-    Map<String, Object> alerts();
-
-    /** SLO status of every recipe with an slo, from the last evaluation. */
-    Map<String, Object> slos();
 
     /** Reloads the config; returns the problems (empty when it was applied). */
     List<String> reload();
+  }
+
+  private record Response(int status, String type, String body) {}
+
+  private interface Handler {
+    Response handle(Source source) throws IOException;
+  }
+
+  /** One endpoint: its exact path, method, whether it needs the bearer token, what it answers. */
+  private record Endpoint(String path, String method, boolean authenticated, Handler handler) {}
+
+  private static final List<Endpoint> ENDPOINTS =
+      List.of(
+          new Endpoint("/healthz", "GET", false, s -> text(200, "ok\n")),
+          new Endpoint(
+              "/readyz",
+              "GET",
+              false,
+              s ->
+                  s.ready()
+                      ? text(200, "ready\n")
+                      : text(503, "not ready: no successful evaluation yet\n")),
+          new Endpoint(
+              "/metrics",
+              "GET",
+              false,
+              s -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", s.metrics())),
+          new Endpoint(
+              "/api/v1/recipes",
+              "GET",
+              true,
+              s ->
+                  s.lastEvaluation()
+                      .map(e -> json(200, EvaluationJson.of(e)))
+                      .orElseGet(
+                          () ->
+                              json(503, Map.of("status", "error", "error", "no evaluation yet")))),
+          new Endpoint(
+              "/api/v1/alerts", "GET", true, s -> json(200, StatusViews.alerts(s.alertState()))),
+          new Endpoint(
+              "/api/v1/slos",
+              "GET",
+              true,
+              s -> json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
+          new Endpoint("/-/reload", "POST", true, StatusServer::reload));
+
+  /** Every path served, in table order (for tests and docs). */
+  static List<String> paths() {
+    return ENDPOINTS.stream().map(Endpoint::path).toList();
   }
 
   private final HttpServer server;
@@ -61,68 +110,18 @@ public final class StatusServer implements AutoCloseable {
     AtomicInteger n = new AtomicInteger();
     ExecutorService executor =
         Executors.newFixedThreadPool(
-            2,
+            4,
             r -> {
               Thread t = new Thread(r, "specwatch-http-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
     server.setExecutor(executor);
-    server.createContext("/healthz", ex -> handle(ex, "GET", () -> text(200, "ok\n")));
+    Map<String, Endpoint> byPath = new LinkedHashMap<>();
+    ENDPOINTS.forEach(e -> byPath.put(e.path(), e));
+    // One context: every request is routed by its exact path (contexts match by prefix).
     server.createContext(
-        "/readyz",
-        ex ->
-            handle(
-                ex,
-                "GET",
-                () ->
-                    source.ready()
-                        ? text(200, "ready\n")
-                        : text(503, "not ready: no successful evaluation yet\n")));
-    server.createContext(
-        "/metrics",
-        ex ->
-            handle(
-                ex,
-                "GET",
-                () ->
-                    new Response(
-                        200, "text/plain; version=0.0.4; charset=utf-8", source.metrics())));
-    server.createContext(
-        "/api/v1/recipes",
-        ex ->
-            handle(
-                ex,
-                "GET",
-                token,
-                () ->
-                    source
-                        .recipes()
-                        .map(r -> json(200, r))
-                        .orElseGet(
-                            () ->
-                                json(
-                                    503,
-                                    Map.of("status", "error", "error", "no evaluation yet")))));
-    server.createContext(
-        "/api/v1/alerts", ex -> handle(ex, "GET", token, () -> json(200, source.alerts())));
-    server.createContext(
-        "/-/reload",
-        ex ->
-            handle(
-                ex,
-                "POST",
-                token,
-                () -> {
-                  List<String> problems = source.reload();
-                  Map<String, Object> body = new LinkedHashMap<>();
-                  body.put("status", problems.isEmpty() ? "ok" : "error");
-                  if (!problems.isEmpty()) {
-                    body.put("errors", problems);
-                  }
-                  return json(problems.isEmpty() ? 200 : 400, body);
-                }));
-    server.createContext("/", ex -> handle(ex, null, () -> text(404, "not found\n")));
+        "/", ex -> handle(ex, byPath.get(ex.getRequestURI().getPath()), token, source));
     server.start();
     return new StatusServer(server, executor);
   }
@@ -131,10 +130,14 @@ public final class StatusServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  private record Response(int status, String type, String body) {}
-
-  private interface Handler {
-    Response handle() throws IOException;
+  private static Response reload(Source source) {
+    List<String> problems = source.reload();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", problems.isEmpty() ? "ok" : "error");
+    if (!problems.isEmpty()) {
+      body.put("errors", problems);
+    }
+    return json(problems.isEmpty() ? 200 : 400, body);
   }
 
   private static Response text(int status, String body) {
@@ -146,39 +149,46 @@ public final class StatusServer implements AutoCloseable {
       return new Response(
           status, "application/json", EvaluationJson.MAPPER.writeValueAsString(body));
     } catch (JsonProcessingException e) {
+      logger.error("cannot encode the response", e);
       return text(500, "cannot encode the response\n");
     }
   }
 
-  private static void handle(HttpExchange ex, String method, Handler handler) throws IOException {
-    handle(ex, method, Optional.empty(), handler);
-  }
-
   private static void handle(
-      HttpExchange ex, String method, Optional<Secret> token, Handler handler) throws IOException {
+      HttpExchange ex, Endpoint endpoint, Optional<Secret> token, Source source)
+      throws IOException {
     try (ex) {
+      String method = ex.getRequestMethod();
+      boolean head = method.equals("HEAD");
       Response response;
-      if (method != null && !method.equals(ex.getRequestMethod())) {
-        response = text(405, "use " + method + "\n");
-        ex.getResponseHeaders().set("Allow", method);
-      } else if (token.isPresent() && !authorized(ex, token.get())) {
+      if (endpoint == null) {
+        response = text(404, "not found\n");
+      } else if (!method.equals(endpoint.method()) && !(head && endpoint.method().equals("GET"))) {
+        response = text(405, "use " + endpoint.method() + "\n");
+        ex.getResponseHeaders().set("Allow", endpoint.method());
+      } else if (endpoint.authenticated() && token.isPresent() && !authorized(ex, token.get())) {
         response = text(401, "missing or wrong bearer token\n");
         ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       } else {
         try {
-          response = handler.handle();
+          response = endpoint.handler().handle(source);
         } catch (IOException | RuntimeException e) {
-          logger.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI().getPath(), e);
+          logger.error("{} {} failed", method, endpoint.path(), e);
           response = text(500, "internal error\n");
         }
       }
       byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
       ex.getResponseHeaders().set("Content-Type", response.type());
-      ex.sendResponseHeaders(response.status(), body.length == 0 ? -1 : body.length);
-      if (body.length > 0) {
-        try (OutputStream out = ex.getResponseBody()) {
-          out.write(body);
+      if (head || body.length == 0) {
+        if (head && body.length > 0) {
+          ex.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
         }
+        ex.sendResponseHeaders(response.status(), -1);
+        return;
+      }
+      ex.sendResponseHeaders(response.status(), body.length);
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(body);
       }
     }
   }

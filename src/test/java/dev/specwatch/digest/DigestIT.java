@@ -13,7 +13,6 @@ import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.Secret;
 import dev.specwatch.model.SpecwatchConfig;
-import dev.specwatch.notify.SlackMessages;
 import dev.specwatch.notify.SlackNotifier;
 import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
@@ -316,7 +315,7 @@ class DigestIT {
       DigestService service =
           service(c, Clock.systemUTC(), 1)
               .withSlackSummary(
-                  d -> notifier.post("#fleet", d.subject(), SlackMessages.digestSummary(d)));
+                  DigestSlack.poster(List.of(notifier), "#fleet", r -> {}).orElseThrow());
       assertThat(service.send(PERIOD)).isEqualTo(DigestService.Outcome.SENT);
       assertThat(slack.calls())
           .singleElement()

@@ -91,7 +91,7 @@ class AlertmanagerNotifierIT {
               });
 
       // Re-sent while firing keeps it active; the resolve ends it.
-      assertThat(notifier.resend(List.of(firing), Instant.now()))
+      assertThat(notifier.resendFiring(List.of(firing), Instant.now()))
           .isInstanceOf(DeliveryResult.Delivered.class);
       Transition resolved =
           new Transition(

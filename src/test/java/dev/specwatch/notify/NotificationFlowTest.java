@@ -81,7 +81,7 @@ class NotificationFlowTest {
   void onePostPerAlertAcrossRestartsAndTheResolveUpdatesIt() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
       SpecwatchConfig c = config(slack);
-      NotificationService notifications = new NotificationService(c, clock);
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
       AlertService alerts = service(c, notifications.sink());
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
       acceptance.set(0.3);
@@ -94,7 +94,7 @@ class NotificationFlowTest {
       String ts = new SlackThreadStore(c.stateDir()).get("m/acceptance_rate").orElseThrow().ts();
 
       // kill -9 and restart: still firing, nothing new is posted.
-      notifications = new NotificationService(c, clock);
+      notifications = new NotificationService(c, clock, DeliveryListener.NONE);
       alerts = service(c, notifications.sink());
       for (int i = 0; i < 3; i++) {
         clock.advance(Duration.ofSeconds(30));
@@ -132,7 +132,7 @@ class NotificationFlowTest {
       dying.runOnce(c.policies(), Duration.ofMinutes(5));
       assertThat(dying.state().queued()).hasSize(1);
 
-      NotificationService notifications = new NotificationService(c, clock);
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
       AlertService restarted = service(c, notifications.sink());
       assertThat(restarted.state().queued()).as("persisted").hasSize(1);
       clock.advance(Duration.ofSeconds(30));

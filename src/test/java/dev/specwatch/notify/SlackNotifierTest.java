@@ -79,7 +79,8 @@ class SlackNotifierTest {
             Optional.of(URI.create("http://grafana:3000")),
             threads,
             clock);
-    return new DeliveryWorker(outbox, Map.of("slack", notifier), clock, new Random(1));
+    return new DeliveryWorker(
+        outbox, Map.of("slack", notifier), clock, new Random(1), DeliveryListener.NONE);
   }
 
   static Transition transition(long seq, Transition.Kind kind, Instant at) {

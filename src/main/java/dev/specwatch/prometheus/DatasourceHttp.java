@@ -1,0 +1,105 @@
+package dev.specwatch.prometheus;
+
+import dev.specwatch.http.HttpClients;
+import dev.specwatch.model.PrometheusSettings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import okhttp3.Credentials;
+import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.tls.Certificates;
+import okhttp3.tls.HandshakeCertificates;
+
+/**
+ * The HTTP client of one datasource: derived from the shared client, with the datasource's
+ * timeouts, TLS trust (a CA file or insecure_skip_verify, through okhttp-tls) and credentials added
+ * by an interceptor, so no other code handles them.
+ */
+final class DatasourceHttp {
+  private static final Pattern PEM =
+      Pattern.compile("-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----", Pattern.DOTALL);
+
+  private DatasourceHttp() {}
+
+  static OkHttpClient client(PrometheusSettings settings) {
+    OkHttpClient.Builder builder =
+        HttpClients.shared()
+            .newBuilder()
+            .connectTimeout(settings.timeout())
+            .readTimeout(settings.timeout())
+            .writeTimeout(settings.timeout())
+            .callTimeout(settings.timeout())
+            .retryOnConnectionFailure(false)
+            .addInterceptor(new Auth(settings));
+    if (settings.insecureSkipVerify()) {
+      String host = HttpUrl.get(settings.url()).host();
+      HandshakeCertificates insecure =
+          new HandshakeCertificates.Builder()
+              .addPlatformTrustedCertificates()
+              .addInsecureHost(host)
+              .build();
+      builder.sslSocketFactory(insecure.sslSocketFactory(), insecure.trustManager());
+      builder.hostnameVerifier((h, session) -> h.equals(host));
+    } else if (settings.caFile().isPresent()) {
+      HandshakeCertificates trusted = trusting(settings.caFile().get());
+      builder.sslSocketFactory(trusted.sslSocketFactory(), trusted.trustManager());
+    }
+    return builder.build();
+  }
+
+  /** Trusts the certificates of a PEM file (and only those). */
+  static HandshakeCertificates trusting(Path caFile) {
+    String pem;
+    try {
+      pem = Files.readString(caFile, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the CA file " + caFile + ": " + e, e);
+    }
+    List<String> blocks = new ArrayList<>();
+    Matcher m = PEM.matcher(pem);
+    while (m.find()) {
+      blocks.add(m.group());
+    }
+    if (blocks.isEmpty()) {
+      throw new IllegalArgumentException("no PEM certificate in the CA file " + caFile);
+    }
+    HandshakeCertificates.Builder builder = new HandshakeCertificates.Builder();
+    for (String block : blocks) {
+      try {
+        builder.addTrustedCertificate(Certificates.decodeCertificatePem(block));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "cannot use the CA file " + caFile + ": " + e.getMessage(), e);
+      }
+    }
+    return builder.build();
+  }
+
+  /** Adds the configured headers and credentials to every request of this datasource. */
+  private record Auth(PrometheusSettings settings) implements Interceptor {
+    @Override
+    public Response intercept(Chain chain) throws IOException {
+      Request.Builder request = chain.request().newBuilder();
+      settings.headers().forEach(request::header);
+      settings
+          .bearerToken()
+          .ifPresent(t -> request.header("Authorization", "Bearer " + t.reveal()));
+      settings
+          .basicAuth()
+          .ifPresent(
+              b ->
+                  request.header(
+                      "Authorization", Credentials.basic(b.username(), b.password().reveal())));
+      return chain.proceed(request.build());
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.specwatch.server;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.EvaluationJson;
+import dev.specwatch.signals.RecipeSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The JSON documents of the status API. Field names (snake_case) are the contract documented in
+ * docs/OPERATIONS.md; instants are RFC 3339 strings.
+ */
+public final class StatusViews {
+  private StatusViews() {}
+
+  /** {@code GET /api/v1/alerts}. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Alerts(List<Alert> alerts, int transitionsQueued) {}
+
+  /** One pending or firing alert. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Alert(
+      String id,
+      String recipe,
+      String rule,
+      Integer position,
+      String state,
+      Double value,
+      double threshold,
+      String severity,
+      String activeSince,
+      String firingSince,
+      String frozenSince) {}
+
+  /** {@code GET /api/v1/slos}. */
+  public record Slos(List<Slo> slos) {}
+
+  /** One recipe's SLO status: {@code recipe} plus the fields of check's {@code slo} object. */
+  public record Slo(String recipe, Map<String, Object> status) {
+    @JsonAnyGetter
+    public Map<String, Object> fields() {
+      return status;
+    }
+
+    @Override
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public Map<String, Object> status() {
+      return status;
+    }
+  }
+
+  public static Alerts alerts(AlertState state) {
+    List<Alert> alerts = new ArrayList<>();
+    for (ActiveAlert a : state.alerts().values()) {
+      alerts.add(
+          new Alert(
+              a.id(),
+              a.recipe(),
+              a.rule(),
+              a.position(),
+              a.phase().name().toLowerCase(Locale.ROOT),
+              a.value(),
+              a.threshold(),
+              a.severity(),
+              a.activeSince().toString(),
+              text(a.firingSince()),
+              text(a.frozenSince())));
+    }
+    return new Alerts(alerts, state.queued().size());
+  }
+
+  /** SLO status of every recipe with an slo at the last evaluation; empty before the first. */
+  public static Slos slos(Evaluation e) {
+    List<Slo> slos = new ArrayList<>();
+    if (e != null) {
+      for (RecipeSnapshot r : e.recipes()) {
+        r.slo().ifPresent(st -> slos.add(new Slo(r.recipe(), EvaluationJson.slo(st))));
+      }
+    }
+    return new Slos(slos);
+  }
+
+  private static String text(Instant t) {
+    return t == null ? null : t.toString();
+  }
+}
