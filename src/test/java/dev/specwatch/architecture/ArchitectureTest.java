@@ -1,0 +1,137 @@
+package dev.specwatch.architecture;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The layering of docs/ARCHITECTURE.md, enforced on the compiled main classes. */
+class ArchitectureTest {
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.specwatch");
+  }
+
+  @Test
+  void packagesHaveNoCycles() {
+    slices().matching("dev.specwatch.(*)..").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void packagesOnlyImportTheLayersBelowThem() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("model")
+        .definedBy("dev.specwatch.model..")
+        .layer("yaml")
+        .definedBy("dev.specwatch.yaml..")
+        .layer("http")
+        .definedBy("dev.specwatch.http..")
+        .layer("store")
+        .definedBy("dev.specwatch.store..")
+        .layer("advisor")
+        .definedBy("dev.specwatch.advisor..")
+        .layer("prometheus")
+        .definedBy("dev.specwatch.prometheus..")
+        .layer("signals")
+        .definedBy("dev.specwatch.signals..")
+        .layer("config")
+        .definedBy("dev.specwatch.config..")
+        .layer("alerting")
+        .definedBy("dev.specwatch.alerting..")
+        .layer("notify")
+        .definedBy("dev.specwatch.notify..")
+        .layer("digest")
+        .definedBy("dev.specwatch.digest..")
+        .layer("server")
+        .definedBy("dev.specwatch.server..")
+        .layer("schedule")
+        .definedBy("dev.specwatch.schedule..")
+        .layer("sim")
+        .definedBy("dev.specwatch.sim..")
+        .layer("cli")
+        .definedBy("dev.specwatch.cli..")
+        .whereLayer("model")
+        .mayNotAccessAnyLayer()
+        .whereLayer("http")
+        .mayNotAccessAnyLayer()
+        .whereLayer("store")
+        .mayNotAccessAnyLayer()
+        .whereLayer("advisor")
+        .mayNotAccessAnyLayer()
+        .whereLayer("yaml")
+        .mayOnlyAccessLayers("model")
+        .whereLayer("prometheus")
+        .mayOnlyAccessLayers("model", "http")
+        .whereLayer("signals")
+        .mayOnlyAccessLayers("model", "prometheus", "advisor")
+        .whereLayer("config")
+        .mayOnlyAccessLayers("model", "yaml")
+        .whereLayer("alerting")
+        .mayOnlyAccessLayers("model", "signals", "prometheus", "store")
+        .whereLayer("notify")
+        .mayOnlyAccessLayers("model", "alerting", "signals", "store", "http")
+        .whereLayer("digest")
+        .mayOnlyAccessLayers(
+            "model", "alerting", "notify", "signals", "prometheus", "store", "advisor")
+        .whereLayer("server")
+        .mayOnlyAccessLayers("model", "alerting", "notify", "signals")
+        .whereLayer("schedule")
+        .mayOnlyAccessLayers(
+            "model",
+            "yaml",
+            "config",
+            "prometheus",
+            "signals",
+            "alerting",
+            "notify",
+            "digest",
+            "server")
+        .whereLayer("sim")
+        .mayOnlyAccessLayers("model", "yaml")
+        .whereLayer("cli")
+        .mayNotBeAccessedByAnyLayer()
+        .check(classes);
+  }
+
+  @Test
+  void noMainSourceFileIsLongerThan400Lines() throws IOException {
+    Map<Path, Long> tooLong;
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      List<Path> sources = files.filter(p -> p.toString().endsWith(".java")).toList();
+      tooLong =
+          sources.stream()
+              .collect(Collectors.toMap(p -> p, ArchitectureTest::lines))
+              .entrySet()
+              .stream()
+              .filter(e -> e.getValue() > 400)
+              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+    assertThat(tooLong).as("split these files").isEmpty();
+  }
+
+  private static long lines(Path p) {
+    try (Stream<String> lines = Files.lines(p)) {
+      return lines.count();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
