@@ -1,18 +1,23 @@
 package dev.specwatch.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.advisor.Advisor;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -25,9 +30,8 @@ import picocli.CommandLine.Spec;
     name = "advise",
     mixinStandardHelpOptions = true,
     description = {
-      "Recommends num_speculative_tokens for a recipe from its measured per-position acceptance:",
-      "expected tokens per verification step and estimated speed-up E_k / (1 + c*k) for every k",
-      "up to the configured one and two beyond (extrapolated)."
+      "Recommends num_speculative_tokens for a recipe from its measured acceptance.",
+      "Prints the expected tokens per verification step and the estimated speed-up E_k / (1 + c*k) for every k up to the configured one and two beyond (extrapolated)."
     })
 final class AdviseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -41,7 +45,7 @@ final class AdviseCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "24h",
       description = "Measure over this window (default: ${DEFAULT-VALUE}).")
-  String window;
+  Duration window;
 
   @Option(
       names = "--draft-cost",
@@ -52,40 +56,43 @@ final class AdviseCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}; an MTP head is cheap, a separate draft model less so).")
   double draftCost;
 
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text (default) or json (docs/CLI.md).")
+  Output output;
+
+  enum Output {
+    text,
+    json
+  }
+
   @Override
-  public Integer call() {
+  public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Duration> w = Durations.parse(window);
-    if (w.isEmpty() || w.get().isZero() || draftCost < 0) {
-      err.println("specwatch advise: --window expects a duration like 24h, --draft-cost >= 0");
-      return ExitCodes.INVALID_INPUT;
+    if (draftCost < 0) {
+      throw new UsageException("--draft-cost must be 0 or more");
     }
-    Optional<SpecwatchConfig> c = config.load(err);
-    if (c.isEmpty()) {
-      return ExitCodes.INVALID_INPUT;
-    }
-    Optional<Policy> policy =
-        c.get().policies().stream().filter(p -> p.recipe().equals(recipe)).findFirst();
-    if (policy.isEmpty()) {
-      err.println("specwatch advise: no recipe '" + recipe + "'");
-      return ExitCodes.INVALID_INPUT;
-    }
+    SpecwatchConfig c = config.load();
+    Policy policy = Recipes.find(c, recipe);
     Evaluation e =
-        new Evaluator(new PrometheusClient(c.get().prometheus()), Clock.systemUTC())
-            .evaluate(List.of(policy.get()), w.get(), Optional.empty());
+        new Evaluator(new PrometheusClient(c.prometheus()), Clock.systemUTC())
+            .evaluate(List.of(policy), window, Optional.empty());
     RecipeSnapshot s = e.recipes().get(0);
     if (s.error().isPresent()) {
       err.println("specwatch advise: " + s.error().get());
       return ExitCodes.DATASOURCE;
     }
+    String over = Durations.format(window);
     if (s.signals().positionAcceptance().isEmpty()
         || s.signals().positionAcceptance().stream().anyMatch(v -> v == null)) {
       err.println(
           "specwatch advise: no per-position acceptance for "
               + recipe
               + " over "
-              + window
+              + over
               + " (state "
               + s.state().key()
               + "; SGLang exports none)");
@@ -94,14 +101,18 @@ final class AdviseCommand implements Callable<Integer> {
     Advisor.Advice advice =
         Advisor.advise(
             s.signals().positionAcceptance(),
-            policy.get().numSpeculativeTokens(),
+            policy.numSpeculativeTokens(),
             draftCost,
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
+    if (output == Output.json) {
+      out.println(EvaluationJson.MAPPER.writeValueAsString(json(advice, over, s)));
+      return ExitCodes.OK;
+    }
     out.printf(
         Locale.ROOT,
         "%s over %s (%.0f drafts), draft cost %.2f%n",
         recipe,
-        window,
+        over,
         s.signals().draftsInWindow(),
         draftCost);
     out.println("   k  tokens/step  speed-up");
@@ -125,5 +136,29 @@ final class AdviseCommand implements Callable<Integer> {
       out.println("warning: " + advice.warning());
     }
     return ExitCodes.OK;
+  }
+
+  private Map<String, Object> json(Advisor.Advice advice, String over, RecipeSnapshot s) {
+    List<Object> options = new ArrayList<>();
+    for (Advisor.Option o : advice.options()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("k", o.k());
+      m.put("tokens_per_step", o.expectedTokens());
+      m.put("speedup", o.speedup());
+      m.put("current", o.k() == advice.currentK());
+      m.put("extrapolated", o.extrapolated());
+      options.add(m);
+    }
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("recipe", recipe);
+    root.put("window", over);
+    root.put("drafts", s.signals().draftsInWindow());
+    root.put("draft_cost", draftCost);
+    root.put("current_k", advice.currentK());
+    root.put("options", options);
+    root.put("recommended_k", advice.recommended().k());
+    root.put("gain", advice.gain());
+    root.put("warning", advice.warning());
+    return root;
   }
 }

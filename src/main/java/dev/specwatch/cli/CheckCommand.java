@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +32,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Evaluates every recipe once against Prometheus and prints its state and signals.",
-      "Sends no notifications. Exit 0: all recipes healthy, idle, low on traffic or without",
-      "data; 1: a threshold is breached; 2: config or usage error; 3: datasource error."
+      "Sends no notifications. Exit 0: all recipes healthy, idle, low on traffic or without data; 1: a threshold is breached; 2: config or usage error; 3: datasource error."
     })
 final class CheckCommand implements Callable<Integer> {
   enum Output {
@@ -58,46 +56,22 @@ final class CheckCommand implements Callable<Integer> {
       description =
           "Evaluate at this time instead of now: RFC 3339 (2026-11-30T12:00:00Z) or"
               + " Unix seconds.")
-  String time;
+  Instant time;
 
   @Option(
       names = "--window",
       paramLabel = "DURATION",
       description = "Override evaluation.window, e.g. 15m.")
-  String window;
+  Duration window;
 
   @Override
   public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> at = Optional.empty();
-    if (time != null) {
-      at = parseTime(time);
-      if (at.isEmpty()) {
-        err.println(
-            "specwatch check: --time expects RFC 3339 (2026-11-30T12:00:00Z) or Unix"
-                + " seconds, got '"
-                + time
-                + "'");
-        return ExitCodes.INVALID_INPUT;
-      }
-    }
-    Optional<SpecwatchConfig> loaded = config.load(err);
-    if (loaded.isEmpty()) {
-      return ExitCodes.INVALID_INPUT;
-    }
-    SpecwatchConfig c = loaded.get();
-    Duration w = c.evaluation().window();
-    if (window != null) {
-      Optional<Duration> parsed = Durations.parse(window);
-      if (parsed.isEmpty() || parsed.get().isZero()) {
-        err.println("specwatch check: --window expects a duration like 5m, got '" + window + "'");
-        return ExitCodes.INVALID_INPUT;
-      }
-      w = parsed.get();
-    }
+    SpecwatchConfig c = config.load();
+    Duration w = window == null ? c.evaluation().window() : window;
     Evaluator evaluator = new Evaluator(new PrometheusClient(c.prometheus()), Clock.systemUTC());
-    Evaluation evaluation = evaluator.evaluate(c.policies(), w, at);
+    Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
     if (output == Output.json) {
       out.println(json(evaluation));
     } else {
@@ -122,19 +96,6 @@ final class CheckCommand implements Callable<Integer> {
       return ExitCodes.DATASOURCE;
     }
     return evaluation.anyBreach() ? ExitCodes.SOFTWARE : ExitCodes.OK;
-  }
-
-  static Optional<Instant> parseTime(String text) {
-    try {
-      return Optional.of(Instant.parse(text));
-    } catch (DateTimeParseException e) {
-      try {
-        double seconds = Double.parseDouble(text);
-        return Optional.of(Instant.ofEpochMilli(Math.round(seconds * 1000)));
-      } catch (NumberFormatException nfe) {
-        return Optional.empty();
-      }
-    }
   }
 
   static String json(Evaluation e) throws JsonProcessingException {

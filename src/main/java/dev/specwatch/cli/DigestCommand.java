@@ -10,7 +10,6 @@ import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,9 +29,8 @@ import picocli.CommandLine.Spec;
     name = "digest",
     mixinStandardHelpOptions = true,
     description = {
-      "The weekly efficiency digest. --dry-run --out DIR writes digest.html, digest.txt and the",
-      "chart PNGs without sending; --send mails it now (and records the period as sent).",
-      "Default period: the last complete ISO week in digest.time_zone."
+      "Renders or sends the weekly efficiency digest.",
+      "--dry-run --out DIR writes digest.html, digest.txt and the chart PNGs without sending (no digest: section needed); --send mails it now and records the period as sent. Default period: the last complete ISO week in digest.time_zone."
     })
 final class DigestCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -64,23 +62,17 @@ final class DigestCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws IOException {
-    PrintWriter err = spec.commandLine().getErr();
-    Optional<SpecwatchConfig> loaded = config.load(err);
-    if (loaded.isEmpty()) {
-      return ExitCodes.INVALID_INPUT;
-    }
-    SpecwatchConfig c = loaded.get();
+  public Integer call() throws IOException, PrometheusException {
+    SpecwatchConfig c = config.load();
     SpecwatchConfig.Digest digest = c.digest().orElse(SpecwatchConfig.Digest.defaults());
     DigestPeriod p;
     if (period != null) {
-      Optional<DigestPeriod> parsed = DigestPeriod.parse(period, digest.timeZone());
-      if (parsed.isEmpty()) {
-        err.println(
-            "specwatch digest: --period expects an ISO week like 2026-W47, got '" + period + "'");
-        return ExitCodes.INVALID_INPUT;
-      }
-      p = parsed.get();
+      p =
+          DigestPeriod.parse(period, digest.timeZone())
+              .orElseThrow(
+                  () ->
+                      new UsageException(
+                          "--period expects an ISO week like 2026-W47, got '" + period + "'"));
     } else {
       p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), digest.timeZone());
     }
@@ -92,16 +84,9 @@ final class DigestCommand implements Callable<Integer> {
             DigestService.defaultRetry());
     if (mode.dryRun) {
       if (out == null) {
-        err.println("specwatch digest: --dry-run needs --out DIR");
-        return ExitCodes.INVALID_INPUT;
+        throw new UsageException("--dry-run needs --out DIR");
       }
-      DigestRenderer.Rendered r;
-      try {
-        r = service.render(p);
-      } catch (PrometheusException e) {
-        err.println("specwatch digest: " + e.getMessage());
-        return ExitCodes.DATASOURCE;
-      }
+      DigestRenderer.Rendered r = service.render(p);
       Files.createDirectories(out);
       // In a browser the images are files next to the page, not parts of a mail.
       String html = r.html();
@@ -122,10 +107,9 @@ final class DigestCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     if (c.digest().isEmpty()) {
-      err.println(
-          "specwatch digest: the config has no digest: section, so there is nobody to send to;"
+      throw new UsageException(
+          "the config has no digest: section, so there is nobody to send to;"
               + " add one (docs/DIGEST.md) or use --dry-run --out DIR");
-      return ExitCodes.INVALID_INPUT;
     }
     Optional<String> channel = c.digest().get().slackChannel();
     if (channel.isPresent()) {

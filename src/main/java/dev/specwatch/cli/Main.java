@@ -1,7 +1,11 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.yaml.InvalidInputException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import picocli.CommandLine;
 
 /** Entry point of {@code specwatch}; the only place that calls {@link System#exit}. */
@@ -25,11 +29,33 @@ public final class Main {
     cli.setOut(out);
     cli.setErr(err);
     cli.setCaseInsensitiveEnumValuesAllowed(true);
-    cli.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) -> {
-          commandLine.getErr().println("specwatch: " + e.getMessage());
-          return ExitCodes.SOFTWARE;
-        });
+    cli.registerConverter(Duration.class, new CliTypes.DurationConverter());
+    cli.registerConverter(Instant.class, new CliTypes.TimeConverter());
+    cli.setExecutionExceptionHandler(Main::failed);
     return cli;
+  }
+
+  /** The one place where an exception becomes a message and an exit code (docs/CLI.md). */
+  private static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    PrintWriter err = command.getErr();
+    String name = command.getCommandSpec().qualifiedName(" ");
+    int code;
+    if (e instanceof InvalidInputException invalid) {
+      invalid.problems().forEach(err::println);
+      int n = invalid.problems().size();
+      err.println(n + (n == 1 ? " error" : " errors"));
+      code = ExitCodes.INVALID_INPUT;
+    } else if (e instanceof UsageException) {
+      err.println(name + ": " + e.getMessage());
+      code = ExitCodes.INVALID_INPUT;
+    } else if (e instanceof PrometheusException) {
+      err.println(name + ": " + e.getMessage());
+      code = ExitCodes.DATASOURCE;
+    } else {
+      err.println(name + ": " + e);
+      code = ExitCodes.SOFTWARE;
+    }
+    err.flush();
+    return code;
   }
 }

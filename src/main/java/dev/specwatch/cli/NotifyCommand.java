@@ -7,15 +7,17 @@ import dev.specwatch.notify.Intent;
 import dev.specwatch.notify.Notifier;
 import dev.specwatch.notify.Notifiers;
 import dev.specwatch.notify.SlackThreadStore;
+import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +28,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "notify",
     mixinStandardHelpOptions = true,
-    description = "Notification tools.",
+    description = "Checks the configured notifiers.",
     subcommands = {NotifyCommand.Test.class})
 final class NotifyCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -40,8 +42,8 @@ final class NotifyCommand implements Runnable {
       name = "test",
       mixinStandardHelpOptions = true,
       description = {
-        "Sends a test message through each notifier (or one) and reports success",
-        "or the exact failure. Exit 0 when every notifier accepted it, 1 otherwise."
+        "Sends a test message through each notifier (or one) and reports the result.",
+        "Prints success or the exact failure per notifier. Exit 0 when every notifier accepted it, 1 otherwise."
       })
   static final class Test implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -50,29 +52,35 @@ final class NotifyCommand implements Runnable {
     @Option(names = "--notifier", paramLabel = "NAME", description = "Only this notifier.")
     String only;
 
+    @Option(
+        names = "--output",
+        paramLabel = "FORMAT",
+        defaultValue = "text",
+        description = "text (default) or json (docs/CLI.md).")
+    Output output;
+
+    enum Output {
+      text,
+      json
+    }
+
     @Override
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
-      Optional<SpecwatchConfig> c = config.load(err);
-      if (c.isEmpty()) {
-        return ExitCodes.INVALID_INPUT;
-      }
+      SpecwatchConfig c = config.load();
       // A scratch thread store: a test message must not become an alert's Slack thread.
       Path scratch = Files.createTempDirectory("specwatch-notify-test");
       Map<String, Notifier> notifiers =
-          Notifiers.create(c.get(), new SlackThreadStore(scratch), Clock.systemUTC());
+          Notifiers.create(c, new SlackThreadStore(scratch), Clock.systemUTC());
       if (only != null && !notifiers.containsKey(only)) {
-        err.println(
-            "specwatch notify test: no notifier named '"
+        throw new UsageException(
+            "no notifier named '"
                 + only
                 + "'; configured: "
                 + String.join(", ", notifiers.keySet()));
-        return ExitCodes.INVALID_INPUT;
       }
       if (notifiers.isEmpty()) {
-        err.println("specwatch notify test: no notifiers configured");
-        return ExitCodes.INVALID_INPUT;
+        throw new UsageException("no notifiers configured");
       }
       Instant now = Instant.now();
       Transition test =
@@ -86,7 +94,7 @@ final class NotifyCommand implements Runnable {
               "test notification from `specwatch notify test`; no action" + " needed",
               null,
               0,
-              c.get().evaluation().window(),
+              c.evaluation().window(),
               now,
               now,
               "info",
@@ -95,21 +103,32 @@ final class NotifyCommand implements Runnable {
               Map.of(),
               List.of());
       boolean allOk = true;
+      List<Object> results = new ArrayList<>();
       for (Notifier n : notifiers.values()) {
         if (only != null && !only.equals(n.name())) {
           continue;
         }
         DeliveryResult r = n.send(Intent.of(n.name(), Intent.Kind.FIRING, test, now));
-        if (r instanceof DeliveryResult.Delivered) {
-          out.println(n.name() + ": ok");
-        } else {
-          allOk = false;
-          String why =
-              r instanceof DeliveryResult.Permanent p
-                  ? p.reason()
-                  : ((DeliveryResult.Retry) r).reason();
-          out.println(n.name() + ": FAILED: " + why);
+        String why = null;
+        if (r instanceof DeliveryResult.Permanent p) {
+          why = p.reason();
+        } else if (r instanceof DeliveryResult.Retry retry) {
+          why = retry.reason();
+        } else if (r instanceof DeliveryResult.Paced) {
+          why = "rate limited by the receiver; try again in a second";
         }
+        allOk &= why == null;
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("notifier", n.name());
+        result.put("ok", why == null);
+        result.put("error", why);
+        results.add(result);
+        if (output == Output.text) {
+          out.println(n.name() + (why == null ? ": ok" : ": FAILED: " + why));
+        }
+      }
+      if (output == Output.json) {
+        out.println(EvaluationJson.MAPPER.writeValueAsString(Map.of("results", results)));
       }
       out.flush();
       return allOk ? ExitCodes.OK : ExitCodes.SOFTWARE;

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,9 +27,8 @@ import picocli.CommandLine.Spec;
     name = "replay",
     mixinStandardHelpOptions = true,
     description = {
-      "Evaluates the policies over a past range, through the same state machine as the daemon,",
-      "and lists every alert that would have fired and resolved. Notifies nothing and does not",
-      "touch the daemon's state: tune thresholds on last month's data before paging anyone."
+      "Lists the alerts the policies would have raised over a past range.",
+      "Evaluates through the same state machine as the daemon. Notifies nothing and does not touch the daemon's state: tune thresholds on last month's data before paging anyone."
     })
 final class ReplayCommand implements Callable<Integer> {
   enum Output {
@@ -46,55 +44,35 @@ final class ReplayCommand implements Callable<Integer> {
       required = true,
       paramLabel = "TIME",
       description = "Start: RFC 3339 or Unix seconds.")
-  String from;
+  Instant from;
 
   @Option(
       names = "--to",
       required = true,
       paramLabel = "TIME",
       description = "End: RFC 3339 or Unix seconds.")
-  String to;
+  Instant to;
 
   @Option(
       names = "--step",
       paramLabel = "DURATION",
-      description = "Evaluation step (default:" + " evaluation.interval).")
-  String step;
+      description = "Evaluation step (default: evaluation.interval).")
+  Duration step;
 
   @Option(names = "--output", defaultValue = "text", description = "text (default) or json.")
   Output output;
 
   @Override
-  public Integer call() throws JsonProcessingException {
+  public Integer call() throws JsonProcessingException, PrometheusException {
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    Optional<Instant> start = CheckCommand.parseTime(from);
-    Optional<Instant> end = CheckCommand.parseTime(to);
-    if (start.isEmpty() || end.isEmpty() || !end.get().isAfter(start.get())) {
-      err.println("specwatch replay: --from and --to expect RFC 3339 or Unix seconds, from < to");
-      return ExitCodes.INVALID_INPUT;
+    if (!to.isAfter(from)) {
+      throw new UsageException("--to must be after --from");
     }
-    Optional<SpecwatchConfig> c = config.load(err);
-    if (c.isEmpty()) {
-      return ExitCodes.INVALID_INPUT;
-    }
-    Duration s =
-        step == null
-            ? c.get().evaluation().interval()
-            : Durations.parse(step).orElse(Duration.ZERO);
-    if (s.isZero()) {
-      err.println("specwatch replay: --step expects a duration like 30s");
-      return ExitCodes.INVALID_INPUT;
-    }
-    Replayer.Result result;
-    try {
-      result =
-          new Replayer(new PrometheusClient(c.get().prometheus()), c.get().alerting())
-              .replay(c.get().policies(), c.get().evaluation().window(), start.get(), end.get(), s);
-    } catch (PrometheusException e) {
-      err.println("specwatch replay: " + e.getMessage());
-      return ExitCodes.DATASOURCE;
-    }
+    SpecwatchConfig c = config.load();
+    Duration s = step == null ? c.evaluation().interval() : step;
+    Replayer.Result result =
+        new Replayer(new PrometheusClient(c.prometheus()), c.alerting())
+            .replay(c.policies(), c.evaluation().window(), from, to, s);
     if (output == Output.json) {
       List<Object> list = new ArrayList<>();
       for (Transition t : result.transitions()) {
@@ -111,8 +89,8 @@ final class ReplayCommand implements Callable<Integer> {
         list.add(m);
       }
       Map<String, Object> root = new LinkedHashMap<>();
-      root.put("from", start.get().toString());
-      root.put("to", end.get().toString());
+      root.put("from", from.toString());
+      root.put("to", to.toString());
       root.put("step", Durations.format(s));
       root.put("steps", result.steps());
       root.put("transitions", list);
@@ -123,8 +101,8 @@ final class ReplayCommand implements Callable<Integer> {
         Locale.ROOT,
         "replayed %d evaluations from %s to %s every %s (%d range queries)%n",
         result.steps(),
-        start.get(),
-        end.get(),
+        from,
+        to,
         Durations.format(s),
         result.queries());
     if (result.transitions().isEmpty()) {

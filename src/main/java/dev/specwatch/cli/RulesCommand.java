@@ -1,11 +1,11 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.AlertingRules;
 import dev.specwatch.signals.RecordingRules;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "rules",
     mixinStandardHelpOptions = true,
-    description = "Prometheus rules rendered from specwatch's engine profiles.",
+    description = "Renders Prometheus rules from specwatch's engine profiles and policies.",
     subcommands = {RulesCommand.Render.class})
 final class RulesCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -28,9 +28,8 @@ final class RulesCommand implements Runnable {
       name = "render",
       mixinStandardHelpOptions = true,
       description = {
-        "Prints the recording rules (rules/vllm-spec-decode.rules.yaml) to stdout, or with",
-        "--alerts the alerting rules equivalent to the policies' thresholds",
-        "(alerts/prometheus/specwatch.alerts.yaml). Both come from the daemon's query code."
+        "Prints the recording rules, or the policies as Prometheus alerting rules.",
+        "Without --alerts: rules/vllm-spec-decode.rules.yaml; with --alerts: the alerting rules equivalent to the policies' thresholds (alerts/prometheus/specwatch.alerts.yaml). Both come from the daemon's query code."
       })
   static final class Render implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -57,18 +56,11 @@ final class RulesCommand implements Runnable {
         return ExitCodes.OK;
       }
       if (config == null) {
-        spec.commandLine().getErr().println("specwatch rules render: --alerts needs --config FILE");
-        return ExitCodes.INVALID_INPUT;
+        throw new UsageException("--alerts needs --config FILE");
       }
-      ConfigOption option = new ConfigOption();
-      option.file = config;
-      Optional<SpecwatchConfig> c = option.load(spec.commandLine().getErr());
-      if (c.isEmpty()) {
-        return ExitCodes.INVALID_INPUT;
-      }
+      SpecwatchConfig c = ConfigLoader.fromSystemEnvironment().load(config);
       out.print(
-          AlertingRules.render(
-              c.get().policies(), c.get().evaluation().window(), c.get().evaluation().interval()));
+          AlertingRules.render(c.policies(), c.evaluation().window(), c.evaluation().interval()));
       out.flush();
       return ExitCodes.OK;
     }

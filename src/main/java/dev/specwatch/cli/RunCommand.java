@@ -1,14 +1,12 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.model.Durations;
 import dev.specwatch.schedule.Daemon;
 import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.quartz.SchedulerException;
@@ -22,9 +20,8 @@ import picocli.CommandLine.Spec;
     name = "run",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the daemon: evaluates every recipe each evaluation.interval, fires and resolves",
-      "alerts, delivers notifications, serves /healthz /readyz /metrics /api/v1/... .",
-      "SIGHUP or POST /-/reload reloads the config; SIGTERM stops cleanly (exit 0)."
+      "Runs the daemon: evaluation, alerts, notifications and the status server.",
+      "Evaluates every recipe each evaluation.interval, fires and resolves alerts, delivers notifications, serves /healthz /readyz /metrics /api/v1/... . SIGHUP or POST /-/reload reloads the config; SIGTERM stops cleanly (exit 0)."
     })
 final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -35,26 +32,18 @@ final class RunCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       defaultValue = "30s",
       description = "How long SIGTERM waits for a running evaluation (default: ${DEFAULT-VALUE}).")
-  String shutdownTimeout;
+  Duration shutdownTimeout;
 
   @Override
   public Integer call() throws IOException, SchedulerException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Duration> bound = Durations.parse(shutdownTimeout);
-    if (bound.isEmpty()) {
-      err.println("specwatch run: --shutdown-timeout expects a duration like 30s");
-      return ExitCodes.INVALID_INPUT;
-    }
     Daemon daemon =
         new Daemon(config.file, ConfigLoader.fromSystemEnvironment(), Clock.systemUTC());
     try {
       daemon.start();
     } catch (InvalidInputException e) {
-      e.problems().forEach(err::println);
-      err.println(e.problems().size() + (e.problems().size() == 1 ? " error" : " errors"));
-      err.flush();
       daemon.stop(Duration.ZERO);
-      return ExitCodes.INVALID_INPUT;
+      throw e;
     } catch (IOException e) {
       err.println("specwatch run: " + e.getMessage());
       daemon.stop(Duration.ZERO);
@@ -65,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
     Signals.handle("TERM", stop::countDown);
     Signals.handle("INT", stop::countDown);
     stop.await();
-    daemon.stop(bound.get());
+    daemon.stop(shutdownTimeout);
     return ExitCodes.OK;
   }
 }

@@ -2,14 +2,17 @@ package dev.specwatch.cli;
 
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.SilenceStore;
-import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -24,7 +27,7 @@ import picocli.CommandLine.Spec;
     name = "silence",
     mixinStandardHelpOptions = true,
     description = {
-      "Ad-hoc silences: matching alerts keep being evaluated but are not notified.",
+      "Adds, lists and expires silences: silenced alerts are evaluated but not notified.",
       "Stored in <state.dir>/silences.json; a running daemon picks changes up at its next"
           + " evaluation."
     },
@@ -60,8 +63,8 @@ final class SilenceCommand implements Runnable {
         names = "--rule",
         paramLabel = "RULE",
         description =
-            "Only this rule (acceptance_rate, mean_accepted_length,"
-                + " position_acceptance, regression, throughput); default: every rule.")
+            "Only this rule (acceptance_rate, mean_accepted_length, position_acceptance,"
+                + " regression, throughput, slo_burn); default: every rule.")
     String rule;
 
     @Option(
@@ -69,7 +72,7 @@ final class SilenceCommand implements Runnable {
         paramLabel = "DURATION",
         defaultValue = "2h",
         description = "How long, from now (default: ${DEFAULT-VALUE}).")
-    String duration;
+    Duration duration;
 
     @Option(
         names = "--comment",
@@ -81,18 +84,19 @@ final class SilenceCommand implements Runnable {
     @Option(names = "--author", paramLabel = "NAME", description = "Who (default: $USER).")
     String author;
 
+    @Option(
+        names = "--force",
+        description = "Add it even when --recipe matches no recipe yet (e.g. one not deployed).")
+    boolean force;
+
     @Override
     public Integer call() throws IOException {
-      PrintWriter err = spec.commandLine().getErr();
-      Optional<Duration> d = Durations.parse(duration);
-      if (d.isEmpty() || d.get().isZero()) {
-        err.println(
-            "specwatch silence add: --duration expects a duration like 2h, got '" + duration + "'");
-        return ExitCodes.INVALID_INPUT;
+      SpecwatchConfig c = config.load();
+      if (rule != null) {
+        Recipes.checkRule(rule);
       }
-      Optional<SpecwatchConfig> c = config.load(err);
-      if (c.isEmpty()) {
-        return ExitCodes.INVALID_INPUT;
+      if (!force) {
+        Recipes.checkPattern(c, recipe);
       }
       Instant now = Clock.systemUTC().instant();
       String who = author != null ? author : System.getenv().getOrDefault("USER", "unknown");
@@ -102,10 +106,10 @@ final class SilenceCommand implements Runnable {
               recipe,
               Optional.ofNullable(rule),
               now,
-              now.plus(d.get()),
+              now.plus(duration),
               comment,
               who);
-      new SilenceStore(c.get().stateDir()).add(silence);
+      new SilenceStore(c.stateDir()).add(silence);
       spec.commandLine()
           .getOut()
           .printf(
@@ -126,17 +130,43 @@ final class SilenceCommand implements Runnable {
     @Option(names = "--all", description = "Include expired silences.")
     boolean all;
 
+    @Option(
+        names = "--output",
+        paramLabel = "FORMAT",
+        defaultValue = "text",
+        description = "text (default) or json (docs/CLI.md).")
+    Output output;
+
+    enum Output {
+      text,
+      json
+    }
+
     @Override
     public Integer call() throws IOException {
-      Optional<SpecwatchConfig> c = config.load(spec.commandLine().getErr());
-      if (c.isEmpty()) {
-        return ExitCodes.INVALID_INPUT;
-      }
+      SpecwatchConfig c = config.load();
       Instant now = Clock.systemUTC().instant();
       List<Silence> silences =
-          new SilenceStore(c.get().stateDir())
+          new SilenceStore(c.stateDir())
               .load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
       PrintWriter out = spec.commandLine().getOut();
+      if (output == Output.json) {
+        List<Object> list = new ArrayList<>();
+        for (Silence s : silences) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("id", s.id());
+          m.put("recipe", s.recipe());
+          m.put("rule", s.rule().orElse(null));
+          m.put("starts_at", s.startsAt().toString());
+          m.put("ends_at", s.endsAt().toString());
+          m.put("comment", s.comment());
+          m.put("created_by", s.createdBy());
+          m.put("active", s.activeAt(now));
+          list.add(m);
+        }
+        out.println(EvaluationJson.MAPPER.writeValueAsString(Map.of("silences", list)));
+        return ExitCodes.OK;
+      }
       if (silences.isEmpty()) {
         out.println("no " + (all ? "" : "active ") + "silences");
       }
@@ -166,13 +196,9 @@ final class SilenceCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      Optional<SpecwatchConfig> c = config.load(spec.commandLine().getErr());
-      if (c.isEmpty()) {
-        return ExitCodes.INVALID_INPUT;
-      }
-      if (!new SilenceStore(c.get().stateDir()).expire(id, Clock.systemUTC().instant())) {
-        spec.commandLine().getErr().println("specwatch silence expire: no active silence " + id);
-        return ExitCodes.INVALID_INPUT;
+      SpecwatchConfig c = config.load();
+      if (!new SilenceStore(c.stateDir()).expire(id, Clock.systemUTC().instant())) {
+        throw new UsageException("no active silence " + id + " (see `specwatch silence list`)");
       }
       spec.commandLine().getOut().println("silence " + id + " expired");
       return ExitCodes.OK;

@@ -28,9 +28,8 @@ import picocli.CommandLine.Spec;
     subcommands = {SimulateCommand.Slack.class},
     mixinStandardHelpOptions = true,
     description = {
-      "Serves a vLLM-compatible /metrics endpoint driven by a scenario: phases of traffic with",
-      "per-position acceptance, idle gaps, counter resets and data-parallel engines.",
-      "Without --scenario it serves the built-in demo scenario."
+      "Serves a vLLM-compatible /metrics endpoint driven by a scenario.",
+      "Phases of traffic with per-position acceptance, idle gaps, counter resets and data-parallel engines. Without --scenario it serves the built-in demo scenario."
     })
 final class SimulateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -108,8 +107,8 @@ final class SimulateCommand implements Callable<Integer> {
       name = "slack",
       mixinStandardHelpOptions = true,
       description = {
-        "A stand-in for the Slack Web API that prints every message it receives",
-        "(for demos: point a slack notifier's api_url at http://HOST:PORT/api/)."
+        "Serves a stand-in for the Slack Web API that prints every message it receives.",
+        "For demos: point a slack notifier's api_url at http://HOST:PORT/api/."
       })
   static final class Slack implements Callable<Integer> {
     @Spec CommandSpec spec;

@@ -1,34 +1,53 @@
 package dev.specwatch.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.signals.EvaluationJson;
+import dev.specwatch.yaml.InvalidInputException;
+import dev.specwatch.yaml.Problem;
 import java.io.PrintWriter;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
     name = "validate",
     mixinStandardHelpOptions = true,
     description = {
-      "Checks a configuration and every policy file it points to, without contacting anything.",
+      "Checks a configuration and every policy file, without contacting anything.",
       "Exit 0 when valid; exit 2 printing every error as FILE:LINE:COL: key.path: message."
     })
 final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ConfigOption config;
 
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text (default) or json (docs/CLI.md).")
+  Output output;
+
+  enum Output {
+    text,
+    json
+  }
+
   @Override
-  public Integer call() {
+  public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
-    Optional<SpecwatchConfig> loaded = config.load(spec.commandLine().getErr());
-    if (loaded.isEmpty()) {
-      return ExitCodes.INVALID_INPUT;
+    if (output == Output.json) {
+      return json(out);
     }
-    SpecwatchConfig c = loaded.get();
+    SpecwatchConfig c = config.load();
     out.printf(
         "%s: valid; %d recipe(s) from %s%n", config.file, c.policies().size(), c.policiesDir());
     for (Policy p : c.policies()) {
@@ -37,5 +56,43 @@ final class ValidateCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /** {"valid": true, "recipes": [...]} or {"valid": false, "errors": [{file, line, ...}]}. */
+  private int json(PrintWriter out) throws JsonProcessingException {
+    Map<String, Object> root = new LinkedHashMap<>();
+    int code = ExitCodes.OK;
+    try {
+      SpecwatchConfig c = config.load();
+      root.put("valid", true);
+      List<Object> recipes = new ArrayList<>();
+      for (Policy p : c.policies()) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("recipe", p.recipe());
+        r.put("engine", p.engine().key());
+        r.put("num_speculative_tokens", p.numSpeculativeTokens());
+        r.put("match", p.match());
+        r.put("source", p.source().toString());
+        recipes.add(r);
+      }
+      root.put("recipes", recipes);
+    } catch (InvalidInputException e) {
+      root.put("valid", false);
+      List<Object> errors = new ArrayList<>();
+      for (Problem p : e.problems()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", p.location().file());
+        m.put("line", p.location().line());
+        m.put("column", p.location().column());
+        m.put("key", p.path());
+        m.put("message", p.message());
+        errors.add(m);
+      }
+      root.put("errors", errors);
+      code = ExitCodes.INVALID_INPUT;
+    }
+    out.println(EvaluationJson.MAPPER.writeValueAsString(root));
+    out.flush();
+    return code;
   }
 }
