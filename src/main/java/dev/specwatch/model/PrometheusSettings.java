@@ -73,6 +73,19 @@ public record PrometheusSettings(
         maxResponseBytes);
   }
 
+  public PrometheusSettings withTimeout(Duration timeout) {
+    return new PrometheusSettings(
+        url,
+        timeout,
+        bearerToken,
+        basicAuth,
+        headers,
+        caFile,
+        insecureSkipVerify,
+        maxRetries,
+        maxResponseBytes);
+  }
+
   public PrometheusSettings withMaxResponseBytes(long bytes) {
     return new PrometheusSettings(
         url,

@@ -6,7 +6,10 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds every configured notifier; the switch is exhaustive over the sealed config types. */
+/**
+ * Builds every configured notifier: one branch per sealed config type (Java 17 has no pattern
+ * switch), and NotifiersTest checks that every type is wired.
+ */
 public final class Notifiers {
   private Notifiers() {}
 

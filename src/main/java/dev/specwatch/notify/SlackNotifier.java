@@ -92,7 +92,7 @@ public final class SlackNotifier implements Notifier {
       WebhookResponse response = slack.send(config.webhookUrl().get().reveal(), payload);
       return response.getCode() == 200
           ? DeliveryResult.delivered()
-          : httpFailure(response.getCode(), null, response.getBody());
+          : httpFailure(response.getCode(), retryAfter(response), response.getBody());
     } catch (SlackApiException e) {
       return httpFailure(e.getResponse().code(), e.getResponse().header("Retry-After"), null);
     } catch (IOException e) {
@@ -223,7 +223,19 @@ public final class SlackNotifier implements Notifier {
     if (response.getCode() == 200) {
       return DeliveryResult.delivered();
     }
-    return httpFailure(response.getCode(), null, response.getBody());
+    return httpFailure(response.getCode(), retryAfter(response), response.getBody());
+  }
+
+  /** The Retry-After header of a webhook answer (header names are case-insensitive). */
+  private static String retryAfter(WebhookResponse response) {
+    if (response.getHeaders() == null) {
+      return null;
+    }
+    return response.getHeaders().entrySet().stream()
+        .filter(e -> e.getKey() != null && e.getKey().equalsIgnoreCase("Retry-After"))
+        .flatMap(e -> e.getValue().stream())
+        .findFirst()
+        .orElse(null);
   }
 
   private static DeliveryResult posted(SlackApiTextResponse r) {

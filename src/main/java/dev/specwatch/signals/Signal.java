@@ -1,6 +1,6 @@
 package dev.specwatch.signals;
 
-/** The efficiency signals of speculative decoding (ARCHITECTURE §1, docs/METRICS.md). */
+/** The efficiency signals of speculative decoding (docs/METRICS.md). */
 public enum Signal {
   /** Accepted draft tokens / proposed draft tokens, 0..1. No sample when idle. */
   ACCEPTANCE_RATE("acceptance_rate"),

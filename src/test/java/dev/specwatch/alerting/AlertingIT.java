@@ -64,7 +64,8 @@ class AlertingIT {
     List<Transition> seen = Collections.synchronizedList(new ArrayList<>());
     Instant start;
     try (Fleet fleet = Fleet.start("/dev/specwatch/testing/alerting-it.yaml")) {
-      start = Instant.now();
+      // Offsets are measured on the simulator's timeline, which starts before Prometheus does.
+      start = fleet.startedAt();
       AlertService service =
           new AlertService(
               new Evaluator(

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +49,7 @@ class CheckIT {
     policy(alerts, "low", "it/low-traffic", 1, "acceptance_rate: {below: 0.99}");
     policy(alerts, "missing", "it/not-deployed", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "weird", "it/we\\\"ird\\\\näme", 1, "acceptance_rate: {below: 0.45}");
+    policy(alerts, "regexy", "it/re.ge*x+(1)|[a]{2}^$?", 1, "acceptance_rate: {below: 0.45}");
     Files.writeString(
         alerts.resolve("sglang.yaml"),
         """
@@ -100,24 +102,26 @@ class CheckIT {
   @Test
   void reportsEveryStateAgainstARealPrometheus(Fleet fleet) throws IOException {
     Path config = config(fleet.prometheus().baseUri().toString());
-    // The idle model stops after 15 s; with a 30 s window it reads idle from about 50 s on.
+    // The idle model is active 15 s of every 165 s; with a 30 s window it reads idle from about
+    // 35 s after it stops. Every assertion reads the one evaluation in which it was idle.
+    AtomicReference<MainTest.Result> idleSeen = new AtomicReference<>();
     await()
-        .atMost(Duration.ofSeconds(120))
+        .atMost(Duration.ofSeconds(200))
         .pollInterval(Duration.ofSeconds(2))
         .untilAsserted(
             () -> {
-              Map<String, JsonNode> r =
-                  recipes(
-                      MainTest.run("check", "--config", config.toString(), "--output", "json")
-                          .out());
+              MainTest.Result run =
+                  MainTest.run("check", "--config", config.toString(), "--output", "json");
+              Map<String, JsonNode> r = recipes(run.out());
               assertThat(r.get("idle").path("state").asText()).isEqualTo("idle");
               assertThat(r.get("healthy").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("sglang").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("weird").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("regexy").path("state").asText()).isEqualTo("ok");
+              idleSeen.set(run);
             });
 
-    MainTest.Result result =
-        MainTest.run("check", "--config", config.toString(), "--output", "json");
+    MainTest.Result result = idleSeen.get();
     assertThat(result.exit()).as("a breached threshold exits 1").isEqualTo(1);
     JsonNode root = JSON.readTree(result.out());
     assertThat(root.path("window").asText()).isEqualTo("30s");
@@ -165,6 +169,9 @@ class CheckIT {
 
     assertThat(r.get("weird").path("signals").path("acceptance_rate").asDouble())
         .isCloseTo(0.9, within(0.005));
+    // Quotes, backslashes, UTF-8 and regex metacharacters came back through RE2 unchanged.
+    assertThat(r.get("regexy").path("signals").path("acceptance_rate").asDouble())
+        .isCloseTo(0.6, within(0.005));
     assertThat(result.out() + result.err()).doesNotContain(TOKEN);
   }
 
@@ -223,5 +230,16 @@ class CheckIT {
       out.put(r.path("name").asText(), r);
     }
     return out;
+  }
+
+  @Test
+  void digestDryRunNeedsNoDigestSection(Fleet fleet, @TempDir Path out) throws IOException {
+    Path config = config(fleet.prometheus().baseUri().toString());
+    assertThat(Files.readString(config)).doesNotContain("digest:");
+    MainTest.Result r =
+        MainTest.run("digest", "--config", config.toString(), "--dry-run", "--out", out.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(out.resolve("digest.html")).exists();
+    assertThat(Files.readString(out.resolve("digest.txt"))).contains("healthy");
   }
 }

@@ -2,6 +2,7 @@ package dev.specwatch.digest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
@@ -32,11 +33,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -44,6 +49,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.quartz.JobExecutionContext;
+import org.quartz.JobExecutionException;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.Trigger;
+import org.quartz.impl.StdSchedulerFactory;
+import org.quartz.listeners.JobListenerSupport;
 
 /**
  * The weekly digest against two weeks of history backfilled into a real Prometheus with promtool
@@ -341,5 +353,98 @@ class DigestIT {
     assertThat(service.sendIfDue())
         .as("recorded as handled")
         .isEqualTo(DigestService.Outcome.ALREADY_SENT);
+  }
+
+  private static Scheduler scheduler(String name) throws SchedulerException {
+    Properties p = new Properties();
+    p.setProperty("org.quartz.scheduler.instanceName", name);
+    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+    p.setProperty("org.quartz.threadPool.threadCount", "1");
+    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+    Scheduler scheduler = new StdSchedulerFactory(p).getScheduler();
+    scheduler.start();
+    return scheduler;
+  }
+
+  @Test
+  void startUpCatchesUpADigestMissedWhileDown() throws Exception {
+    SpecwatchConfig c = config();
+    // Up an hour after the digest was due; the cron trigger itself is days away.
+    MutableClock clock =
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).plusSeconds(3600));
+    Scheduler scheduler = scheduler("digest-catch-up");
+    try {
+      DigestSchedule.apply(scheduler, c.digest().get(), service(c, clock, 1));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(() -> assertThat(mail.getReceivedMessages()).hasSize(3));
+      assertThat(scheduler.checkExists(DigestSchedule.JOB)).isTrue();
+    } finally {
+      scheduler.shutdown(true);
+    }
+  }
+
+  @Test
+  void theQuartzCronTriggerRunsTheDigestJob() throws Exception {
+    SpecwatchConfig c = config();
+    MutableClock clock =
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).minusSeconds(3600));
+    SpecwatchConfig.Digest everySecond =
+        new SpecwatchConfig.Digest(
+            "* * * * * ?",
+            ZoneOffset.UTC,
+            c.digest().get().email(),
+            Optional.empty(),
+            Optional.empty(),
+            Duration.ofDays(1));
+    Scheduler scheduler = scheduler("digest-cron");
+    AtomicInteger fired = new AtomicInteger();
+    scheduler
+        .getListenerManager()
+        .addJobListener(
+            new JobListenerSupport() {
+              @Override
+              public String getName() {
+                return "count";
+              }
+
+              @Override
+              public void jobWasExecuted(JobExecutionContext context, JobExecutionException e) {
+                fired.incrementAndGet();
+              }
+            });
+    try {
+      DigestSchedule.apply(scheduler, everySecond, service(c, clock, 1));
+      // Before it is due the job runs and sends nothing.
+      await().atMost(Duration.ofSeconds(30)).until(() -> fired.get() >= 2);
+      assertThat(mail.getReceivedMessages()).isEmpty();
+      clock.advance(Duration.ofHours(2));
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(() -> assertThat(mail.getReceivedMessages()).hasSize(3));
+      int after = fired.get();
+      await().atMost(Duration.ofSeconds(30)).until(() -> fired.get() >= after + 2);
+      assertThat(mail.getReceivedMessages()).as("exactly once per week").hasSize(3);
+    } finally {
+      scheduler.shutdown(true);
+    }
+  }
+
+  @Test
+  void theCronTriggerFollowsTheDigestTimeZoneAcrossDaylightSaving() {
+    SpecwatchConfig.Digest berlin =
+        new SpecwatchConfig.Digest(
+            SpecwatchConfig.Digest.DEFAULT_SCHEDULE,
+            ZoneId.of("Europe/Berlin"),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Duration.ofDays(1));
+    Trigger trigger = DigestSchedule.trigger(berlin);
+    // Mondays 09:00 in Berlin: 08:00 UTC in winter (CET), 07:00 UTC in summer (CEST).
+    assertThat(trigger.getFireTimeAfter(Date.from(Instant.parse("2026-12-01T00:00:00Z"))))
+        .isEqualTo(Date.from(Instant.parse("2026-12-07T08:00:00Z")));
+    assertThat(trigger.getFireTimeAfter(Date.from(Instant.parse("2026-05-30T00:00:00Z"))))
+        .isEqualTo(Date.from(Instant.parse("2026-06-01T07:00:00Z")));
   }
 }

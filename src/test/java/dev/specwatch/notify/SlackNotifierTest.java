@@ -80,8 +80,20 @@ class SlackNotifierTest {
             threads,
             clock);
     return new DeliveryWorker(
-        outbox, Map.of("slack", notifier), clock, new Random(1), DeliveryListener.NONE);
+        outbox,
+        Map.of("slack", notifier),
+        clock,
+        new Random(1),
+        new DeliveryListener() {
+          @Override
+          public void failed(String notifier) {
+            failures.add(notifier);
+          }
+        });
   }
+
+  /** Notifiers whose attempts failed, as the metrics would count them. */
+  private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   static Transition transition(long seq, Transition.Kind kind, Instant at) {
     return new Transition(
@@ -246,6 +258,9 @@ class SlackNotifierTest {
     enqueue(b);
     assertThat(worker.runOnce()).isEqualTo(1);
     assertThat(outbox.pending().get(0).nextAttemptAt()).isEqualTo(T0.plusSeconds(1));
+    // Waiting for the pace is not a failed attempt: no backoff grows, nothing is counted.
+    assertThat(outbox.pending().get(0).attempts()).isZero();
+    assertThat(failures).as("pacing counts no failure").isEmpty();
     clock.advance(Duration.ofSeconds(1));
     assertThat(worker.runOnce()).isEqualTo(1);
   }

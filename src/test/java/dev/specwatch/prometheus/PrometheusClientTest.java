@@ -14,6 +14,7 @@ import java.util.Optional;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import okhttp3.mockwebserver.SocketPolicy;
 import okio.Buffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -252,5 +253,37 @@ class PrometheusClientTest {
               assertThat(((PrometheusException) e).kind())
                   .isEqualTo(PrometheusException.Kind.CLIENT);
             });
+  }
+
+  private PrometheusClient impatientClient() {
+    return new PrometheusClient(
+        PrometheusSettings.of(URI.create(server.url("/").toString()))
+            .withBearerToken(Secret.of(TOKEN))
+            .withMaxRetries(0)
+            .withTimeout(Duration.ofMillis(300)));
+  }
+
+  @Test
+  void aPrometheusThatNeverAnswersTimesOutWithAClearError() {
+    server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
+    assertThatThrownBy(() -> impatientClient().query("up", Optional.empty()))
+        .isInstanceOf(PrometheusException.class)
+        .hasMessageEndingWith("api/v1/query: no answer within 300 ms")
+        .satisfies(
+            e -> {
+              assertThat(((PrometheusException) e).kind())
+                  .isEqualTo(PrometheusException.Kind.TRANSPORT);
+              assertThat(e.toString()).doesNotContain(TOKEN);
+            });
+  }
+
+  @Test
+  void aPrometheusThatStallsMidBodyTimesOut() {
+    server.enqueue(
+        json(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}")
+            .throttleBody(8, 1, java.util.concurrent.TimeUnit.SECONDS));
+    assertThatThrownBy(() -> impatientClient().query("up", Optional.empty()))
+        .isInstanceOf(PrometheusException.class)
+        .hasMessageContaining("no answer within 300 ms");
   }
 }

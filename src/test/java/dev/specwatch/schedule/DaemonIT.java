@@ -3,6 +3,8 @@ package dev.specwatch.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.PrometheusServer;
@@ -18,8 +20,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -187,5 +192,114 @@ class DaemonIT {
           .contains("specwatch stopped");
       assertThat(output + recipes.body()).doesNotContain(SLACK_TOKEN).doesNotContain(API_TOKEN);
     }
+  }
+
+  private static void policy(Path alerts, String recipe, String model, String extra)
+      throws IOException {
+    Files.writeString(
+        alerts.resolve(recipe + ".yaml"),
+        "recipe: "
+            + recipe
+            + "\nmatch: {job: vllm, model_name: \""
+            + model
+            + "\"}\nnum_speculative_tokens: 3\nmin_drafts: 10\n"
+            + "thresholds: {acceptance_rate: {below: 0.45}}\n"
+            + extra,
+        StandardCharsets.UTF_8);
+  }
+
+  private HttpResponse<String> post(int port, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Authorization", "Bearer " + API_TOKEN)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static double evaluations(String metrics) {
+    Matcher m =
+        Pattern.compile("(?m)^specwatch_evaluations_total\\{result=\"ok\"} (\\S+)$")
+            .matcher(metrics);
+    assertThat(m.find()).as(metrics).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  @ExtendWith(Fleet.Extension.class)
+  void reloadsOnPostAndSighupAndServesEveryDocumentedEndpoint(Fleet fleet) throws Exception {
+    int port = PrometheusServer.freePort();
+    Path alerts = Files.createDirectories(dir.resolve("alerts"));
+    policy(alerts, "steady", "it/steady-mtp", "slo: {objective: 0.99, acceptance_rate: 0.5}\n");
+    Path config = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        config,
+        "prometheus: {url: \""
+            + fleet.prometheus().baseUri()
+            + "\"}\nevaluation: {interval: 1s, window: 15s}\npolicies: alerts\n"
+            + "state: {dir: state}\nserver: {listen: \"127.0.0.1:"
+            + port
+            + "\", bearer_token: "
+            + API_TOKEN
+            + "}\nnotifiers:\n  - {type: log}\n",
+        StandardCharsets.UTF_8);
+    Path log = dir.resolve("specwatch.log");
+    Process daemon = run(config, log);
+    await()
+        .ignoreExceptions()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(get(port, "/readyz", false).statusCode()).isEqualTo(200));
+
+    HttpResponse<String> slos = get(port, "/api/v1/slos", true);
+    assertThat(slos.statusCode()).isEqualTo(200);
+    JsonNode slo = new ObjectMapper().readTree(slos.body()).get("slos").get(0);
+    assertThat(slo.get("recipe").asText()).isEqualTo("steady");
+    assertThat(slo.has("objective")).as(slos.body()).isTrue();
+    HttpResponse<String> head =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(head.body()).isEmpty();
+    assertThat(get(port, "/api/v1/nope", true).statusCode()).isEqualTo(404);
+    assertThat(get(port, "/healthzz", false).statusCode()).isEqualTo(404);
+    assertThat(get(port, "/metrics", false).body())
+        .contains("# TYPE specwatch_notifications_sent counter")
+        .contains("# TYPE specwatch_evaluations counter");
+    double before = evaluations(get(port, "/metrics", false).body());
+
+    // A successful POST /-/reload picks up a new policy.
+    policy(alerts, "regressed", "it/regressed", "");
+    HttpResponse<String> reload = post(port, "/-/reload");
+    assertThat(reload.statusCode()).isEqualTo(200);
+    assertThat(reload.body()).contains("\"status\" : \"ok\"");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(get(port, "/api/v1/recipes", true).body())
+                    .contains("\"name\" : \"regressed\""));
+
+    // SIGHUP does the same.
+    policy(alerts, "idle", "it/goes-idle", "");
+    Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(daemon.pid())).start();
+    assertThat(hup.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(get(port, "/api/v1/recipes", true).body())
+                    .contains("\"name\" : \"idle\""));
+    assertThat(evaluations(get(port, "/metrics", false).body()))
+        .as("counters keep counting across reloads")
+        .isGreaterThan(before);
+    assertThat(Files.readString(log)).contains("config reloaded: 2 recipe(s)");
+    assertThat(Files.readString(log)).contains("config reloaded: 3 recipe(s)");
+
+    daemon.destroy();
+    assertThat(daemon.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(daemon.exitValue()).isZero();
   }
 }

@@ -81,6 +81,11 @@ public final class Fleet implements AutoCloseable {
     return simulator;
   }
 
+  /** When the scenario's timeline started: phase offsets in the scenario are relative to it. */
+  public Instant startedAt() {
+    return started;
+  }
+
   /** How long the scenario has been running. */
   public Duration elapsed() {
     return Duration.between(started, Instant.now());
