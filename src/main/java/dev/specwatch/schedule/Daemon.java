@@ -101,6 +101,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications = new NotificationService(config, clock, metrics);
+    metrics.notifiers(notifications.notifiers().keySet());
     AlertService alerts =
         new AlertService(
             new Evaluator(prometheus, clock),

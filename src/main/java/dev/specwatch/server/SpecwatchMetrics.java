@@ -14,6 +14,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -103,6 +104,14 @@ public final class SpecwatchMetrics implements DeliveryListener {
       alerts.labelValues(phase.name().toLowerCase(Locale.ROOT)).set(n);
     }
     transitionsQueued.set(state.queued().size());
+  }
+
+  /** Starts every notifier's counters at 0, so rate() and increase() work from the first send. */
+  public void notifiers(Collection<String> names) {
+    for (String name : names) {
+      notificationsSent.labelValues(name);
+      notificationsFailed.labelValues(name);
+    }
   }
 
   @Override

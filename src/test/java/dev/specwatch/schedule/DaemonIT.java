@@ -266,8 +266,9 @@ class DaemonIT {
     assertThat(get(port, "/api/v1/nope", true).statusCode()).isEqualTo(404);
     assertThat(get(port, "/healthzz", false).statusCode()).isEqualTo(404);
     assertThat(get(port, "/metrics", false).body())
-        .contains("# TYPE specwatch_notifications_sent counter")
-        .contains("# TYPE specwatch_evaluations counter");
+        .contains("# TYPE specwatch_notifications_sent_total counter")
+        .contains("specwatch_notifications_sent_total{notifier=\"log\"} 0.0")
+        .contains("# TYPE specwatch_evaluations_total counter");
     double before = evaluations(get(port, "/metrics", false).body());
 
     // A successful POST /-/reload picks up a new policy.

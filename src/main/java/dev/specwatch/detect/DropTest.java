@@ -1,0 +1,204 @@
+package dev.specwatch.detect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A sequential test that a proportion dropped below a reference, and later that it came back: a
+ * bank of one-sided Gaussian log-likelihood-ratio CUSUMs (Page 1954), one per relative shift, on
+ * the per-step proportion (successes / trials of one evaluation step).
+ *
+ * <p>Drop: for each shift r, H0 "level = ref" against H1 "level = ref·(1−r)"; the alarm goes off
+ * when any statistic reaches its threshold. Several shifts make a large drop fast to detect without
+ * giving up sensitivity to the smallest one (Lorden's multi-CUSUM); each threshold is calibrated to
+ * {@code arlSteps × shifts} so the bank as a whole keeps the false-alarm design (union bound).
+ *
+ * <p>Recovery, once alarmed: H0 "level = back·(1−r)" against H1 "level = back·(1+r)…" per shift,
+ * see {@link Design#recovery}; recovered when any statistic reaches its threshold.
+ *
+ * <p>Pure and deterministic: the state is a value persisted between evaluations (and replayed
+ * identically).
+ *
+ * @param shifts relative drops tested, the smallest first (the design's minimum drop)
+ * @param arlSteps designed mean number of steps between false alarms on healthy data
+ */
+public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) {
+
+  /** How the test decides a dropped level is back. */
+  public enum Recovery {
+    /** Evidence the level is back at the reference rather than at ref·(1−smallest shift). */
+    TO_REFERENCE,
+    /**
+     * Evidence the level is above {@code clear} (a threshold's clear level), one test per shift.
+     */
+    ABOVE_CLEAR
+  }
+
+  public DropTest {
+    shifts = List.copyOf(shifts);
+    if (shifts.isEmpty() || shifts.stream().anyMatch(r -> !(r > 0 && r < 1)) || !(arlSteps > 1)) {
+      throw new IllegalArgumentException("shifts in (0, 1) and arlSteps > 1");
+    }
+  }
+
+  /** The state between steps. Statistics are in natural log-likelihood-ratio units. */
+  public record State(
+      List<Double> drop,
+      List<Double> recover,
+      boolean alarmed,
+      Instant since,
+      Instant alarmedAt,
+      double sumSuccesses,
+      double sumTrials,
+      double sumExpected) {
+    public State {
+      drop = List.copyOf(drop);
+      recover = List.copyOf(recover);
+    }
+
+    public static State initial(int shifts) {
+      List<Double> zeros = Collections.nCopies(shifts, 0.0);
+      return new State(zeros, zeros, false, null, null, 0, 0, 0);
+    }
+
+    /** The observed level since the change point, or NaN. */
+    public double observed() {
+      return sumTrials > 0 ? sumSuccesses / sumTrials : Double.NaN;
+    }
+
+    /** The level expected since the change point (trial-weighted reference), or NaN. */
+    public double expected() {
+      return sumTrials > 0 ? sumExpected / sumTrials : Double.NaN;
+    }
+
+    /** The largest drop statistic relative to its threshold (1 = alarm). */
+    public double progress(List<Double> thresholds) {
+      double max = 0;
+      List<Double> stats = alarmed ? recover : drop;
+      for (int i = 0; i < stats.size() && i < thresholds.size(); i++) {
+        max = Math.max(max, stats.get(i) / thresholds.get(i));
+      }
+      return max;
+    }
+  }
+
+  /** One shift's hypotheses for a step. */
+  private record Pair(double nullMean, double altMean) {
+    double llr(double y, NoiseModel m, double trials) {
+      double mid = (nullMean + altMean) / 2;
+      return (altMean - nullMean) / m.variance(mid, trials) * (y - mid);
+    }
+
+    double information(NoiseModel m, double trials) {
+      double mid = (nullMean + altMean) / 2;
+      return Math.pow(altMean - nullMean, 2) / (2 * m.variance(mid, trials));
+    }
+  }
+
+  private Pair dropPair(int i, double reference) {
+    return new Pair(reference, reference * (1 - shifts.get(i)));
+  }
+
+  private Pair recoverPair(int i, double reference, double clear) {
+    if (recovery == Recovery.TO_REFERENCE) {
+      return new Pair(reference * (1 - shifts.get(0)), reference);
+    }
+    double alt = Math.min(clear * (1 + shifts.get(i)), (1 + clear) / 2);
+    return new Pair(clear, alt);
+  }
+
+  private int recoverTests() {
+    return recovery == Recovery.TO_REFERENCE ? 1 : shifts.size();
+  }
+
+  /** The drop thresholds at the model's reference traffic, one per shift. */
+  public List<Double> dropThresholds(NoiseModel m, double reference) {
+    List<Double> h = new ArrayList<>();
+    for (int i = 0; i < shifts.size(); i++) {
+      h.add(
+          Calibration.threshold(
+              arlSteps * shifts.size(),
+              dropPair(i, reference).information(m, m.referenceTrials())));
+    }
+    return h;
+  }
+
+  /** The recovery thresholds, calibrated the same way. */
+  public List<Double> recoverThresholds(NoiseModel m, double reference, double clear) {
+    List<Double> h = new ArrayList<>();
+    int n = recoverTests();
+    for (int i = 0; i < n; i++) {
+      h.add(
+          Calibration.threshold(
+              arlSteps * n, recoverPair(i, reference, clear).information(m, m.referenceTrials())));
+    }
+    return h;
+  }
+
+  /**
+   * Advances the test by one step with {@code successes} of {@code trials} at {@code at}. {@code
+   * reference} is the healthy level (the learned level, or a threshold), {@code clear} the level
+   * recovery tests against (ABOVE_CLEAR only). Steps without trials change nothing.
+   */
+  public State step(
+      State s,
+      NoiseModel m,
+      double reference,
+      double clear,
+      List<Double> dropH,
+      List<Double> recoverH,
+      Instant at,
+      double successes,
+      double trials) {
+    if (!(trials > 0)) {
+      return s;
+    }
+    double y = successes / trials;
+    if (!s.alarmed()) {
+      List<Double> drop = new ArrayList<>(shifts.size());
+      boolean alarm = false;
+      for (int i = 0; i < shifts.size(); i++) {
+        double v = Math.max(0, s.drop().get(i) + dropPair(i, reference).llr(y, m, trials));
+        drop.add(v);
+        alarm |= v >= dropH.get(i);
+      }
+      // The primary (smallest-shift) statistic's last departure from 0 estimates the change point.
+      boolean excursion = drop.get(0) > 0 || alarm;
+      Instant since = excursion ? (s.since() == null ? at : s.since()) : null;
+      boolean fresh = s.since() == null;
+      double sx = excursion ? (fresh ? 0 : s.sumSuccesses()) + successes : 0;
+      double sn = excursion ? (fresh ? 0 : s.sumTrials()) + trials : 0;
+      double se = excursion ? (fresh ? 0 : s.sumExpected()) + reference * trials : 0;
+      List<Double> recover = Collections.nCopies(recoverTests(), 0.0);
+      return new State(drop, recover, alarm, since, alarm ? at : null, sx, sn, se);
+    }
+    List<Double> recover = new ArrayList<>(recoverTests());
+    boolean back = false;
+    for (int i = 0; i < recoverTests(); i++) {
+      double v =
+          Math.max(0, s.recover().get(i) + recoverPair(i, reference, clear).llr(y, m, trials));
+      recover.add(v);
+      back |= v >= recoverH.get(i);
+    }
+    if (back) {
+      return State.initial(shifts.size());
+    }
+    return new State(
+        s.drop(),
+        recover,
+        true,
+        s.since(),
+        s.alarmedAt(),
+        s.sumSuccesses() + successes,
+        s.sumTrials() + trials,
+        s.sumExpected() + reference * trials);
+  }
+
+  /** The designed mean time between false alarms as a number of steps of {@code step}. */
+  public static double steps(Duration falseAlarmInterval, Duration step) {
+    return Math.max(2, (double) falseAlarmInterval.toMillis() / step.toMillis());
+  }
+}

@@ -1,0 +1,193 @@
+package dev.specwatch.detect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Learns a {@link NoiseModel} from a recipe's history: robust (median) levels, overall and by hour
+ * of day; residuals beyond 5 robust standard deviations (past incidents, restarts) set aside; the
+ * variance model fitted by least squares of squared residuals on binomial variance; the lag-one
+ * autocorrelation of the standardized residuals. docs/DETECTION.md explains each step.
+ */
+public final class NoiseFit {
+  /** Steps with fewer trials are idle or nearly so and say nothing about the level. */
+  public static final double MIN_TRIALS = 20;
+
+  /** Less active history than this gives no model: too little to know the recipe's normal. */
+  public static final Duration MIN_HISTORY = Duration.ofHours(24);
+
+  private NoiseFit() {}
+
+  /** A model, or why there is none. */
+  public sealed interface Result {}
+
+  public record Learned(NoiseModel model) implements Result {}
+
+  public record Insufficient(String reason) implements Result {}
+
+  /**
+   * @param samples one sample every {@code sampleEvery} (e.g. 5m) of step-sized increments and of
+   *     the block of {@code blockSteps} steps ending at the same time
+   */
+  public static Result fit(
+      List<StepSample> samples, Duration sampleEvery, int blockSteps, Instant now) {
+    List<StepSample> active = new ArrayList<>();
+    for (StepSample s : samples) {
+      if (s.trials() >= MIN_TRIALS && s.successes() >= 0 && s.successes() <= s.trials()) {
+        active.add(s);
+      }
+    }
+    Duration history = sampleEvery.multipliedBy(active.size());
+    if (history.compareTo(MIN_HISTORY) < 0) {
+      return new Insufficient(
+          String.format(
+              Locale.ROOT,
+              "learning: %s of active history, needs %s",
+              hours(history),
+              hours(MIN_HISTORY)));
+    }
+    double[] p = active.stream().mapToDouble(StepSample::proportion).toArray();
+    double overall = median(p);
+    List<Double> hourly = hourly(active);
+    double madFlat = mad(residuals(active, null, overall));
+    double madHourly = mad(residuals(active, hourly, overall));
+    // The hour-of-day profile must explain something to be worth its noise.
+    List<Double> profile = madHourly < 0.9 * madFlat ? hourly : null;
+    double[] r = residuals(active, profile, overall);
+    double cut = 5 * 1.4826 * Math.max(mad(r), 1e-4);
+
+    // One step: Var(r) = φ b + τ², b = L(1-L)/n, least squares over the kept steps.
+    List<double[]> rows = new ArrayList<>();
+    for (int i = 0; i < active.size(); i++) {
+      if (Math.abs(r[i]) <= cut) {
+        double level = level(profile, overall, active.get(i).at());
+        rows.add(new double[] {level * (1 - level) / active.get(i).trials(), r[i] * r[i]});
+      }
+    }
+    double[] phiTau = varianceFit(rows);
+    double phi = phiTau[0];
+    double tau2 = phiTau[1];
+
+    // Blocks of m steps: their extra variance τ_m² beyond φ's binomial part; m τ_m² is the
+    // wander's long-run variance per step (equal to τ² when steps are independent).
+    double extra = 0;
+    int blocks = 0;
+    for (int i = 0; i < active.size(); i++) {
+      StepSample s = active.get(i);
+      if (!(s.blockTrials() >= MIN_TRIALS) || Math.abs(r[i]) > cut) {
+        continue;
+      }
+      double level = level(profile, overall, s.at());
+      double rb = s.blockSuccesses() / s.blockTrials() - level;
+      if (Math.abs(rb) > cut) {
+        continue;
+      }
+      extra += rb * rb - phi * level * (1 - level) / s.blockTrials();
+      blocks++;
+    }
+    double wander = blocks > 0 ? Math.max(0, blockSteps * extra / blocks) : tau2;
+    double[] trials = active.stream().mapToDouble(StepSample::trials).sorted().toArray();
+    double reference = trials[(int) Math.min(trials.length - 1, Math.floor(0.9 * trials.length))];
+    return new Learned(
+        new NoiseModel(
+            profile, overall, phi, tau2, wander, reference, history, active.size(), now));
+  }
+
+  /** φ ≥ 1 and τ² ≥ 0 minimizing Σ (r² − φ b − τ²)². */
+  static double[] varianceFit(List<double[]> rows) {
+    int n = rows.size();
+    double sb = 0;
+    double sy = 0;
+    double sbb = 0;
+    double sby = 0;
+    for (double[] row : rows) {
+      sb += row[0];
+      sy += row[1];
+      sbb += row[0] * row[0];
+      sby += row[0] * row[1];
+    }
+    double det = n * sbb - sb * sb;
+    double phi = det > 1e-30 * n * sbb ? (n * sby - sb * sy) / det : Double.NaN;
+    double tau2 = Double.isNaN(phi) ? Double.NaN : (sy - phi * sb) / n;
+    if (Double.isNaN(phi) || phi < 1 || tau2 < 0) {
+      // On the boundary: try φ = 1 with the best τ², and τ² = 0 with the best φ; keep the better.
+      double tauAtOne = Math.max(0, (sy - sb) / n);
+      double phiAtZero = Math.max(1, sbb > 0 ? sby / sbb : 1);
+      double errA = 0;
+      double errB = 0;
+      for (double[] row : rows) {
+        errA += Math.pow(row[1] - row[0] - tauAtOne, 2);
+        errB += Math.pow(row[1] - phiAtZero * row[0], 2);
+      }
+      return errA <= errB ? new double[] {1, tauAtOne} : new double[] {phiAtZero, 0};
+    }
+    return new double[] {phi, tau2};
+  }
+
+  private static List<Double> hourly(List<StepSample> active) {
+    List<List<Double>> byHour = new ArrayList<>();
+    List<Set<Long>> days = new ArrayList<>();
+    for (int h = 0; h < 24; h++) {
+      byHour.add(new ArrayList<>());
+      days.add(new HashSet<>());
+    }
+    for (StepSample s : active) {
+      var t = s.at().atZone(ZoneOffset.UTC);
+      byHour.get(t.getHour()).add(s.proportion());
+      days.get(t.getHour()).add(t.toLocalDate().toEpochDay());
+    }
+    List<Double> out = new ArrayList<>();
+    for (int h = 0; h < 24; h++) {
+      List<Double> values = byHour.get(h);
+      out.add(
+          values.size() >= 6 && days.get(h).size() >= 2
+              ? median(values.stream().mapToDouble(Double::doubleValue).toArray())
+              : null);
+    }
+    return out;
+  }
+
+  private static double level(List<Double> profile, double overall, Instant t) {
+    if (profile == null) {
+      return overall;
+    }
+    Double h = profile.get(t.atZone(ZoneOffset.UTC).getHour());
+    return h == null ? overall : h;
+  }
+
+  private static double[] residuals(List<StepSample> active, List<Double> profile, double overall) {
+    double[] r = new double[active.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = active.get(i).proportion() - level(profile, overall, active.get(i).at());
+    }
+    return r;
+  }
+
+  static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /** Median absolute deviation from the median. */
+  static double mad(double[] values) {
+    double m = median(values);
+    double[] d = new double[values.length];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = Math.abs(values[i] - m);
+    }
+    return median(d);
+  }
+
+  private static String hours(Duration d) {
+    return d.toMinutes() < 120 ? d.toMinutes() + "m" : d.toHours() + "h";
+  }
+}

@@ -1,0 +1,78 @@
+package dev.specwatch.detect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * What a recipe's healthy acceptance looks like at the evaluation step, learned from its history
+ * ({@link NoiseFit}): the expected level by hour of day (UTC) and the variance of one step's
+ * proportion, which is more than binomial. For a step with {@code n} trials at level {@code p}:
+ *
+ * <pre>
+ *   Var(p̂) = φ · p(1−p)/n + λ
+ * </pre>
+ *
+ * φ ≥ 1 is the overdispersion of the prompt mix within a step (requests differ in acceptance) and λ
+ * the wander of the mix between steps that more traffic does not average away, counted at its
+ * long-run (block) size: a CUSUM adds steps up, so wander that persists over many steps counts more
+ * than its one-step variance τ² says. λ = max(τ², m · τ_m²) with τ_m² the extra variance of blocks
+ * of m steps.
+ *
+ * @param hourly expected level per UTC hour 0..23; null entries fall back to {@code level}; null
+ *     when the history shows no time-of-day pattern
+ * @param level the overall (median) level
+ * @param tau2 the one-step extra variance τ²
+ * @param wander the long-run extra variance per step λ
+ * @param referenceTrials a high (90th percentile) count of trials per step, at which thresholds are
+ *     calibrated: busier steps carry more information, so this keeps false alarms at or below the
+ *     design rate
+ * @param history how much active history the fit saw
+ * @param points how many samples it used
+ */
+public record NoiseModel(
+    List<Double> hourly,
+    double level,
+    double phi,
+    double tau2,
+    double wander,
+    double referenceTrials,
+    Duration history,
+    int points,
+    Instant learnedAt) {
+
+  public NoiseModel {
+    hourly =
+        hourly == null
+            ? null
+            : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(hourly));
+    if (!(phi >= 1) || !(tau2 >= 0) || !(wander >= 0) || !(referenceTrials > 0)) {
+      throw new IllegalArgumentException("invalid noise model");
+    }
+  }
+
+  /**
+   * A binomial model with overdispersion {@code phi}: for thresholds before anything is learned.
+   */
+  public static NoiseModel binomial(double phi, double referenceTrials) {
+    return new NoiseModel(null, Double.NaN, phi, 0, 0, referenceTrials, Duration.ZERO, 0, null);
+  }
+
+  /** The expected healthy level at {@code t}. */
+  public double levelAt(Instant t) {
+    if (hourly != null) {
+      Double h = hourly.get(t.atZone(ZoneOffset.UTC).getHour());
+      if (h != null) {
+        return h;
+      }
+    }
+    return level;
+  }
+
+  /** Var(p̂) of one step with {@code trials} trials at level {@code p}, wander at long run. */
+  public double variance(double p, double trials) {
+    double q = Math.min(Math.max(p, 1e-6), 1 - 1e-6);
+    return phi * q * (1 - q) / trials + Math.max(tau2, wander);
+  }
+}

@@ -1,0 +1,146 @@
+package dev.specwatch.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class DropTestTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  private static final NoiseModel MODEL =
+      new NoiseModel(null, 0.6, 2.0, 0.0001, 0.0001, 900, Duration.ofDays(7), 2016, T0);
+
+  /** One step's successes with the model's variance around {@code level}. */
+  private static double successes(SplittableRandom random, double level, double trials) {
+    double sd = Math.sqrt(MODEL.variance(level, trials));
+    double p = level + sd * CalibrationTest.gaussian(random);
+    return Math.round(Math.min(Math.max(p, 0), 1) * trials);
+  }
+
+  private static final DropTest CHANGE =
+      new DropTest(List.of(0.1, 0.2, 0.4), 2000, DropTest.Recovery.TO_REFERENCE);
+
+  @Test
+  void healthyTrafficAlarmsNoMoreOftenThanDesigned() {
+    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
+    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+    SplittableRandom random = new SplittableRandom(11);
+    int runs = 300;
+    long steps = 0;
+    for (int r = 0; r < runs; r++) {
+      DropTest.State s = DropTest.State.initial(3);
+      long n = 0;
+      while (!s.alarmed()) {
+        n++;
+        s =
+            CHANGE.step(
+                s,
+                MODEL,
+                0.6,
+                0.6,
+                dropH,
+                recoverH,
+                T0.plusSeconds(30 * n),
+                successes(random, 0.6, 900),
+                900);
+      }
+      steps += n;
+    }
+    double arl = (double) steps / runs;
+    // The union bound over three tests makes the bank conservative: at least the design.
+    assertThat(arl).isGreaterThan(2000 * 0.85).isLessThan(2000 * 4.0);
+  }
+
+  @Test
+  void findsADropEstimatesItAndItsStartAndResolvesWhenTheLevelIsBack() {
+    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
+    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+    SplittableRandom random = new SplittableRandom(3);
+    DropTest.State s = DropTest.State.initial(3);
+    Instant change = T0.plusSeconds(30 * 200);
+    int step = 0;
+    Instant alarmAt = null;
+    while (step < 2000 && alarmAt == null) {
+      step++;
+      Instant at = T0.plusSeconds(30L * step);
+      double level = at.isAfter(change) ? 0.6 * 0.85 : 0.6;
+      s = CHANGE.step(s, MODEL, 0.6, 0.6, dropH, recoverH, at, successes(random, level, 900), 900);
+      if (s.alarmed()) {
+        alarmAt = at;
+      }
+    }
+    assertThat(alarmAt).as("a 15 %% drop is found").isNotNull().isAfter(change);
+    assertThat(Duration.between(change, alarmAt)).isLessThan(Duration.ofMinutes(15));
+    assertThat(Duration.between(s.since(), change).abs()).isLessThan(Duration.ofMinutes(5));
+    // Ten more minutes at the dropped level keep it alarmed; the estimate converges to -15 %.
+    for (int i = 0; i < 20; i++) {
+      step++;
+      s =
+          CHANGE.step(
+              s,
+              MODEL,
+              0.6,
+              0.6,
+              dropH,
+              recoverH,
+              T0.plusSeconds(30L * step),
+              successes(random, 0.51, 900),
+              900);
+    }
+    assertThat(s.alarmed()).isTrue();
+    assertThat(1 - s.observed() / s.expected()).isCloseTo(0.15, within(0.03));
+    int recovered = 0;
+    while (s.alarmed() && recovered < 200) {
+      step++;
+      recovered++;
+      s =
+          CHANGE.step(
+              s,
+              MODEL,
+              0.6,
+              0.6,
+              dropH,
+              recoverH,
+              T0.plusSeconds(30L * step),
+              successes(random, 0.6, 900),
+              900);
+    }
+    assertThat(s.alarmed()).as("back to normal").isFalse();
+    assertThat(recovered).isLessThan(60);
+    assertThat(s).isEqualTo(DropTest.State.initial(3));
+  }
+
+  @Test
+  void stepsWithoutTrialsChangeNothing() {
+    DropTest.State s =
+        new DropTest.State(List.of(1.0, 0.5, 0.0), List.of(0.0), false, T0, null, 10, 20, 12);
+    assertThat(CHANGE.step(s, MODEL, 0.6, 0.6, List.of(9.0, 9.0, 9.0), List.of(9.0), T0, 0, 0))
+        .isSameAs(s);
+  }
+
+  @Test
+  void aThresholdTestFiresBelowItAndResolvesAboveTheClearLevel() {
+    DropTest threshold = new DropTest(List.of(0.05, 0.15, 0.4), 1e5, DropTest.Recovery.ABOVE_CLEAR);
+    NoiseModel binomial = NoiseModel.binomial(1, 600);
+    List<Double> dropH = threshold.dropThresholds(binomial, 0.3);
+    List<Double> recoverH = threshold.recoverThresholds(binomial, 0.3, 0.3);
+    DropTest.State s = DropTest.State.initial(3);
+    // 0.39 is healthy: nothing accumulates.
+    for (int i = 0; i < 100; i++) {
+      s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.39 * 600, 600);
+    }
+    assertThat(s.alarmed()).isFalse();
+    assertThat(s.drop()).allSatisfy(v -> assertThat(v).isZero());
+    // Halved to 0.195: two 5 s steps of 600 draft tokens are overwhelming evidence.
+    s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.195 * 600, 600);
+    s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.195 * 600, 600);
+    assertThat(s.alarmed()).isTrue();
+    s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.39 * 600, 600);
+    s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.39 * 600, 600);
+    assertThat(s.alarmed()).isFalse();
+  }
+}

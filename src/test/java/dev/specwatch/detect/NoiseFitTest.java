@@ -1,0 +1,109 @@
+package dev.specwatch.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class NoiseFitTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  private static final Duration EVERY = Duration.ofMinutes(5);
+
+  /**
+   * Seven days of samples every 5 minutes: a level with an optional diurnal profile, traffic
+   * following the day, per-step variance φ p(1-p)/n plus AR(1) wander (sd τ, lag-one correlation ρ)
+   * across the ten 30 s steps of each 5 minute block.
+   */
+  private static List<StepSample> history(
+      double phi, double tau, double rho, boolean diurnal, double incidentShare, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<StepSample> out = new ArrayList<>();
+    double w = tau * CalibrationTest.gaussian(random);
+    for (int i = 0; i < 7 * 288; i++) {
+      Instant at = T0.plus(EVERY.multipliedBy(i));
+      int hour = at.atZone(ZoneOffset.UTC).getHour();
+      double level = 0.6 + (diurnal ? 0.05 * Math.sin(2 * Math.PI * hour / 24.0) : 0);
+      double trials = 300 + 900 * (0.5 + 0.5 * Math.sin(2 * Math.PI * (hour - 6) / 24.0));
+      boolean incident = random.nextDouble() < incidentShare;
+      double blockX = 0;
+      double x = 0;
+      for (int step = 0; step < 10; step++) {
+        w = rho * w + Math.sqrt(1 - rho * rho) * tau * CalibrationTest.gaussian(random);
+        double p = level + w + noise(random, phi, level, trials);
+        if (incident) {
+          p *= 0.7;
+        }
+        x = clip(p) * trials;
+        blockX += x;
+      }
+      out.add(new StepSample(at, x, trials, blockX, 10 * trials));
+    }
+    return out;
+  }
+
+  private static double noise(SplittableRandom random, double phi, double p, double n) {
+    return Math.sqrt(phi * p * (1 - p) / n) * CalibrationTest.gaussian(random);
+  }
+
+  private static double clip(double p) {
+    return Math.min(Math.max(p, 0), 1);
+  }
+
+  private static NoiseModel fit(List<StepSample> samples) {
+    NoiseFit.Result r = NoiseFit.fit(samples, EVERY, 10, T0.plus(Duration.ofDays(7)));
+    assertThat(r).isInstanceOf(NoiseFit.Learned.class);
+    return ((NoiseFit.Learned) r).model();
+  }
+
+  @Test
+  void recoversOverdispersionWanderAndAutocorrelation() {
+    NoiseModel m = fit(history(3.0, 0.02, 0.6, false, 0, 1));
+    assertThat(m.level()).isCloseTo(0.6, within(0.005));
+    assertThat(m.phi()).isCloseTo(3.0, within(0.6));
+    assertThat(Math.sqrt(m.tau2())).isCloseTo(0.02, within(0.004));
+    // AR(1) with ρ = 0.6: the long-run variance over blocks of ten steps is about
+    // τ² (1+ρ)/(1-ρ) minus an edge correction, (1 + 2 Σ_k (1 - k/10) ρ^k) τ² = 3.3 τ².
+    assertThat(m.wander() / m.tau2()).isCloseTo(3.3, within(0.9));
+    assertThat(m.hourly()).as("no diurnal profile to learn").isNull();
+    assertThat(m.history()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void learnsTheTimeOfDayProfileWhenItExplainsTheData() {
+    NoiseModel m = fit(history(1.5, 0.005, 0.0, true, 0, 2));
+    assertThat(m.hourly()).isNotNull();
+    assertThat(m.levelAt(T0.plus(Duration.ofHours(6)))).isCloseTo(0.65, within(0.006));
+    assertThat(m.levelAt(T0.plus(Duration.ofHours(18)))).isCloseTo(0.55, within(0.006));
+    // Independent steps: the long-run wander stays near τ² = 2.5e-5, not ten times it.
+    assertThat(m.wander()).isLessThan(7.5e-5);
+  }
+
+  @Test
+  void pastIncidentsDoNotMoveTheLevel() {
+    NoiseModel m = fit(history(2.0, 0.01, 0.3, false, 0.08, 3));
+    assertThat(m.level()).isCloseTo(0.6, within(0.006));
+    assertThat(m.phi()).isLessThan(3.5);
+  }
+
+  @Test
+  void tooLittleHistoryGivesNoModelAndSaysWhy() {
+    List<StepSample> six = history(2.0, 0.01, 0.3, false, 0, 4).subList(0, 72);
+    assertThat(NoiseFit.fit(six, EVERY, 10, T0))
+        .isEqualTo(new NoiseFit.Insufficient("learning: 6h of active history, needs 24h"));
+  }
+
+  @Test
+  void varianceFitStaysInsideItsBounds() {
+    // Pure binomial-or-less noise gives φ = 1, τ² = 0, never below.
+    List<double[]> rows = List.of(new double[] {1e-4, 0.5e-4}, new double[] {2e-4, 1e-4});
+    double[] fit = NoiseFit.varianceFit(rows);
+    assertThat(fit[0]).isEqualTo(1.0);
+    assertThat(fit[1]).isEqualTo(0.0);
+  }
+}
