@@ -1,5 +1,6 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.detect.DropTest;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.Evaluation;
@@ -42,6 +43,7 @@ public final class AlertEngine {
     Map<String, RecipeSnapshot> snapshots = new HashMap<>();
     evaluation.recipes().forEach(s -> snapshots.put(s.recipe(), s));
     Set<String> liveIds = new HashSet<>();
+    Map<String, DropTest.State> detectors = new HashMap<>();
 
     for (Policy policy : policies) {
       RecipeSnapshot snapshot = snapshots.get(policy.recipe());
@@ -51,7 +53,15 @@ public final class AlertEngine {
       for (Rule rule : Rule.of(policy)) {
         String id = rule.id(policy.recipe());
         liveIds.add(id);
-        Verdict verdict = rule.judge(snapshot);
+        Rule.Judged judged =
+            rule.judge(
+                snapshot,
+                new Rule.Context(
+                    now, state.models().get(policy.recipe()), state.detectors().get(id)));
+        Verdict verdict = judged.verdict();
+        if (judged.detector() != null) {
+          detectors.put(id, judged.detector());
+        }
         boolean silenced = silenced(policy, rule.name(), now, silences);
         Subject subject = new Subject(policy, rule, id, snapshot, labels(policy), silenced);
         int first = emit.count();
@@ -78,7 +88,14 @@ public final class AlertEngine {
 
     Instant failingSince = datasource(state, evaluation, alerts, emit);
     return new Step(
-        new AlertState(AlertState.VERSION, alerts, failingSince, emit.next(), state.queued()),
+        new AlertState(
+            AlertState.VERSION,
+            alerts,
+            failingSince,
+            emit.next(),
+            state.queued(),
+            state.models(),
+            detectors),
         emit.transitions());
   }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,7 @@ public final class AlertService {
   static final Duration SILENCE_RETENTION = Duration.ofDays(7);
 
   private final Evaluator evaluator;
+  private final Learner learner;
   private final AlertEngine engine;
   private final StateStore store;
   private final SilenceStore silences;
@@ -44,6 +46,22 @@ public final class AlertService {
       TransitionSink sink,
       Clock clock)
       throws IOException {
+    this(evaluator, null, engine, store, silences, sink, clock);
+  }
+
+  /**
+   * @param learner learns recipes' models for change detection and sequential tests; null: none
+   */
+  public AlertService(
+      Evaluator evaluator,
+      Learner learner,
+      AlertEngine engine,
+      StateStore store,
+      SilenceStore silences,
+      TransitionSink sink,
+      Clock clock)
+      throws IOException {
+    this.learner = learner;
     this.evaluator = evaluator;
     this.engine = engine;
     this.store = store;
@@ -59,8 +77,21 @@ public final class AlertService {
       Evaluation evaluation, List<Transition> transitions, int delivered, int stillQueued) {}
 
   public synchronized Cycle runOnce(List<Policy> policies, Duration window) {
-    Evaluation evaluation = evaluator.evaluate(policies, window, Optional.of(clock.instant()));
-    AlertEngine.Step step = engine.step(state, policies, evaluation, currentSilences());
+    return runOnce(policies, window, null);
+  }
+
+  /**
+   * One cycle with evaluation steps of {@code step} (the evaluation interval): recipes whose rules
+   * decide on per-step increments get them, and their models are learned when due.
+   */
+  public synchronized Cycle runOnce(List<Policy> policies, Duration window, Duration stepSize) {
+    Instant now = clock.instant();
+    AlertState current = state;
+    if (learner != null && stepSize != null) {
+      current = current.withModels(learner.learn(policies, current, stepSize, now));
+    }
+    Evaluation evaluation = evaluator.evaluate(policies, window, stepSize, Optional.of(now));
+    AlertEngine.Step step = engine.step(current, policies, evaluation, currentSilences());
     AlertState next = step.state().withQueued(step.transitions());
     save(next);
     state = next;

@@ -1,5 +1,6 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.detect.DropTest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,35 +15,57 @@ import java.util.TreeMap;
  * @param datasourceFailingSince when queries started failing; null while they succeed
  * @param nextSequence the sequence number the next transition gets
  * @param queued transitions recorded but not yet handed to the notifiers
+ * @param models what was learned of each recipe's normal, by recipe (change detection, sequential
+ *     tests)
+ * @param detectors the sequential tests' statistics, by alert id
  */
 public record AlertState(
     int version,
     Map<String, ActiveAlert> alerts,
     Instant datasourceFailingSince,
     long nextSequence,
-    List<Transition> queued) {
+    List<Transition> queued,
+    Map<String, RecipeModel> models,
+    Map<String, DropTest.State> detectors) {
 
   public static final int VERSION = 1;
 
   public AlertState {
     alerts = Collections.unmodifiableMap(new TreeMap<>(alerts));
     queued = List.copyOf(queued);
+    // Files written before change detection existed have neither map.
+    models = Collections.unmodifiableMap(new TreeMap<>(models == null ? Map.of() : models));
+    detectors =
+        Collections.unmodifiableMap(new TreeMap<>(detectors == null ? Map.of() : detectors));
   }
 
   public static AlertState empty() {
-    return new AlertState(VERSION, Map.of(), null, 1, List.of());
+    return new AlertState(VERSION, Map.of(), null, 1, List.of(), Map.of(), Map.of());
   }
 
   public AlertState withQueued(List<Transition> transitions) {
     List<Transition> all = new ArrayList<>(queued);
     all.addAll(transitions);
-    return new AlertState(version, alerts, datasourceFailingSince, nextSequence, all);
+    return new AlertState(
+        version, alerts, datasourceFailingSince, nextSequence, all, models, detectors);
   }
 
   /** The state without the given (delivered) transitions in its queue. */
   public AlertState withoutQueued(List<Transition> delivered) {
     List<Transition> rest = new ArrayList<>(queued);
     rest.removeAll(delivered);
-    return new AlertState(version, alerts, datasourceFailingSince, nextSequence, rest);
+    return new AlertState(
+        version, alerts, datasourceFailingSince, nextSequence, rest, models, detectors);
+  }
+
+  /** The state with newly learned models (replacing those of the same recipes). */
+  public AlertState withModels(Map<String, RecipeModel> learned) {
+    if (learned.isEmpty()) {
+      return this;
+    }
+    Map<String, RecipeModel> all = new TreeMap<>(models);
+    all.putAll(learned);
+    return new AlertState(
+        version, alerts, datasourceFailingSince, nextSequence, queued, all, detectors);
   }
 }

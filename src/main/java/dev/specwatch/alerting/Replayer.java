@@ -25,8 +25,8 @@ import java.util.Set;
  * state. Each query is sent once as a range query and sliced per step.
  */
 public final class Replayer {
-  /** Prometheus answers at most 11,000 points per series; stay below. */
-  static final int MAX_POINTS = 10_000;
+  /** Steps per range query: under Prometheus' 11,000 points per series, and memory-bounded. */
+  static final int CHUNK_STEPS = 2_000;
 
   private final PrometheusApi api;
   private final SpecwatchConfig.Alerting settings;
@@ -44,57 +44,65 @@ public final class Replayer {
       List<Policy> policies, Duration window, Instant from, Instant to, Duration step)
       throws PrometheusException {
     Evaluator evaluator = new Evaluator(api, Clock.systemUTC());
+    Learner learner = new Learner(api);
     // The queries an evaluation sends do not depend on the answers: record them once.
     Set<String> queries = new LinkedHashSet<>();
     evaluator.evaluate(
         policies,
         window,
+        step,
         from,
         promql -> {
           queries.add(promql);
           return List.of();
         });
-    Map<String, Map<Long, List<Sample>>> slices = new HashMap<>();
-    int sent = 0;
-    for (String promql : queries) {
-      Map<Long, List<Sample>> byTime = new HashMap<>();
-      Instant chunkStart = from;
-      while (!chunkStart.isAfter(to)) {
-        Instant chunkEnd = min(to, chunkStart.plus(step.multipliedBy(MAX_POINTS - 1)));
-        QueryResult r = api.queryRange(promql, chunkStart, chunkEnd, step);
-        sent++;
-        if (r instanceof QueryResult.Matrix m) {
-          for (Series series : m.series()) {
-            for (Series.Point p : series.points()) {
-              long millis = Math.round(p.time() * 1000);
-              byTime
-                  .computeIfAbsent(millis, k -> new ArrayList<>())
-                  .add(new Sample(series.labels(), Instant.ofEpochMilli(millis), p.value()));
-            }
-          }
-        }
-        chunkStart = chunkEnd.plus(step);
-      }
-      slices.put(promql, byTime);
-    }
     AlertEngine engine = new AlertEngine(settings);
     AlertState state = AlertState.empty();
     List<Transition> transitions = new ArrayList<>();
     int steps = 0;
-    for (Instant t = from; !t.isAfter(to); t = t.plus(step)) {
-      long millis = t.toEpochMilli();
-      Evaluation e =
-          evaluator.evaluate(
-              policies,
-              window,
-              t,
-              promql -> slices.getOrDefault(promql, Map.of()).getOrDefault(millis, List.of()));
-      AlertEngine.Step s = engine.step(state, policies, e, List.of());
-      state = s.state();
-      transitions.addAll(s.transitions());
-      steps++;
+    int sent = 0;
+    // Chunks of steps bound the memory: each query's answers for one chunk at a time.
+    Instant chunkStart = from;
+    while (!chunkStart.isAfter(to)) {
+      Instant chunkEnd = min(to, chunkStart.plus(step.multipliedBy(CHUNK_STEPS - 1)));
+      Map<String, Map<Long, List<Sample>>> slices = new HashMap<>();
+      for (String promql : queries) {
+        slices.put(promql, slices(api.queryRange(promql, chunkStart, chunkEnd, step)));
+        sent++;
+      }
+      for (Instant t = chunkStart; !t.isAfter(chunkEnd); t = t.plus(step)) {
+        long millis = t.toEpochMilli();
+        state = state.withModels(learner.learn(policies, state, step, t));
+        Evaluation e =
+            evaluator.evaluate(
+                policies,
+                window,
+                step,
+                t,
+                promql -> slices.getOrDefault(promql, Map.of()).getOrDefault(millis, List.of()));
+        AlertEngine.Step s = engine.step(state, policies, e, List.of());
+        state = s.state();
+        transitions.addAll(s.transitions());
+        steps++;
+      }
+      chunkStart = chunkEnd.plus(step);
     }
     return new Result(transitions, steps, sent, state);
+  }
+
+  private static Map<Long, List<Sample>> slices(QueryResult r) {
+    Map<Long, List<Sample>> byTime = new HashMap<>();
+    if (r instanceof QueryResult.Matrix m) {
+      for (Series series : m.series()) {
+        for (Series.Point p : series.points()) {
+          long millis = Math.round(p.time() * 1000);
+          byTime
+              .computeIfAbsent(millis, k -> new ArrayList<>())
+              .add(new Sample(series.labels(), Instant.ofEpochMilli(millis), p.value()));
+        }
+      }
+    }
+    return byTime;
   }
 
   private static Instant min(Instant a, Instant b) {

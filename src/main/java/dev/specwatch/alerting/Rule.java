@@ -1,10 +1,12 @@
 package dev.specwatch.alerting;
 
+import dev.specwatch.detect.DropTest;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.ThresholdReading;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +15,13 @@ import java.util.List;
  * alerts between pending, firing and resolved on these verdicts; the maths lives in the rules. To
  * add a rule type: a record here, a case in {@link #of(Policy)}, its config in PolicyReader.
  */
-public sealed interface Rule permits ThresholdRule, RegressionRule, ThroughputRule, SloBurnRule {
+public sealed interface Rule
+    permits ThresholdRule,
+        RegressionRule,
+        ThroughputRule,
+        SloBurnRule,
+        ChangeRule,
+        SequentialThresholdRule {
   /** The rule's name in alert ids, labels and messages, e.g. {@code acceptance_rate}. */
   String name();
 
@@ -22,7 +30,21 @@ public sealed interface Rule permits ThresholdRule, RegressionRule, ThroughputRu
     return null;
   }
 
-  Verdict judge(RecipeSnapshot snapshot);
+  /**
+   * The verdict for this evaluation and, for rules that decide sequentially, their test's new state
+   * (persisted by the engine and handed back as {@code context.prior()} next time).
+   */
+  Judged judge(RecipeSnapshot snapshot, Context context);
+
+  /** What a rule sees besides the snapshot: the time, the recipe's learned model, its state. */
+  record Context(Instant at, RecipeModel model, DropTest.State prior) {}
+
+  /** A verdict and the rule's test state after it (null for rules without one). */
+  record Judged(Verdict verdict, DropTest.State detector) {
+    static Judged of(Verdict verdict) {
+      return new Judged(verdict, null);
+    }
+  }
 
   /** The severity of an alert raised now. */
   Severity severity(RecipeSnapshot snapshot);
@@ -43,11 +65,17 @@ public sealed interface Rule permits ThresholdRule, RegressionRule, ThroughputRu
     Policy.Thresholds t = p.thresholds();
     List<Rule> rules = new ArrayList<>();
     for (ThresholdReading reading : ThresholdReading.of(p)) {
-      rules.add(new ThresholdRule(reading, reading.threshold().severity().orElse(fallback)));
+      Severity severity = reading.threshold().severity().orElse(fallback);
+      rules.add(
+          p.detection().sequential()
+              ? new SequentialThresholdRule(
+                  reading, severity, p.numSpeculativeTokens(), p.detection().falseAlarmInterval())
+              : new ThresholdRule(reading, severity));
     }
     t.regression().ifPresent(r -> rules.add(new RegressionRule(r, r.severity().orElse(fallback))));
     p.slo().ifPresent(slo -> rules.add(new SloBurnRule(fallback)));
     t.throughput().ifPresent(r -> rules.add(new ThroughputRule(r, r.severity().orElse(fallback))));
+    t.change().ifPresent(c -> rules.add(new ChangeRule(c, c.severity().orElse(fallback))));
     return rules;
   }
 }

@@ -34,7 +34,11 @@ public record SloBurnRule(Severity fallback) implements Rule {
   }
 
   @Override
-  public Verdict judge(RecipeSnapshot s) {
+  public Judged judge(RecipeSnapshot s, Context context) {
+    return Judged.of(judge(s));
+  }
+
+  Verdict judge(RecipeSnapshot s) {
     return s.slo()
         .map(SloBurnRule::judge)
         .orElse(

@@ -25,7 +25,11 @@ public record ThresholdRule(ThresholdReading reading, Severity severity) impleme
   }
 
   @Override
-  public Verdict judge(RecipeSnapshot s) {
+  public Judged judge(RecipeSnapshot s, Context context) {
+    return Judged.of(judge(s));
+  }
+
+  Verdict judge(RecipeSnapshot s) {
     return Verdict.withoutEvidence(s).orElseGet(() -> judge(reading.valueIn(s.signals())));
   }
 

@@ -24,7 +24,11 @@ public record ThroughputRule(Policy.Throughput throughput, Severity severity) im
   }
 
   @Override
-  public Verdict judge(RecipeSnapshot s) {
+  public Judged judge(RecipeSnapshot s, Context context) {
+    return Judged.of(judge(s));
+  }
+
+  Verdict judge(RecipeSnapshot s) {
     return Verdict.withoutEvidence(s).orElseGet(() -> judge(s.signals(), s.baseline()));
   }
 

@@ -179,6 +179,7 @@ final class PolicyReader {
             (node, path) ->
                 MapReader.of(node, path, r.problems(), r.baseDir())
                     .flatMap(PolicyReader::maintenance));
+    Policy.Detection detection = detection(r, engine, thresholds);
     r.finish();
     if (r.problemCount() > problemsBefore
         || parsedEngine.isEmpty()
@@ -202,6 +203,7 @@ final class PolicyReader {
             runbook,
             maintenance,
             slo,
+            detection,
             r.location()));
   }
 
@@ -280,8 +282,58 @@ final class PolicyReader {
                       ? Optional.of(new Policy.Throughput(drop.getAsDouble(), baseline, severity))
                       : Optional.empty();
                 });
+    Optional<Policy.Change> change = t.map("change").flatMap(PolicyReader::change);
+    if (change.isPresent() && engine == Engine.SGLANG) {
+      t.error("change", "needs vLLM's token counters; SGLang exports gauges only");
+    }
     t.finish();
-    return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput);
+    return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput, change);
+  }
+
+  private static Optional<Policy.Change> change(MapReader c) {
+    OptionalDouble drop = c.optionalNumber("min_relative_drop", 0.01, 0.8);
+    if (!c.has("min_relative_drop")) {
+      c.error(
+          "min_relative_drop", "is required, e.g. 0.10: the smallest sustained drop to page on");
+    }
+    Duration interval =
+        c.duration("false_alarm_interval", Policy.Change.DEFAULT_FALSE_ALARM_INTERVAL);
+    if (interval.compareTo(Duration.ofHours(1)) < 0) {
+      c.error("false_alarm_interval", "must be at least 1h, e.g. 30d");
+    }
+    Duration learn = c.duration("learn", Policy.Change.DEFAULT_LEARN);
+    if (learn.compareTo(Duration.ofDays(1)) < 0 || learn.compareTo(Duration.ofDays(35)) > 0) {
+      c.error("learn", "must be from 1d to 35d: the history the normal level is learned from");
+    }
+    Optional<Severity> severity = Converters.severity(c);
+    c.finish();
+    return drop.isPresent()
+        ? Optional.of(new Policy.Change(drop.getAsDouble(), interval, learn, severity))
+        : Optional.empty();
+  }
+
+  /** {@code detection} and its {@code false_alarm_interval}. */
+  private static Policy.Detection detection(
+      MapReader r, Engine engine, Policy.Thresholds thresholds) {
+    String mode = r.string("detection", "window");
+    Duration interval =
+        r.duration("false_alarm_interval", Policy.Detection.DEFAULT_FALSE_ALARM_INTERVAL);
+    if (interval.compareTo(Duration.ofHours(1)) < 0) {
+      r.error("false_alarm_interval", "must be at least 1h, e.g. 30d");
+    }
+    Policy.Detection.Mode parsed =
+        switch (mode) {
+          case "window" -> Policy.Detection.Mode.WINDOW;
+          case "sequential" -> Policy.Detection.Mode.SEQUENTIAL;
+          default -> {
+            r.error("detection", "one of window (the rate window) or sequential");
+            yield Policy.Detection.Mode.WINDOW;
+          }
+        };
+    if (parsed == Policy.Detection.Mode.SEQUENTIAL && engine == Engine.SGLANG) {
+      r.error("detection", "sequential needs vLLM's token counters; SGLang exports gauges only");
+    }
+    return new Policy.Detection(parsed, interval);
   }
 
   private static Optional<Policy.Maintenance> maintenance(MapReader m) {

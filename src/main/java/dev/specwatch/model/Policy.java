@@ -30,6 +30,7 @@ public record Policy(
     Optional<String> runbookUrl,
     List<Maintenance> maintenance,
     Optional<Slo> slo,
+    Detection detection,
     Location source) {
 
   public static final long DEFAULT_MIN_DRAFTS = 100;
@@ -51,14 +52,20 @@ public record Policy(
       Optional<Threshold> meanAcceptedLength,
       SortedMap<Integer, Threshold> positionAcceptance,
       Optional<Regression> regression,
-      Optional<Throughput> throughput) {
+      Optional<Throughput> throughput,
+      Optional<Change> change) {
     public Thresholds {
       positionAcceptance = new TreeMap<>(positionAcceptance);
     }
 
     public static Thresholds none() {
       return new Thresholds(
-          Optional.empty(), Optional.empty(), new TreeMap<>(), Optional.empty(), Optional.empty());
+          Optional.empty(),
+          Optional.empty(),
+          new TreeMap<>(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty());
     }
   }
 
@@ -78,6 +85,50 @@ public record Policy(
     public static final Duration DEFAULT_BASELINE = Duration.ofDays(7);
     public static final double DEFAULT_MIN_Z = 3.0;
     public static final long DEFAULT_MIN_BASELINE_DRAFTS = 10_000;
+  }
+
+  /**
+   * Learned change detection: the recipe's normal acceptance is learned from {@code learn} of its
+   * history, and a sequential test on per-step counter increments fires on a sustained drop of at
+   * least {@code minRelativeDrop}, with healthy traffic raising a false alarm no more often than
+   * once per {@code falseAlarmInterval}. docs/DETECTION.md.
+   */
+  public record Change(
+      double minRelativeDrop,
+      Duration falseAlarmInterval,
+      Duration learn,
+      Optional<Severity> severity) {
+    public static final Duration DEFAULT_FALSE_ALARM_INTERVAL = Duration.ofDays(30);
+    public static final Duration DEFAULT_LEARN = Duration.ofDays(7);
+
+    public Change {
+      if (!(minRelativeDrop > 0 && minRelativeDrop < 0.9)) {
+        throw new IllegalArgumentException("min_relative_drop must be in (0, 0.9)");
+      }
+    }
+  }
+
+  /**
+   * How threshold rules decide: over the rate window ({@code window}, Prometheus' way) or by a
+   * sequential test on per-step counter increments ({@code sequential}), which fires once the
+   * evidence that the value is below the threshold reaches the confidence of one false alarm per
+   * {@code falseAlarmInterval}.
+   */
+  public record Detection(Mode mode, Duration falseAlarmInterval) {
+    public enum Mode {
+      WINDOW,
+      SEQUENTIAL
+    }
+
+    public static final Duration DEFAULT_FALSE_ALARM_INTERVAL = Duration.ofDays(30);
+
+    public static Detection defaults() {
+      return new Detection(Mode.WINDOW, DEFAULT_FALSE_ALARM_INTERVAL);
+    }
+
+    public boolean sequential() {
+      return mode == Mode.SEQUENTIAL;
+    }
   }
 
   /**
@@ -106,6 +157,11 @@ public record Policy(
     public double budget() {
       return 1 - objective;
     }
+  }
+
+  /** Whether any rule decides on per-step increments (and so needs them queried). */
+  public boolean usesIncrements() {
+    return detection.sequential() || thresholds.change().isPresent();
   }
 
   /** A planned window during which the recipe's notifications are silenced. */
@@ -142,6 +198,18 @@ public record Policy(
     private final Notify notify = Notify.defaults();
     private List<Maintenance> maintenance = List.of();
     private Optional<Slo> slo = Optional.empty();
+    private Optional<Change> change = Optional.empty();
+    private Detection detection = Detection.defaults();
+
+    public Builder change(Change change) {
+      this.change = Optional.of(change);
+      return this;
+    }
+
+    public Builder detection(Detection detection) {
+      this.detection = detection;
+      return this;
+    }
 
     public Builder slo(Slo slo) {
       this.slo = Optional.of(slo);
@@ -213,12 +281,14 @@ public record Policy(
           minDrafts,
           forDuration,
           keepFiringFor,
-          new Thresholds(acceptanceRate, meanAcceptedLength, positions, regression, throughput),
+          new Thresholds(
+              acceptanceRate, meanAcceptedLength, positions, regression, throughput, change),
           notify,
           Map.of(),
           Optional.empty(),
           maintenance,
           slo,
+          detection,
           new Location("alerts/" + recipe + ".yaml", 1, 1));
     }
   }

@@ -4,6 +4,7 @@ import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
+import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.digest.DigestService;
@@ -105,6 +106,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     AlertService alerts =
         new AlertService(
             new Evaluator(prometheus, clock),
+            new Learner(prometheus),
             new AlertEngine(config.alerting()),
             new FileStateStore(config.stateDir(), clock),
             new SilenceStore(config.stateDir()),
@@ -146,7 +148,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       Wiring w = wiring;
       long start = System.nanoTime();
       AlertService.Cycle c =
-          w.alerts().runOnce(w.config().policies(), w.config().evaluation().window());
+          w.alerts()
+              .runOnce(
+                  w.config().policies(),
+                  w.config().evaluation().window(),
+                  w.config().evaluation().interval());
       w.notifications().afterCycle(w.alerts().state());
       double seconds = (System.nanoTime() - start) / 1e9;
       last = c.evaluation();

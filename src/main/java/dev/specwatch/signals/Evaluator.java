@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,9 +50,18 @@ public final class Evaluator {
 
   /** Evaluates at {@code at}, or now. Datasource errors become {@link RecipeState#ERROR}. */
   public Evaluation evaluate(List<Policy> policies, Duration window, Optional<Instant> at) {
+    return evaluate(policies, window, null, at);
+  }
+
+  /**
+   * Evaluates at {@code at}, or now; with a {@code step} (the evaluation interval) the recipes that
+   * decide on per-step increments also get the counters' increases over that step.
+   */
+  public Evaluation evaluate(
+      List<Policy> policies, Duration window, Duration step, Optional<Instant> at) {
     Instant time = at.orElseGet(clock::instant);
     return evaluate(
-        policies, window, time, promql -> api.query(promql, Optional.of(time)).samples());
+        policies, window, step, time, promql -> api.query(promql, Optional.of(time)).samples());
   }
 
   /**
@@ -62,6 +70,12 @@ public final class Evaluator {
    */
   public Evaluation evaluate(
       List<Policy> policies, Duration window, Instant time, Fetcher fetcher) {
+    return evaluate(policies, window, null, time, fetcher);
+  }
+
+  /** As above, with the step increments of recipes that need them ({@code step} non-null). */
+  public Evaluation evaluate(
+      List<Policy> policies, Duration window, Duration step, Instant time, Fetcher fetcher) {
     Map<GroupKey, List<Policy>> groups = new LinkedHashMap<>();
     for (Policy p : policies) {
       groups
@@ -71,7 +85,7 @@ public final class Evaluator {
     Map<String, RecipeSnapshot> byRecipe = new HashMap<>();
     int queries = 0;
     for (Map.Entry<GroupKey, List<Policy>> group : groups.entrySet()) {
-      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, fetcher);
+      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, step, fetcher);
       queries += result.queries();
       result.snapshots().forEach(s -> byRecipe.put(s.recipe(), s));
     }
@@ -80,7 +94,7 @@ public final class Evaluator {
       RecipeSnapshot snapshot = byRecipe.get(p.recipe());
       if (p.slo().isPresent() && snapshot.error().isEmpty()) {
         try {
-          SloCount count = slo(p, fetcher);
+          SloQueries.Count count = SloQueries.slo(p, fetcher);
           queries += count.queries();
           snapshot = snapshot.withSlo(count.status());
         } catch (PrometheusException e) {
@@ -97,14 +111,17 @@ public final class Evaluator {
 
   private record GroupResult(List<RecipeSnapshot> snapshots, int queries) {}
 
-  /** One query of a group: a signal, over the current window or a baseline. */
-  private record QueryKey(Signal signal, Duration baseline) {}
-
   /** Signals queried only for recipes whose rules need them. */
-  private static final Set<Signal> ON_DEMAND = EnumSet.of(Signal.RUNNING_REQUESTS);
+  private static final Set<Signal> ON_DEMAND =
+      EnumSet.of(
+          Signal.RUNNING_REQUESTS,
+          Signal.STEP_DRAFT_TOKENS,
+          Signal.STEP_ACCEPTED_TOKENS,
+          Signal.STEP_DRAFTS,
+          Signal.STEP_ACCEPTED_PER_POSITION);
 
   private GroupResult evaluateGroup(
-      GroupKey key, List<Policy> recipes, Duration window, Fetcher fetcher) {
+      GroupKey key, List<Policy> recipes, Duration window, Duration step, Fetcher fetcher) {
     EngineProfile profile = EngineProfile.of(key.engine());
     QueryScope scope =
         new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
@@ -114,8 +131,11 @@ public final class Evaluator {
     }
     Map<QueryKey, Map<Policy, List<Sample>>> results = new HashMap<>();
     int queries = 0;
-    for (QueryKey query : plan(profile, recipes)) {
-      QueryScope s = query.baseline() == null ? scope : scope.baseline(query.baseline());
+    for (QueryKey query : plan(profile, recipes, step)) {
+      QueryScope s =
+          query.signal().step()
+              ? scope.over(step)
+              : query.baseline() == null ? scope : scope.baseline(query.baseline());
       String promql = profile.query(query.signal(), s);
       queries++;
       try {
@@ -153,7 +173,7 @@ public final class Evaluator {
     }
     List<RecipeSnapshot> snapshots = new ArrayList<>(recipes.size());
     for (Policy p : recipes) {
-      snapshots.add(snapshot(p, results));
+      snapshots.add(Snapshots.snapshot(p, results, step));
     }
     return new GroupResult(snapshots, queries);
   }
@@ -163,7 +183,7 @@ public final class Evaluator {
    * the acceptance rate and drafts over each distinct baseline; for throughput rules the running
    * requests now and, with generation tokens/s, over the baseline.
    */
-  private static List<QueryKey> plan(EngineProfile profile, List<Policy> recipes) {
+  private static List<QueryKey> plan(EngineProfile profile, List<Policy> recipes, Duration step) {
     Set<QueryKey> plan = new LinkedHashSet<>();
     for (Signal signal : profile.supported()) {
       if (!ON_DEMAND.contains(signal)) {
@@ -171,6 +191,14 @@ public final class Evaluator {
       }
     }
     for (Policy p : recipes) {
+      if (step != null && p.usesIncrements()) {
+        for (Signal signal :
+            EnumSet.range(Signal.STEP_DRAFT_TOKENS, Signal.STEP_ACCEPTED_PER_POSITION)) {
+          if (profile.supported().contains(signal)) {
+            plan.add(new QueryKey(signal, null));
+          }
+        }
+      }
       p.thresholds()
           .regression()
           .ifPresent(
@@ -188,68 +216,6 @@ public final class Evaluator {
               });
     }
     return List.copyOf(plan);
-  }
-
-  private record SloCount(SloStatus status, int queries) {}
-
-  /**
-   * A recipe's SLO: the share of its active slices (those with a sample of the slice-window
-   * acceptance rate) that missed the target, over the period and over each alerting window, via
-   * subqueries at slice resolution. Two queries per window; only recipes with an slo pay for it.
-   */
-  private static SloCount slo(Policy p, Fetcher fetcher) throws PrometheusException {
-    Policy.Slo slo = p.slo().get();
-    EngineProfile profile = EngineProfile.of(p.engine());
-    String acceptance =
-        profile.query(
-            Signal.ACCEPTANCE_RATE, new QueryScope(p.matchLabelNames(), p.matchers(), slo.slice()));
-    String by = PromQl.labelList(p.matchLabelNames());
-    String step = PromQl.range(slo.slice());
-    Set<Duration> windows = new TreeSet<>();
-    for (SloStatus.BurnWindow w : SloStatus.WINDOWS) {
-      windows.add(w.longWindow());
-      windows.add(w.shortWindow());
-    }
-    windows.add(slo.period());
-    Map<Duration, Double> errorRatio = new HashMap<>();
-    int queries = 0;
-    for (Duration w : windows) {
-      String range = "[" + PromQl.range(w) + ":" + step + "]";
-      double active =
-          first(
-              fetcher.fetch(
-                  "sum by (" + by + ") (count_over_time((" + acceptance + ")" + range + "))"));
-      double good =
-          first(
-              fetcher.fetch(
-                  "sum by ("
-                      + by
-                      + ") (count_over_time((("
-                      + acceptance
-                      + ") >= "
-                      + slo.acceptanceRate()
-                      + ")"
-                      + range
-                      + "))"));
-      queries += 2;
-      if (active > 0) {
-        errorRatio.put(w, Math.max(0, (active - good) / active));
-      }
-    }
-    Map<Duration, Double> burn = new HashMap<>();
-    errorRatio.forEach((w, e) -> burn.put(w, e / slo.budget()));
-    Double periodError = errorRatio.get(slo.period());
-    Double compliance = periodError == null ? null : 1 - periodError;
-    Double remaining = periodError == null ? null : 1 - periodError / slo.budget();
-    return new SloCount(
-        new SloStatus(slo, compliance, remaining, burn, SloStatus.burning(burn, slo.period())),
-        queries);
-  }
-
-  private static double first(List<Sample> samples) {
-    return samples.isEmpty() || !Double.isFinite(samples.get(0).value())
-        ? 0
-        : samples.get(0).value();
   }
 
   /**
@@ -298,100 +264,5 @@ public final class Evaluator {
       values[i] = sample.labels().get(labelNames.get(i));
     }
     return Arrays.asList(values);
-  }
-
-  private static RecipeSnapshot snapshot(
-      Policy p, Map<QueryKey, Map<Policy, List<Sample>>> results) {
-    Double drafts = single(results, Signal.DRAFTS_IN_WINDOW, null, p);
-    Double[] positions = new Double[p.numSpeculativeTokens()];
-    for (Sample s :
-        results
-            .getOrDefault(new QueryKey(Signal.POSITION_ACCEPTANCE, null), Map.of())
-            .getOrDefault(p, List.of())) {
-      Integer index = position(s);
-      if (index != null && index < positions.length && Double.isFinite(s.value())) {
-        positions[index] = s.value();
-      }
-    }
-    SignalValues signals =
-        new SignalValues(
-            single(results, Signal.ACCEPTANCE_RATE, null, p),
-            single(results, Signal.MEAN_ACCEPTED_LENGTH, null, p),
-            Arrays.asList(positions),
-            single(results, Signal.DRAFT_TOKENS_PER_SECOND, null, p),
-            single(results, Signal.ACCEPTED_TOKENS_PER_SECOND, null, p),
-            single(results, Signal.GENERATION_TOKENS_PER_SECOND, null, p),
-            drafts,
-            single(results, Signal.RUNNING_REQUESTS, null, p));
-    Optional<Baseline> baseline = Optional.empty();
-    Optional<Duration> regressionBaseline =
-        p.thresholds().regression().map(Policy.Regression::baseline);
-    Optional<Duration> throughputBaseline =
-        p.thresholds().throughput().map(Policy.Throughput::baseline);
-    if (regressionBaseline.isPresent() || throughputBaseline.isPresent()) {
-      Duration r = regressionBaseline.orElse(null);
-      Duration t = throughputBaseline.orElse(null);
-      baseline =
-          Optional.of(
-              new Baseline(
-                  regressionBaseline.orElse(t),
-                  r == null ? null : single(results, Signal.ACCEPTANCE_RATE, r, p),
-                  r == null ? null : single(results, Signal.DRAFTS_IN_WINDOW, r, p),
-                  t == null ? null : single(results, Signal.GENERATION_TOKENS_PER_SECOND, t, p),
-                  t == null ? null : single(results, Signal.RUNNING_REQUESTS, t, p)));
-    }
-    RecipeState state;
-    List<Breach> breaches = new ArrayList<>();
-    if (drafts == null) {
-      state = RecipeState.NO_DATA;
-    } else if (drafts <= 0) {
-      state = RecipeState.IDLE;
-    } else if (drafts < p.minDrafts()) {
-      state = RecipeState.LOW_TRAFFIC;
-    } else {
-      breaches = breaches(p, signals);
-      state = breaches.isEmpty() ? RecipeState.OK : RecipeState.BREACH;
-    }
-    return new RecipeSnapshot(
-        p.recipe(), p.engine().key(), state, signals, breaches, baseline, Optional.empty());
-  }
-
-  /** Every threshold of the policy the signals are below. Absent values breach nothing. */
-  public static List<Breach> breaches(Policy p, SignalValues signals) {
-    List<Breach> out = new ArrayList<>();
-    for (ThresholdReading reading : ThresholdReading.of(p)) {
-      Double value = reading.valueIn(signals);
-      if (reading.breachedBy(value)) {
-        out.add(new Breach(reading.rule(), reading.position(), value, reading.threshold().below()));
-      }
-    }
-    return out;
-  }
-
-  private static Integer position(Sample s) {
-    String text = s.labels().get("position");
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Integer.parseInt(text);
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  /** The recipe's one value of a signal; null when absent or not finite. */
-  private static Double single(
-      Map<QueryKey, Map<Policy, List<Sample>>> results,
-      Signal signal,
-      Duration baseline,
-      Policy p) {
-    List<Sample> samples =
-        results.getOrDefault(new QueryKey(signal, baseline), Map.of()).getOrDefault(p, List.of());
-    if (samples.isEmpty()) {
-      return null;
-    }
-    double value = samples.get(0).value();
-    return Double.isFinite(value) ? value : null;
   }
 }

@@ -20,6 +20,11 @@ public record QueryScope(
     return new QueryScope(groupBy, matchers, baseline, window);
   }
 
+  /** The same series over {@code range} ending now: one evaluation step's increments. */
+  public QueryScope over(Duration range) {
+    return new QueryScope(groupBy, matchers, range, Duration.ZERO);
+  }
+
   /** {@code [5m]} or {@code [7d] offset 5m}: the range part of a range selector. */
   public String rangeSelector() {
     String range = "[" + PromQl.range(window) + "]";

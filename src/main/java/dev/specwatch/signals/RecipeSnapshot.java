@@ -8,6 +8,8 @@ import java.util.Optional;
  *
  * @param baseline present for recipes with a regression or throughput rule
  * @param error what went wrong, for {@link RecipeState#ERROR}; never contains credentials
+ * @param increments the last evaluation step's counter increases, for recipes whose rules decide on
+ *     them (change detection, {@code detection: sequential})
  */
 public record RecipeSnapshot(
     String recipe,
@@ -17,7 +19,8 @@ public record RecipeSnapshot(
     List<Breach> breaches,
     Optional<Baseline> baseline,
     Optional<String> error,
-    Optional<SloStatus> slo) {
+    Optional<SloStatus> slo,
+    Optional<Increments> increments) {
   public RecipeSnapshot {
     breaches = List.copyOf(breaches);
   }
@@ -30,11 +33,25 @@ public record RecipeSnapshot(
       List<Breach> breaches,
       Optional<Baseline> baseline,
       Optional<String> error) {
-    this(recipe, engine, state, signals, breaches, baseline, error, Optional.empty());
+    this(
+        recipe,
+        engine,
+        state,
+        signals,
+        breaches,
+        baseline,
+        error,
+        Optional.empty(),
+        Optional.empty());
   }
 
   public RecipeSnapshot withSlo(SloStatus status) {
     return new RecipeSnapshot(
-        recipe, engine, state, signals, breaches, baseline, error, Optional.of(status));
+        recipe, engine, state, signals, breaches, baseline, error, Optional.of(status), increments);
+  }
+
+  public RecipeSnapshot withIncrements(Increments step) {
+    return new RecipeSnapshot(
+        recipe, engine, state, signals, breaches, baseline, error, slo, Optional.of(step));
   }
 }

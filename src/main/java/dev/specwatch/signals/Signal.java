@@ -20,12 +20,25 @@ public enum Signal {
    * Requests being generated, averaged over the window; queried only for throughput rules, to
    * compare generation tokens/s per running request against the baseline.
    */
-  RUNNING_REQUESTS("running_requests");
+  RUNNING_REQUESTS("running_requests"),
+  /** Draft tokens proposed in the last evaluation step (counter increase): the trials. */
+  STEP_DRAFT_TOKENS("step_draft_tokens"),
+  /** Draft tokens accepted in the last evaluation step: the successes. */
+  STEP_ACCEPTED_TOKENS("step_accepted_tokens"),
+  /** Verification steps (drafts) in the last evaluation step. */
+  STEP_DRAFTS("step_drafts"),
+  /** Per draft position: tokens accepted there in the last evaluation step. */
+  STEP_ACCEPTED_PER_POSITION("step_accepted_per_position");
 
   private final String key;
 
   Signal(String key) {
     this.key = key;
+  }
+
+  /** Whether this signal is a counter increase over one evaluation step, not the rate window. */
+  public boolean step() {
+    return name().startsWith("STEP_");
   }
 
   /** The name used in config, JSON output and docs. */

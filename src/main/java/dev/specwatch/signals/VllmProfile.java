@@ -46,6 +46,14 @@ public final class VllmProfile implements EngineProfile {
       case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
       case DRAFTS_IN_WINDOW -> sum(scope.groupBy(), "increase", DRAFTS, scope);
       case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
+      case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
+      case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
+      case STEP_DRAFTS -> sum(scope.groupBy(), "increase", DRAFTS, scope);
+      case STEP_ACCEPTED_PER_POSITION -> {
+        List<String> byPosition = new ArrayList<>(scope.groupBy());
+        byPosition.add("position");
+        yield sum(byPosition, "increase", ACCEPTED_PER_POSITION, scope);
+      }
     };
   }
 

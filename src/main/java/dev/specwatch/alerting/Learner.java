@@ -1,0 +1,159 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.detect.NoiseFit;
+import dev.specwatch.detect.StepSample;
+import dev.specwatch.model.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.VllmProfile;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Learns each recipe's normal from its history in Prometheus ({@link NoiseFit}), for the rules that
+ * decide on per-step increments: when a recipe has no model, when its model is older than {@link
+ * #RELEARN} and none of its tests is in an excursion (so a drop is never learned as normal), or
+ * when the evaluation step changed. At most {@link #BUDGET} recipes per evaluation, four range
+ * queries each, so the queries per evaluation stay bounded whatever the number of recipes.
+ */
+public final class Learner {
+  private static final Logger logger = LoggerFactory.getLogger(Learner.class);
+
+  /** Models are refreshed this often while healthy. */
+  static final Duration RELEARN = Duration.ofHours(6);
+
+  /** After too little history, try again this much later. */
+  static final Duration RETRY = Duration.ofHours(1);
+
+  /** Recipes learned per evaluation at most. */
+  static final int BUDGET = 4;
+
+  private final PrometheusApi api;
+
+  public Learner(PrometheusApi api) {
+    this.api = api;
+  }
+
+  /** The models to learn now and what was learned; unchanged recipes are absent. */
+  public Map<String, RecipeModel> learn(
+      List<Policy> policies, AlertState state, Duration step, Instant at) {
+    Map<String, RecipeModel> learned = new LinkedHashMap<>();
+    for (Policy p : policies) {
+      if (learned.size() >= BUDGET) {
+        break;
+      }
+      if (!p.usesIncrements() || !due(p, state, step, at)) {
+        continue;
+      }
+      Duration history =
+          p.thresholds().change().map(Policy.Change::learn).orElse(Policy.Change.DEFAULT_LEARN);
+      try {
+        RecipeModel m = learn(p, history, step, at);
+        learned.put(p.recipe(), m);
+        logger.info("{}: {}", p.recipe(), m.status());
+      } catch (PrometheusException e) {
+        logger.debug("learning {} failed, will retry: {}", p.recipe(), e.getMessage());
+      }
+    }
+    return learned;
+  }
+
+  private static boolean due(Policy p, AlertState state, Duration step, Instant at) {
+    RecipeModel current = state.models().get(p.recipe());
+    if (current == null || !step.equals(current.step())) {
+      return true;
+    }
+    Duration age = Duration.between(current.attemptedAt(), at);
+    if (current.model() == null) {
+      return age.compareTo(RETRY) >= 0;
+    }
+    boolean quiet =
+        state.detectors().entrySet().stream()
+            .filter(e -> e.getKey().startsWith(p.recipe() + "/"))
+            .allMatch(e -> e.getValue().since() == null && !e.getValue().alarmed());
+    return quiet && age.compareTo(RELEARN) >= 0;
+  }
+
+  /** The block over which the long-run wander is measured: ten steps, at least 5 minutes. */
+  static Duration block(Duration step) {
+    Duration tenSteps = step.multipliedBy(10);
+    return tenSteps.compareTo(Duration.ofMinutes(5)) < 0 ? Duration.ofMinutes(5) : tenSteps;
+  }
+
+  RecipeModel learn(Policy p, Duration history, Duration step, Instant at)
+      throws PrometheusException {
+    Duration block = block(step);
+    int blockSteps = (int) Math.max(1, Math.round((double) block.toMillis() / step.toMillis()));
+    Instant from = at.minus(history);
+    QueryScope stepScope = new QueryScope(p.matchLabelNames(), p.matchers(), step);
+    QueryScope blockScope = new QueryScope(p.matchLabelNames(), p.matchers(), block);
+    Map<Long, double[]> byTime = new TreeMap<>();
+    collect(byTime, 0, range(VllmProfile.ACCEPTED_TOKENS, stepScope, from, at, block));
+    collect(byTime, 1, range(VllmProfile.DRAFT_TOKENS, stepScope, from, at, block));
+    collect(byTime, 2, range(VllmProfile.ACCEPTED_TOKENS, blockScope, from, at, block));
+    collect(byTime, 3, range(VllmProfile.DRAFT_TOKENS, blockScope, from, at, block));
+    List<StepSample> samples =
+        byTime.entrySet().stream()
+            .map(
+                e ->
+                    new StepSample(
+                        Instant.ofEpochMilli(e.getKey()),
+                        e.getValue()[0],
+                        e.getValue()[1],
+                        e.getValue()[2],
+                        e.getValue()[3]))
+            .toList();
+    NoiseFit.Result r = NoiseFit.fit(samples, block, blockSteps, at);
+    if (r instanceof NoiseFit.Learned l) {
+      var m = l.model();
+      String status =
+          String.format(
+              java.util.Locale.ROOT,
+              "learned from %s: level %.3f%s, overdispersion %.1f, wander %.3f",
+              dev.specwatch.model.Durations.format(Duration.ofMinutes(m.history().toMinutes())),
+              m.level(),
+              m.hourly() == null ? "" : " (by hour of day)",
+              m.phi(),
+              Math.sqrt(m.wander()));
+      return new RecipeModel(m, status, at, step);
+    }
+    return new RecipeModel(null, ((NoiseFit.Insufficient) r).reason(), at, step);
+  }
+
+  private List<Series> range(
+      String metric, QueryScope scope, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    String promql = VllmProfile.sum(scope.groupBy(), "increase", metric, scope);
+    QueryResult r = api.queryRange(promql, from, to, step);
+    return r instanceof QueryResult.Matrix m ? m.series() : List.of();
+  }
+
+  /** Sums every series (one per recipe: the selector is the recipe's own) into column {@code i}. */
+  private static void collect(Map<Long, double[]> byTime, int column, List<Series> series) {
+    Map<Long, Double> sums = new HashMap<>();
+    for (Series s : series) {
+      for (Series.Point point : s.points()) {
+        if (Double.isFinite(point.value())) {
+          sums.merge(Math.round(point.time() * 1000), point.value(), Double::sum);
+        }
+      }
+    }
+    sums.forEach(
+        (t, v) -> {
+          double[] row =
+              byTime.computeIfAbsent(
+                  t, k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+          row[column] = v;
+        });
+  }
+}
