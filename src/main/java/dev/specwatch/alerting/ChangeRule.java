@@ -2,7 +2,6 @@ package dev.specwatch.alerting;
 
 import dev.specwatch.detect.DropTest;
 import dev.specwatch.detect.NoiseModel;
-import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.signals.Increments;
@@ -72,8 +71,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             inc.draftTokens());
     double floor = reference * (1 - change.minRelativeDrop());
     String design =
-        "sequential test, at most one false alarm per "
-            + Durations.format(change.falseAlarmInterval());
+        "sequential test, at most one false alarm per " + Verdict.days(change.falseAlarmInterval());
     if (next.alarmed()) {
       double observed = next.observed();
       double expected = next.expected();

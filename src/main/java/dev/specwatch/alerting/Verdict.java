@@ -54,6 +54,11 @@ public record Verdict(Kind kind, Double value, double threshold, String reason) 
     return String.format(Locale.ROOT, "%.3f", value);
   }
 
+  /** A long duration for messages in days when whole ({@code 30d}), else as {@link #human}. */
+  static String days(Duration d) {
+    return d.toSeconds() % 86_400 == 0 ? d.toDays() + "d" : human(d);
+  }
+
   /** A duration for messages, whole seconds: {@code 1h30m}. */
   static String human(Duration d) {
     return Durations.format(Duration.ofSeconds(d.toSeconds()));

@@ -283,7 +283,7 @@ final class PolicyReader {
                       : Optional.empty();
                 });
     Optional<Policy.Change> change = t.map("change").flatMap(PolicyReader::change);
-    if (change.isPresent() && engine == Engine.SGLANG) {
+    if (t.has("change") && engine == Engine.SGLANG) {
       t.error("change", "needs vLLM's token counters; SGLang exports gauges only");
     }
     t.finish();
