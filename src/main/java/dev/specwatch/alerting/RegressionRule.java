@@ -46,7 +46,12 @@ public record RegressionRule(Policy.Regression regression, Severity severity) im
       return Verdict.unknown("baseline too thin");
     }
     double drop = (p0 - p1) / p0;
-    double z = (p0 - p1) / Math.sqrt(p0 * (1 - p0) / n);
+    // Acceptance moves with the prompt mix far beyond binomial noise: the test's standard error is
+    // the larger of the binomial one and the spread the window value showed over the baseline.
+    double binomial = Math.sqrt(p0 * (1 - p0) / n);
+    Double spread = baseline.map(Baseline::acceptanceSpread).orElse(null);
+    double se = spread != null && spread > binomial ? spread : binomial;
+    double z = (p0 - p1) / se;
     double threshold = p0 * (1 - r.maxRelativeDrop());
     String detail =
         String.format(

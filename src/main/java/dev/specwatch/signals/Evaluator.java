@@ -115,6 +115,7 @@ public final class Evaluator {
   private static final Set<Signal> ON_DEMAND =
       EnumSet.of(
           Signal.RUNNING_REQUESTS,
+          Signal.ACCEPTANCE_SPREAD,
           Signal.STEP_DRAFT_TOKENS,
           Signal.STEP_ACCEPTED_TOKENS,
           Signal.STEP_DRAFTS,
@@ -205,6 +206,9 @@ public final class Evaluator {
               r -> {
                 plan.add(new QueryKey(Signal.ACCEPTANCE_RATE, r.baseline()));
                 plan.add(new QueryKey(Signal.DRAFTS_IN_WINDOW, r.baseline()));
+                if (profile.supported().contains(Signal.ACCEPTANCE_SPREAD)) {
+                  plan.add(new QueryKey(Signal.ACCEPTANCE_SPREAD, r.baseline()));
+                }
               });
       p.thresholds()
           .throughput()

@@ -21,6 +21,11 @@ public enum Signal {
    * compare generation tokens/s per running request against the baseline.
    */
   RUNNING_REQUESTS("running_requests"),
+  /**
+   * Over a baseline only: the standard deviation of the rate-window acceptance rate across it (a
+   * subquery at window resolution), the regression rule's measure of natural variability.
+   */
+  ACCEPTANCE_SPREAD("acceptance_spread"),
   /** Draft tokens proposed in the last evaluation step (counter increase): the trials. */
   STEP_DRAFT_TOKENS("step_draft_tokens"),
   /** Draft tokens accepted in the last evaluation step: the successes. */

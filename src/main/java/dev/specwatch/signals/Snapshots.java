@@ -51,7 +51,8 @@ final class Snapshots {
                   r == null ? null : single(results, Signal.ACCEPTANCE_RATE, r, p),
                   r == null ? null : single(results, Signal.DRAFTS_IN_WINDOW, r, p),
                   t == null ? null : single(results, Signal.GENERATION_TOKENS_PER_SECOND, t, p),
-                  t == null ? null : single(results, Signal.RUNNING_REQUESTS, t, p)));
+                  t == null ? null : single(results, Signal.RUNNING_REQUESTS, t, p),
+                  r == null ? null : single(results, Signal.ACCEPTANCE_SPREAD, r, p)));
     }
     RecipeState state;
     List<Breach> breaches = new ArrayList<>();

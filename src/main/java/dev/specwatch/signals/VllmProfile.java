@@ -46,6 +46,7 @@ public final class VllmProfile implements EngineProfile {
       case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
       case DRAFTS_IN_WINDOW -> sum(scope.groupBy(), "increase", DRAFTS, scope);
       case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
+      case ACCEPTANCE_SPREAD -> spread(scope);
       case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
       case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
       case STEP_DRAFTS -> sum(scope.groupBy(), "increase", DRAFTS, scope);
@@ -81,6 +82,26 @@ public final class VllmProfile implements EngineProfile {
    */
   static String ratio(String numerator, String denominator) {
     return numerator + "\n  /\n(" + denominator + " > 0)";
+  }
+
+  /**
+   * For a baseline scope (the baseline ending where the window starts): {@code
+   * stddev_over_time((acceptance over W)[B:W] offset W)}.
+   */
+  private static String spread(QueryScope baseline) {
+    if (baseline.offset().isZero()) {
+      throw new IllegalArgumentException("acceptance_spread is defined over a baseline only");
+    }
+    QueryScope window = baseline.over(baseline.offset());
+    return "stddev_over_time(("
+        + ratio(sumRate(ACCEPTED_TOKENS, window), sumRate(DRAFT_TOKENS, window))
+        + ")["
+        + PromQl.range(baseline.window())
+        + ":"
+        + PromQl.range(baseline.offset())
+        + "] offset "
+        + PromQl.range(baseline.offset())
+        + ")";
   }
 
   private static String positionAcceptance(QueryScope scope) {

@@ -290,6 +290,24 @@ class AlertEngineTest {
   }
 
   @Test
+  void regressionCountsTheBaselinesOwnSpreadAsNoise() {
+    Policy.Regression rule =
+        new Policy.Regression(0.1, Duration.ofDays(1), 3.0, 10_000, Optional.empty());
+    RegressionRule regression = new RegressionRule(rule, Severity.WARNING);
+    // A 20 % drop at 9000 drafts: binomially z ~ 48, but the window value wanders with sd 0.1
+    // on its own over the baseline, so the drop is z = 1.6: noise, no page.
+    Optional<Baseline> noisy =
+        Optional.of(new Baseline(Duration.ofDays(1), 0.80, 2_000_000.0, null, null, 0.1));
+    assertThat(kind(regression.judge(values(0.64, 9000), noisy))).isEqualTo("CLEAR");
+    // With a spread of 0.05 the same drop is z = 3.2: it fires, and says how it was judged.
+    Optional<Baseline> calm =
+        Optional.of(new Baseline(Duration.ofDays(1), 0.80, 2_000_000.0, null, null, 0.05));
+    Verdict v = regression.judge(values(0.64, 9000), calm);
+    assertThat(kind(v)).isEqualTo("BREACHED");
+    assertThat(v.reason()).contains("z=3.2");
+  }
+
+  @Test
   void throughputPerRunningRequestAgainstBaseline() {
     Policy.Throughput rule = new Policy.Throughput(0.3, Duration.ofDays(7), Optional.empty());
     Optional<Baseline> baseline =
