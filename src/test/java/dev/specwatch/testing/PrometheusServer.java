@@ -44,6 +44,13 @@ public final class PrometheusServer implements AutoCloseable {
     private Duration scrapeInterval = Duration.ofSeconds(1);
     private Duration evaluationInterval = Duration.ofSeconds(1);
     private String openMetricsHistory;
+    private Path historyFile;
+
+    /** Backfills this OpenMetrics file with promtool before Prometheus starts. */
+    public Builder historyFile(Path openMetrics) {
+      this.historyFile = openMetrics;
+      return this;
+    }
 
     /** Backfills this OpenMetrics text with promtool before Prometheus starts. */
     public Builder history(String openMetrics) {
@@ -97,9 +104,11 @@ public final class PrometheusServer implements AutoCloseable {
       Files.writeString(configFile, config.toString(), StandardCharsets.UTF_8);
       int port = freePort();
       Path log = dir.resolve("prometheus.log");
-      if (openMetricsHistory != null) {
-        Path input = dir.resolve("history.om");
-        Files.writeString(input, openMetricsHistory, StandardCharsets.UTF_8);
+      if (openMetricsHistory != null || historyFile != null) {
+        Path input = historyFile != null ? historyFile : dir.resolve("history.om");
+        if (historyFile == null) {
+          Files.writeString(input, openMetricsHistory, StandardCharsets.UTF_8);
+        }
         Process backfill =
             new ProcessBuilder(
                     "promtool",
@@ -112,7 +121,7 @@ public final class PrometheusServer implements AutoCloseable {
                 .redirectOutput(dir.resolve("backfill.log").toFile())
                 .start();
         try {
-          if (!backfill.waitFor(5, TimeUnit.MINUTES) || backfill.exitValue() != 0) {
+          if (!backfill.waitFor(15, TimeUnit.MINUTES) || backfill.exitValue() != 0) {
             throw new IllegalStateException(
                 "promtool backfill failed:\n" + Files.readString(dir.resolve("backfill.log")));
           }

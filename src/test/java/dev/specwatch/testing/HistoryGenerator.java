@@ -1,0 +1,180 @@
+package dev.specwatch.testing;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Deterministic, realistic histories of vLLM's speculative-decoding counters, as OpenMetrics for
+ * {@code promtool tsdb create-blocks-from openmetrics}. Unlike the simulator's closed-form
+ * counters, acceptance here is noisy the way production traffic is (docs/DETECTION.md):
+ *
+ * <ul>
+ *   <li>traffic follows the day (optionally idle at night) with random bursts;
+ *   <li>the prompt mix shifts acceptance over the day, each day a little differently;
+ *   <li>the mix wanders at minute scale (an AR(1) process with a correlation time);
+ *   <li>requests differ in acceptance: overdispersion φ over binomial within a scrape;
+ *   <li>engines restart (counter resets) and data-parallel engines split the traffic.
+ * </ul>
+ *
+ * A drop multiplies acceptance by (1 − size) from its start, at once or ramped (a slow drift). The
+ * same seed gives the same history.
+ */
+public final class HistoryGenerator {
+  public static final int K = 3;
+
+  /**
+   * How a deployment's traffic and acceptance behave.
+   *
+   * @param draftsPerSecond mean verification steps per second (busy hours higher)
+   * @param trafficSwing relative day/night swing of the traffic, 0..1
+   * @param idleNights no traffic 01:00-06:00 UTC
+   * @param burstsPerDay 20-minute bursts at triple traffic
+   * @param level healthy acceptance rate
+   * @param mixSwing relative day/night swing of acceptance (the prompt mix)
+   * @param dayToDay relative standard deviation of each day's level
+   * @param wanderSd standard deviation of the minute-scale wander (absolute)
+   * @param wanderTime its correlation time
+   * @param phi overdispersion within a scrape interval
+   * @param engines data-parallel engines
+   * @param restartsPerWeek engine restarts (counter resets)
+   */
+  public record Profile(
+      String name,
+      double draftsPerSecond,
+      double trafficSwing,
+      boolean idleNights,
+      double burstsPerDay,
+      double level,
+      double mixSwing,
+      double dayToDay,
+      double wanderSd,
+      Duration wanderTime,
+      double phi,
+      int engines,
+      double restartsPerWeek) {}
+
+  /** A drop of {@code size} (0.15: 15 %) starting {@code at}, reached after {@code ramp}. */
+  public record Drop(double size, Instant at, Duration ramp) {}
+
+  public record Model(
+      String name, Profile profile, Drop drop, Instant from, Instant to, long seed) {}
+
+  private HistoryGenerator() {}
+
+  private static final String[] FAMILIES = {
+    "vllm:spec_decode_num_drafts",
+    "vllm:spec_decode_num_draft_tokens",
+    "vllm:spec_decode_num_accepted_tokens"
+  };
+
+  /** Writes every model's counters, one family at a time (OpenMetrics keeps families whole). */
+  public static void write(Writer out, List<Model> models, Duration scrape) throws IOException {
+    for (int family = 0; family < FAMILIES.length; family++) {
+      out.write("# TYPE " + FAMILIES[family] + " counter\n");
+      for (Model m : models) {
+        emit(out, m, scrape, family);
+      }
+    }
+    out.write("# EOF\n");
+  }
+
+  /** Runs the model's simulation and writes one family's samples. */
+  private static void emit(Writer out, Model m, Duration scrape, int family) throws IOException {
+    Profile p = m.profile();
+    SplittableRandom random = new SplittableRandom(m.seed());
+    long days = Duration.between(m.from(), m.to()).toDays() + 2;
+    double[] dayOffset = new double[(int) days];
+    for (int d = 0; d < days; d++) {
+      dayOffset[d] = p.dayToDay() * gaussian(random);
+    }
+    List<Instant> bursts = new ArrayList<>();
+    List<Instant> restarts = new ArrayList<>();
+    double spanDays = Duration.between(m.from(), m.to()).toSeconds() / 86400.0;
+    for (int i = 0; i < Math.round(p.burstsPerDay() * spanDays); i++) {
+      bursts.add(m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400)));
+    }
+    for (int i = 0; i < Math.round(p.restartsPerWeek() * spanDays / 7); i++) {
+      restarts.add(m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400)));
+    }
+    double dt = scrape.toMillis() / 1000.0;
+    double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));
+    double wander = p.wanderSd() * gaussian(random);
+    long[][] counters = new long[p.engines()][3];
+    StringBuilder line = new StringBuilder();
+    for (Instant t = m.from(); !t.isAfter(m.to()); t = t.plus(scrape)) {
+      var z = t.atZone(ZoneOffset.UTC);
+      double hour = z.getHour() + z.getMinute() / 60.0;
+      double traffic =
+          p.draftsPerSecond() * (1 + p.trafficSwing() * Math.sin(2 * Math.PI * (hour - 9) / 24));
+      if (p.idleNights() && hour >= 1 && hour < 6) {
+        traffic = 0;
+      }
+      for (Instant b : bursts) {
+        if (!t.isBefore(b) && t.isBefore(b.plus(Duration.ofMinutes(20)))) {
+          traffic *= 3;
+        }
+      }
+      wander = rho * wander + Math.sqrt(1 - rho * rho) * p.wanderSd() * gaussian(random);
+      int day = (int) Duration.between(m.from(), t).toDays();
+      double level =
+          p.level()
+                  * (1 + p.mixSwing() * Math.sin(2 * Math.PI * (hour - 15) / 24))
+                  * (1 + dayOffset[day])
+              + wander;
+      if (m.drop() != null && !t.isBefore(m.drop().at())) {
+        double ramp =
+            m.drop().ramp().isZero()
+                ? 1
+                : Math.min(
+                    1,
+                    (double) Duration.between(m.drop().at(), t).toSeconds()
+                        / m.drop().ramp().toSeconds());
+        level *= 1 - m.drop().size() * ramp;
+      }
+      level = Math.min(Math.max(level, 0.01), 0.99);
+      for (int e = 0; e < p.engines(); e++) {
+        for (Instant r : restarts) {
+          if (!t.isBefore(r)
+              && t.isBefore(r.plus(scrape))
+              && e == (r.getEpochSecond() % p.engines())) {
+            counters[e] = new long[3];
+          }
+        }
+        double mean = traffic * dt / p.engines();
+        long drafts = Math.max(0, Math.round(mean + Math.sqrt(mean) * gaussian(random)));
+        long tokens = drafts * K;
+        double sd = Math.sqrt(tokens * level * (1 - level) * p.phi());
+        long accepted = Math.round(tokens * level + sd * gaussian(random));
+        accepted = Math.min(Math.max(accepted, 0), tokens);
+        counters[e][0] += drafts;
+        counters[e][1] += tokens;
+        counters[e][2] += accepted;
+        line.setLength(0);
+        line.append(FAMILIES[family])
+            .append("_total{model_name=\"")
+            .append(m.name())
+            .append("\",engine=\"")
+            .append(e)
+            .append("\"} ")
+            .append(counters[e][family])
+            .append(' ')
+            .append(String.format(Locale.ROOT, "%d", t.getEpochSecond()))
+            .append('\n');
+        out.write(line.toString());
+      }
+    }
+  }
+
+  private static double gaussian(SplittableRandom random) {
+    double u = random.nextDouble();
+    double v = random.nextDouble();
+    return Math.sqrt(-2 * Math.log(1 - u)) * Math.cos(2 * Math.PI * v);
+  }
+}
