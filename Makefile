@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench clean
+.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench detect-bench clean
 
 all: test
 
@@ -53,6 +53,13 @@ bench:
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 	java -Xmx256m -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.schedule.DaemonBench
+
+## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)
+detect-bench: deps
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.DetectionBench
 
 clean:
 	$(MVN) -q clean

@@ -163,7 +163,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       for (int i = 0; i < shifts.size(); i++) {
         double v = Math.max(0, s.drop().get(i) + dropPair(i, reference).llr(y, m, trials));
         drop.add(v);
-        alarm |= v >= dropH.get(i);
+        alarm |= v > dropH.get(i);
       }
       // The primary (smallest-shift) statistic's last departure from 0 estimates the change point.
       boolean excursion = drop.get(0) > 0 || alarm;
@@ -181,7 +181,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       double v =
           Math.max(0, s.recover().get(i) + recoverPair(i, reference, clear).llr(y, m, trials));
       recover.add(v);
-      back |= v >= recoverH.get(i);
+      back |= v > recoverH.get(i);
     }
     if (back) {
       return State.initial(shifts.size());

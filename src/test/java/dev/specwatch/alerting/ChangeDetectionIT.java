@@ -8,9 +8,6 @@ import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.testing.HistoryGenerator;
 import dev.specwatch.testing.PrometheusServer;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,23 +48,21 @@ class ChangeDetectionIT {
     Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
     Instant from = to.minus(Duration.ofDays(9));
     Instant dropAt = to.minus(Duration.ofHours(20));
-    Path history = dir.resolve("history.om");
-    try (Writer w = Files.newBufferedWriter(history, StandardCharsets.UTF_8)) {
-      HistoryGenerator.write(
-          w,
-          List.of(
-              new HistoryGenerator.Model("it/healthy", THIN, null, from, to, 1),
-              new HistoryGenerator.Model(
-                  "it/drop15",
-                  THIN,
-                  new HistoryGenerator.Drop(0.15, dropAt, Duration.ZERO),
-                  from,
-                  to,
-                  2)),
-          SCRAPE);
-    }
+    List<Path> history =
+        HistoryGenerator.writeDaily(
+            dir,
+            List.of(
+                new HistoryGenerator.Model("it/healthy", THIN, null, from, to, 1),
+                new HistoryGenerator.Model(
+                    "it/drop15",
+                    THIN,
+                    new HistoryGenerator.Drop(0.15, dropAt, Duration.ZERO),
+                    from,
+                    to,
+                    2)),
+            SCRAPE);
     try (PrometheusServer prometheus =
-        PrometheusServer.builder().scrapeInterval(SCRAPE).historyFile(history).start()) {
+        PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
       Replayer.Result r =
           new Replayer(
                   new PrometheusClient(
@@ -96,8 +91,7 @@ class ChangeDetectionIT {
       assertThat(page.reason()).startsWith("change: acceptance ").contains("against its learned");
       // At the alarm the estimate overstates the drop (the steps that crossed the threshold were
       // the lowest); it is in the right range.
-      double estimate =
-          Double.parseDouble(page.reason().replaceAll(".*\\(([-+0-9.]+) %.*", "$1"));
+      double estimate = Double.parseDouble(page.reason().replaceAll(".*\\(([-+0-9.]+) %.*", "$1"));
       assertThat(estimate).isBetween(-35.0, -10.0);
     }
   }

@@ -34,12 +34,14 @@ class CalibrationTest {
 
   @Test
   void thresholdInvertsTheArlApproximation() {
-    for (double info : new double[] {0.02, 0.5, 2, 8}) {
+    for (double info : new double[] {0.02, 0.5, 2}) {
       for (double arl : new double[] {100, 1e4, 1e6}) {
         double h = Calibration.threshold(arl, info);
         assertThat(Calibration.arl0(h, info)).isCloseTo(arl, within(arl * 1e-6));
       }
     }
+    // Where the one-step bound takes over, the approximation's ARL is above the design.
+    assertThat(Calibration.arl0(Calibration.threshold(1e4, 8), 8)).isGreaterThan(1e4);
   }
 
   @Test
@@ -72,5 +74,47 @@ class CalibrationTest {
     double h = Calibration.threshold(1e4, info);
     double arl1 = simulatedRunLength(delta, delta, h, 4000, 7);
     assertThat(arl1).isCloseTo(Calibration.arl1(h, info), within(Calibration.arl1(h, info) * 0.1));
+  }
+
+  @Test
+  void normalQuantileMatchesKnownValues() {
+    assertThat(Calibration.normalQuantile(0.5)).isCloseTo(0, within(1e-9));
+    assertThat(Calibration.normalQuantile(0.975)).isCloseTo(1.959964, within(1e-6));
+    assertThat(Calibration.normalQuantile(0.001)).isCloseTo(-3.090232, within(1e-6));
+    assertThat(Calibration.normalQuantile(1 - 1e-7)).isCloseTo(5.199338, within(1e-5));
+  }
+
+  @Test
+  void veryInformativeStepsStillGetAThresholdThatHoldsTheDesign() {
+    // Δ = 14: the CUSUM is a one-step test: even h = 0 (alarm on any positive LLR, the
+    // statistic must exceed h) has a false alarm per step of Φ(-7).
+    double info = 100;
+    double h = Calibration.threshold(64_800, info);
+    assertThat(h).isGreaterThanOrEqualTo(0);
+    double oneStepAlarm = 1 - normalCdf((h + info) / Math.sqrt(2 * info));
+    assertThat(1 / oneStepAlarm).isGreaterThanOrEqualTo(64_800 * 0.99);
+    // And by simulation: 200,000 healthy steps, no alarm (the statistic must exceed h).
+    SplittableRandom random = new SplittableRandom(3);
+    double delta = Math.sqrt(2 * info);
+    double stat = 0;
+    int alarms = 0;
+    for (int i = 0; i < 200_000; i++) {
+      stat = Math.max(0, stat + delta * (gaussian(random) - delta / 2));
+      if (stat > h) {
+        alarms++;
+        stat = 0;
+      }
+    }
+    assertThat(alarms).isZero();
+  }
+
+  /** Φ(x) by numerical integration; good to 1e-7 for the tails used here. */
+  private static double normalCdf(double x) {
+    double sum = 0;
+    double dx = 1e-4;
+    for (double t = x; t < 12; t += dx) {
+      sum += Math.exp(-t * t / 2) * dx;
+    }
+    return 1 - sum / Math.sqrt(2 * Math.PI);
   }
 }

@@ -2,13 +2,18 @@ package dev.specwatch.testing;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * Deterministic, realistic histories of vLLM's speculative-decoding counters, as OpenMetrics for
@@ -74,19 +79,57 @@ public final class HistoryGenerator {
     "vllm:spec_decode_num_accepted_tokens"
   };
 
-  /** Writes every model's counters, one family at a time (OpenMetrics keeps families whole). */
-  public static void write(Writer out, List<Model> models, Duration scrape) throws IOException {
-    for (int family = 0; family < FAMILIES.length; family++) {
-      out.write("# TYPE " + FAMILIES[family] + " counter\n");
-      for (Model m : models) {
-        emit(out, m, scrape, family);
+  /**
+   * Writes every model's counters as one OpenMetrics file per UTC day under {@code dir} (promtool
+   * reads a file once per block it writes, so day files backfill many times faster than one).
+   */
+  public static List<Path> writeDaily(Path dir, List<Model> models, Duration scrape)
+      throws IOException {
+    Map<Long, Writer> days = new TreeMap<>();
+    Map<Long, Path> files = new TreeMap<>();
+    try {
+      for (int family = 0; family < FAMILIES.length; family++) {
+        int f = family;
+        Day route =
+            (epochDay) -> {
+              Writer w = days.get(epochDay);
+              if (w == null) {
+                Path file = dir.resolve("history-" + epochDay + ".om");
+                w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+                days.put(epochDay, w);
+                files.put(epochDay, file);
+                for (int g = 0; g <= f; g++) {
+                  w.write("# TYPE " + FAMILIES[g] + " counter\n");
+                }
+              }
+              return w;
+            };
+        for (Writer w : days.values()) {
+          w.write("# TYPE " + FAMILIES[family] + " counter\n");
+        }
+        for (Model m : models) {
+          emit(route, m, scrape, family);
+        }
+      }
+      for (Writer w : days.values()) {
+        w.write("# EOF\n");
+      }
+    } finally {
+      for (Writer w : days.values()) {
+        w.close();
       }
     }
-    out.write("# EOF\n");
+    return List.copyOf(files.values());
+  }
+
+  /** The writer for one UTC day's file. */
+  @FunctionalInterface
+  private interface Day {
+    Writer of(long epochDay) throws IOException;
   }
 
   /** Runs the model's simulation and writes one family's samples. */
-  private static void emit(Writer out, Model m, Duration scrape, int family) throws IOException {
+  private static void emit(Day out, Model m, Duration scrape, int family) throws IOException {
     Profile p = m.profile();
     SplittableRandom random = new SplittableRandom(m.seed());
     long days = Duration.between(m.from(), m.to()).toDays() + 2;
@@ -167,7 +210,7 @@ public final class HistoryGenerator {
             .append(' ')
             .append(String.format(Locale.ROOT, "%d", t.getEpochSecond()))
             .append('\n');
-        out.write(line.toString());
+        out.of(Math.floorDiv(t.getEpochSecond(), 86_400)).write(line.toString());
       }
     }
   }

@@ -44,11 +44,14 @@ public final class PrometheusServer implements AutoCloseable {
     private Duration scrapeInterval = Duration.ofSeconds(1);
     private Duration evaluationInterval = Duration.ofSeconds(1);
     private String openMetricsHistory;
-    private Path historyFile;
+    private final List<Path> historyFiles = new ArrayList<>();
 
-    /** Backfills this OpenMetrics file with promtool before Prometheus starts. */
-    public Builder historyFile(Path openMetrics) {
-      this.historyFile = openMetrics;
+    /**
+     * Backfills these OpenMetrics files with promtool before Prometheus starts. promtool reads a
+     * file once per two-hour block it writes, so long histories go faster as one file per day.
+     */
+    public Builder historyFiles(List<Path> openMetrics) {
+      historyFiles.addAll(openMetrics);
       return this;
     }
 
@@ -72,6 +75,29 @@ public final class PrometheusServer implements AutoCloseable {
     public Builder scrapeInterval(Duration interval) {
       this.scrapeInterval = interval;
       return this;
+    }
+
+    private static void backfill(Path input, Path dir) throws IOException {
+      Process backfill =
+          new ProcessBuilder(
+                  "promtool",
+                  "tsdb",
+                  "create-blocks-from",
+                  "openmetrics",
+                  input.toString(),
+                  dir.resolve("data").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("backfill.log").toFile())
+              .start();
+      try {
+        if (!backfill.waitFor(10, TimeUnit.MINUTES) || backfill.exitValue() != 0) {
+          throw new IllegalStateException(
+              "promtool backfill failed:\n" + Files.readString(dir.resolve("backfill.log")));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted during backfill");
+      }
     }
 
     public PrometheusServer start() throws IOException {
@@ -104,31 +130,14 @@ public final class PrometheusServer implements AutoCloseable {
       Files.writeString(configFile, config.toString(), StandardCharsets.UTF_8);
       int port = freePort();
       Path log = dir.resolve("prometheus.log");
-      if (openMetricsHistory != null || historyFile != null) {
-        Path input = historyFile != null ? historyFile : dir.resolve("history.om");
-        if (historyFile == null) {
-          Files.writeString(input, openMetricsHistory, StandardCharsets.UTF_8);
-        }
-        Process backfill =
-            new ProcessBuilder(
-                    "promtool",
-                    "tsdb",
-                    "create-blocks-from",
-                    "openmetrics",
-                    input.toString(),
-                    dir.resolve("data").toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("backfill.log").toFile())
-                .start();
-        try {
-          if (!backfill.waitFor(15, TimeUnit.MINUTES) || backfill.exitValue() != 0) {
-            throw new IllegalStateException(
-                "promtool backfill failed:\n" + Files.readString(dir.resolve("backfill.log")));
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted during backfill");
-        }
+      List<Path> inputs = new ArrayList<>(historyFiles);
+      if (openMetricsHistory != null) {
+        Path input = dir.resolve("history.om");
+        Files.writeString(input, openMetricsHistory, StandardCharsets.UTF_8);
+        inputs.add(input);
+      }
+      for (Path input : inputs) {
+        backfill(input, dir);
       }
       Process process =
           new ProcessBuilder(

@@ -1,0 +1,359 @@
+package dev.specwatch.bench;
+
+import dev.specwatch.alerting.Replayer;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.model.Threshold;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.testing.HistoryGenerator;
+import dev.specwatch.testing.HistoryGenerator.Drop;
+import dev.specwatch.testing.HistoryGenerator.Model;
+import dev.specwatch.testing.HistoryGenerator.Profile;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+
+/**
+ * `make detect-bench`: false alarms and detection delays of every detector on generated histories
+ * (docs/DETECTION.md). Fourteen days per model, backfilled into a real Prometheus with promtool;
+ * the first seven are learning history, the next six healthy (false alarms are counted there), then
+ * a drop (or none). specwatch's detectors run through `replay` (the daemon's evaluator, learner and
+ * engine); the static Prometheus rule a user would write, {@code AR(5m) < X for 10m}, is evaluated
+ * by Prometheus itself as a range query.
+ */
+public final class DetectionBench {
+  static final Duration SCRAPE = Duration.ofSeconds(30);
+  static final Duration STEP = Duration.ofMinutes(2);
+  static final Duration WINDOW = Duration.ofMinutes(5);
+  static final double[] DROPS = {0.05, 0.10, 0.15, 0.30, 0.50};
+
+  static final List<Profile> PROFILES =
+      List.of(
+          new Profile(
+              "steady",
+              40,
+              0.2,
+              false,
+              0,
+              0.65,
+              0.02,
+              0.005,
+              0.008,
+              Duration.ofMinutes(5),
+              2,
+              1,
+              0),
+          new Profile(
+              "diurnal",
+              30,
+              0.7,
+              true,
+              2,
+              0.60,
+              0.06,
+              0.015,
+              0.02,
+              Duration.ofMinutes(10),
+              4,
+              2,
+              2),
+          new Profile(
+              "thin", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1));
+
+  record Case(Model model, Profile profile, String drop, Instant dropAt) {}
+
+  record Detector(String name, Function<Case, Policy> policy) {}
+
+  public static void main(String[] args) throws Exception {
+    long wallStart = System.nanoTime();
+    Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(30));
+    Instant from = to.minus(Duration.ofDays(14));
+    Instant evalFrom = from.plus(Duration.ofDays(7));
+    // 14:00 UTC of the last full day: traffic everywhere (the diurnal profile idles at night).
+    Instant dropAt =
+        to.minus(Duration.ofDays(1)).truncatedTo(ChronoUnit.DAYS).plus(Duration.ofHours(14));
+    List<Case> cases = new ArrayList<>();
+    long seed = 100;
+    for (Profile p : PROFILES) {
+      cases.add(
+          new Case(
+              new Model("bench/" + p.name() + "/healthy", p, null, from, to, seed++),
+              p,
+              "none",
+              null));
+      for (double d : DROPS) {
+        String label = Math.round(d * 100) + " %";
+        cases.add(
+            new Case(
+                new Model(
+                    "bench/" + p.name() + "/step" + Math.round(d * 100),
+                    p,
+                    new Drop(d, dropAt, Duration.ZERO),
+                    from,
+                    to,
+                    seed++),
+                p,
+                label,
+                dropAt));
+      }
+      cases.add(
+          new Case(
+              new Model(
+                  "bench/" + p.name() + "/drift15",
+                  p,
+                  new Drop(0.15, dropAt, Duration.ofHours(2)),
+                  from,
+                  to,
+                  seed++),
+              p,
+              "15 % drift",
+              dropAt));
+    }
+    Path dir = Files.createDirectories(Path.of("target/detect-bench"));
+    List<Path> history =
+        HistoryGenerator.writeDaily(dir, cases.stream().map(Case::model).toList(), SCRAPE);
+    long bytes = 0;
+    for (Path f : history) {
+      bytes += Files.size(f);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "generated %d models x 14 d at %ss scrape (%d MB in %d day files); backfilling...%n",
+        cases.size(),
+        SCRAPE.toSeconds(),
+        bytes >> 20,
+        history.size());
+    List<Detector> detectors =
+        List.of(
+            new Detector("window threshold (0.9 x level, for 10m)", c -> threshold(c, 0.9, false)),
+            new Detector("window threshold (0.8 x level, for 10m)", c -> threshold(c, 0.8, false)),
+            new Detector("sequential threshold (0.9 x level)", c -> threshold(c, 0.9, true)),
+            new Detector("regression (10 %, 1d baseline)", DetectionBench::regression),
+            new Detector("change (10 %, 30d, learn 7d)", DetectionBench::change));
+    Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
+    try (PrometheusServer prometheus =
+        PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
+      for (Path f : history) {
+        Files.delete(f);
+      }
+      PrometheusClient client =
+          new PrometheusClient(
+              PrometheusSettings.of(prometheus.baseUri()).withTimeout(Duration.ofMinutes(2)));
+      for (Detector d : detectors) {
+        long start = System.nanoTime();
+        List<Policy> policies = cases.stream().map(d.policy()).toList();
+        Replayer.Result r =
+            new Replayer(client, SpecwatchConfig.Alerting.defaults())
+                .replay(policies, WINDOW, evalFrom, to, STEP);
+        Map<Case, List<Instant>> byCase = new LinkedHashMap<>();
+        for (Case c : cases) {
+          byCase.put(
+              c,
+              r.transitions().stream()
+                  .filter(t -> t.recipe().equals(c.model().name()))
+                  .filter(t -> t.kind() == Transition.Kind.FIRING)
+                  .map(Transition::at)
+                  .toList());
+        }
+        firings.put(d.name(), byCase);
+        System.out.printf(
+            Locale.ROOT,
+            "%-42s replayed %d steps in %.0f s (%d range queries)%n",
+            d.name(),
+            r.steps(),
+            (System.nanoTime() - start) / 1e9,
+            r.queries());
+      }
+      for (double factor : new double[] {0.9, 0.8}) {
+        String name =
+            String.format(Locale.ROOT, "Prometheus rule AR(5m) < %.1f x level for 10m", factor);
+        Map<Case, List<Instant>> byCase = new LinkedHashMap<>();
+        for (Case c : cases) {
+          byCase.put(c, prometheusRule(client, c, factor, evalFrom, to));
+        }
+        firings.put(name, byCase);
+      }
+    }
+    String report = report(firings, cases, evalFrom, dropAt);
+    System.out.print(report);
+    Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
+    System.out.printf(
+        Locale.ROOT,
+        "%nwall time %.0f s; report in %s%n",
+        (System.nanoTime() - wallStart) / 1e9,
+        dir.resolve("report.md"));
+  }
+
+  private static Policy.Builder base(Case c) {
+    return Policy.builder(
+            c.model().name(), Map.of("model_name", c.model().name()), HistoryGenerator.K)
+        .minDrafts(10)
+        .forDuration(Duration.ZERO)
+        .keepFiringFor(Duration.ofMinutes(10));
+  }
+
+  static Policy threshold(Case c, double factor, boolean sequential) {
+    Policy.Builder b =
+        base(c)
+            .acceptanceRate(
+                new Threshold(
+                    c.profile().level() * factor, OptionalDouble.empty(), Optional.empty()));
+    if (sequential) {
+      b.detection(new Policy.Detection(Policy.Detection.Mode.SEQUENTIAL, Duration.ofDays(30)));
+    } else {
+      b.forDuration(Duration.ofMinutes(10));
+    }
+    return b.build();
+  }
+
+  static Policy regression(Case c) {
+    return base(c)
+        .regression(new Policy.Regression(0.10, Duration.ofDays(1), 3.0, 10_000, Optional.empty()))
+        .build();
+  }
+
+  static Policy change(Case c) {
+    return base(c)
+        .change(new Policy.Change(0.10, Duration.ofDays(30), Duration.ofDays(7), Optional.empty()))
+        .build();
+  }
+
+  /** Rising edges of AR(5m) < X held for 10m, as Prometheus evaluates it every 30 s. */
+  static List<Instant> prometheusRule(
+      PrometheusClient client, Case c, double factor, Instant from, Instant to) throws Exception {
+    String sel = "{model_name=\"" + c.model().name() + "\"}";
+    String ar =
+        "sum(rate(vllm:spec_decode_num_accepted_tokens_total"
+            + sel
+            + "[5m])) / sum(rate(vllm:spec_decode_num_draft_tokens_total"
+            + sel
+            + "[5m]))";
+    String firing =
+        "min_over_time(((" + ar + ") < bool " + c.profile().level() * factor + ")[10m:30s]) == 1";
+    List<Instant> edges = new ArrayList<>();
+    Duration step = Duration.ofSeconds(30);
+    Instant chunk = from;
+    Instant previous = null;
+    while (chunk.isBefore(to)) {
+      Instant end = chunk.plus(step.multipliedBy(9000));
+      if (end.isAfter(to)) {
+        end = to;
+      }
+      QueryResult r = client.queryRange(firing, chunk, end, step);
+      if (r instanceof QueryResult.Matrix m) {
+        for (Series s : m.series()) {
+          for (Series.Point p : s.points()) {
+            Instant t = Instant.ofEpochMilli(Math.round(p.time() * 1000));
+            if (previous == null || Duration.between(previous, t).compareTo(step) > 0) {
+              edges.add(t);
+            }
+            previous = t;
+          }
+        }
+      }
+      chunk = end.plus(step);
+    }
+    return edges;
+  }
+
+  static String report(
+      Map<String, Map<Case, List<Instant>>> firings,
+      List<Case> cases,
+      Instant evalFrom,
+      Instant dropAt) {
+    List<String> columns = new ArrayList<>();
+    for (double d : DROPS) {
+      columns.add(Math.round(d * 100) + " %");
+    }
+    columns.add("15 % drift");
+    StringBuilder out = new StringBuilder();
+    out.append("\nFalse alarms per week on healthy traffic (")
+        .append(PROFILES.size())
+        .append(" profiles x 7 models, 6-7 healthy days each) and detection delay per drop\n")
+        .append("(median over the profiles; \"-\": not found before the end, at least 10 h):\n\n");
+    out.append(String.format(Locale.ROOT, "| %-46s | %11s |", "detector", "FA / week"));
+    for (String col : columns) {
+      out.append(String.format(Locale.ROOT, " %10s |", col));
+    }
+    out.append('\n')
+        .append("|")
+        .append("-".repeat(48))
+        .append("|")
+        .append("-".repeat(13))
+        .append("|");
+    for (int i = 0; i < columns.size(); i++) {
+      out.append("-".repeat(12)).append("|");
+    }
+    out.append('\n');
+    StringBuilder detail = new StringBuilder("\nBy profile (FA/week; delays in minutes):\n\n");
+    for (Map.Entry<String, Map<Case, List<Instant>>> d : firings.entrySet()) {
+      double alarms = 0;
+      double weeks = 0;
+      Map<String, List<Double>> delays = new LinkedHashMap<>();
+      for (Profile p : PROFILES) {
+        double pAlarms = 0;
+        double pWeeks = 0;
+        StringBuilder row = new StringBuilder();
+        for (Case c : cases) {
+          if (c.profile() != p) {
+            continue;
+          }
+          Instant healthyEnd = c.dropAt() == null ? evalFrom.plus(Duration.ofDays(7)) : c.dropAt();
+          List<Instant> fired = d.getValue().get(c);
+          long fa = fired.stream().filter(t -> t.isBefore(healthyEnd)).count();
+          pAlarms += fa;
+          pWeeks += Duration.between(evalFrom, healthyEnd).toMinutes() / (7.0 * 24 * 60);
+          if (c.dropAt() != null) {
+            Optional<Instant> found =
+                fired.stream().filter(t -> !t.isBefore(c.dropAt())).findFirst();
+            double minutes =
+                found
+                    .map(t -> Duration.between(c.dropAt(), t).toSeconds() / 60.0)
+                    .orElse(Double.NaN);
+            delays.computeIfAbsent(c.drop(), k -> new ArrayList<>()).add(minutes);
+            row.append(String.format(Locale.ROOT, " %s %s;", c.drop(), fmt(minutes)));
+          }
+        }
+        alarms += pAlarms;
+        weeks += pWeeks;
+        detail.append(
+            String.format(
+                Locale.ROOT,
+                "- %s, %s: %.1f FA/week;%s%n",
+                d.getKey(),
+                p.name(),
+                pAlarms / pWeeks,
+                row));
+      }
+      out.append(String.format(Locale.ROOT, "| %-46s | %11.2f |", d.getKey(), alarms / weeks));
+      for (String col : columns) {
+        List<Double> v = new ArrayList<>(delays.getOrDefault(col, List.of()));
+        v.sort((a, b) -> Double.isNaN(a) ? 1 : Double.isNaN(b) ? -1 : Double.compare(a, b));
+        double median = v.isEmpty() ? Double.NaN : v.get(v.size() / 2);
+        out.append(String.format(Locale.ROOT, " %10s |", fmt(median)));
+      }
+      out.append('\n');
+    }
+    return out.append(detail).toString();
+  }
+
+  private static String fmt(double minutes) {
+    return Double.isNaN(minutes) ? "-" : String.format(Locale.ROOT, "%.0f min", minutes);
+  }
+}
