@@ -84,22 +84,39 @@ public final class Learner {
     return quiet && age.compareTo(RELEARN) >= 0;
   }
 
-  /** The block over which the long-run wander is measured: ten steps, at least 5 minutes. */
+  /** How often the history is sampled for step-sized increments: every 5 minutes at least. */
+  static Duration sampleEvery(Duration step) {
+    return step.compareTo(Duration.ofMinutes(5)) > 0 ? step : Duration.ofMinutes(5);
+  }
+
+  /**
+   * The block over which the long-run wander is measured: thirty steps, at least 15 minutes, a
+   * whole number of samples (so block samples fall on step samples).
+   */
   static Duration block(Duration step) {
-    Duration tenSteps = step.multipliedBy(10);
-    return tenSteps.compareTo(Duration.ofMinutes(5)) < 0 ? Duration.ofMinutes(5) : tenSteps;
+    Duration sample = sampleEvery(step);
+    Duration wanted = step.multipliedBy(30);
+    if (wanted.compareTo(Duration.ofMinutes(15)) < 0) {
+      wanted = Duration.ofMinutes(15);
+    }
+    long samples = (wanted.toMillis() + sample.toMillis() - 1) / sample.toMillis();
+    return sample.multipliedBy(samples);
   }
 
   RecipeModel learn(Policy p, Duration history, Duration step, Instant at)
       throws PrometheusException {
+    Duration sample = sampleEvery(step);
     Duration block = block(step);
     int blockSteps = (int) Math.max(1, Math.round((double) block.toMillis() / step.toMillis()));
-    Instant from = at.minus(history);
+    // Aligned to the block so block samples fall on step samples.
+    Instant from =
+        Instant.ofEpochMilli(
+            Math.floorDiv(at.minus(history).toEpochMilli(), block.toMillis()) * block.toMillis());
     QueryScope stepScope = new QueryScope(p.matchLabelNames(), p.matchers(), step);
     QueryScope blockScope = new QueryScope(p.matchLabelNames(), p.matchers(), block);
     Map<Long, double[]> byTime = new TreeMap<>();
-    collect(byTime, 0, range(VllmProfile.ACCEPTED_TOKENS, stepScope, from, at, block));
-    collect(byTime, 1, range(VllmProfile.DRAFT_TOKENS, stepScope, from, at, block));
+    collect(byTime, 0, range(VllmProfile.ACCEPTED_TOKENS, stepScope, from, at, sample));
+    collect(byTime, 1, range(VllmProfile.DRAFT_TOKENS, stepScope, from, at, sample));
     collect(byTime, 2, range(VllmProfile.ACCEPTED_TOKENS, blockScope, from, at, block));
     collect(byTime, 3, range(VllmProfile.DRAFT_TOKENS, blockScope, from, at, block));
     List<StepSample> samples =
@@ -113,14 +130,14 @@ public final class Learner {
                         e.getValue()[2],
                         e.getValue()[3]))
             .toList();
-    NoiseFit.Result r = NoiseFit.fit(samples, block, blockSteps, at);
+    NoiseFit.Result r = NoiseFit.fit(samples, sample, blockSteps, at);
     if (r instanceof NoiseFit.Learned l) {
       var m = l.model();
       String status =
           String.format(
               java.util.Locale.ROOT,
-              "learned from %s: level %.3f%s, overdispersion %.1f, wander %.3f",
-              dev.specwatch.model.Durations.format(Duration.ofMinutes(m.history().toMinutes())),
+              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f",
+              m.history().toMinutes() / 1440.0,
               m.level(),
               m.hourly() == null ? "" : " (by hour of day)",
               m.phi(),

@@ -46,11 +46,11 @@ public record RegressionRule(Policy.Regression regression, Severity severity) im
       return Verdict.unknown("baseline too thin");
     }
     double drop = (p0 - p1) / p0;
-    // Acceptance moves with the prompt mix far beyond binomial noise: the test's standard error is
-    // the larger of the binomial one and the spread the window value showed over the baseline.
-    double binomial = Math.sqrt(p0 * (1 - p0) / n);
+    // Acceptance moves with the prompt mix far beyond binomial noise: the window's own sampling
+    // error and the spread its value showed over the baseline both count.
+    double binomial = p0 * (1 - p0) / n;
     Double spread = baseline.map(Baseline::acceptanceSpread).orElse(null);
-    double se = spread != null && spread > binomial ? spread : binomial;
+    double se = Math.sqrt(binomial + (spread == null ? 0 : spread * spread));
     double z = (p0 - p1) / se;
     double threshold = p0 * (1 - r.maxRelativeDrop());
     String detail =

@@ -294,7 +294,7 @@ class AlertEngineTest {
     Policy.Regression rule =
         new Policy.Regression(0.1, Duration.ofDays(1), 3.0, 10_000, Optional.empty());
     RegressionRule regression = new RegressionRule(rule, Severity.WARNING);
-    // A 20 % drop at 9000 drafts: binomially z ~ 48, but the window value wanders with sd 0.1
+    // A 20 % drop at 9000 drafts: binomially z ~ 38, but the window value wanders with sd 0.1
     // on its own over the baseline, so the drop is z = 1.6: noise, no page.
     Optional<Baseline> noisy =
         Optional.of(new Baseline(Duration.ofDays(1), 0.80, 2_000_000.0, null, null, 0.1));

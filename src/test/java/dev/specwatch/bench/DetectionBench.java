@@ -13,6 +13,7 @@ import dev.specwatch.testing.HistoryGenerator;
 import dev.specwatch.testing.HistoryGenerator.Drop;
 import dev.specwatch.testing.HistoryGenerator.Model;
 import dev.specwatch.testing.HistoryGenerator.Profile;
+import dev.specwatch.testing.LiveDetection;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -190,7 +191,7 @@ public final class DetectionBench {
         firings.put(name, byCase);
       }
     }
-    String report = report(firings, cases, evalFrom, dropAt);
+    String report = report(firings, cases, evalFrom, dropAt) + live(dir);
     System.out.print(report);
     Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.printf(
@@ -351,6 +352,57 @@ public final class DetectionBench {
       out.append('\n');
     }
     return out.append(detail).toString();
+  }
+
+  /**
+   * The live scenario (LiveDetection): acceptance halved from 0.39 to 0.195 at 40 drafts/s for a
+   * minute, `acceptance_rate below 0.3`, `for: 0s`, `keep_firing_for: 10s`, 1 s scrape, 5 s
+   * evaluation; seconds from the drop to firing and from the recovery to resolving.
+   */
+  static String live(Path dir) throws Exception {
+    System.out.println("live scenario: 170 s against the simulator...");
+    LiveDetection.Run run =
+        LiveDetection.run(Files.createDirectories(dir.resolve("live")), Duration.ofSeconds(170));
+    StringBuilder out =
+        new StringBuilder(
+            "\nLive: 1 s scrape, 5 s evaluation, 40 drafts/s, acceptance 0.39 -> 0.195 for 60 s,"
+                + " `below 0.3`, `for: 0s`, `keep_firing_for: 10s`:\n\n"
+                + "| detection | fired after the drop | resolved after the recovery | fired while healthy |\n"
+                + "|---|---|---|---|\n");
+    for (String recipe : List.of("window", "sequential")) {
+      List<Transition> t = run.of(recipe);
+      Instant drop = run.started().plus(LiveDetection.DROP);
+      Instant back = run.started().plus(LiveDetection.RECOVERY);
+      String fired =
+          t.stream()
+              .filter(x -> x.kind() == Transition.Kind.FIRING && !x.at().isBefore(drop))
+              .findFirst()
+              .map(
+                  x ->
+                      String.format(
+                          Locale.ROOT,
+                          "%.1f s",
+                          Duration.between(drop, x.at()).toMillis() / 1000.0))
+              .orElse("-");
+      String resolved =
+          t.stream()
+              .filter(x -> x.kind() == Transition.Kind.RESOLVED && !x.at().isBefore(back))
+              .findFirst()
+              .map(
+                  x ->
+                      String.format(
+                          Locale.ROOT,
+                          "%.1f s",
+                          Duration.between(back, x.at()).toMillis() / 1000.0))
+              .orElse("-");
+      long early =
+          t.stream()
+              .filter(x -> x.kind() == Transition.Kind.FIRING && x.at().isBefore(drop))
+              .count();
+      out.append(
+          String.format(Locale.ROOT, "| %s | %s | %s | %d |%n", recipe, fired, resolved, early));
+    }
+    return out.toString();
   }
 
   private static String fmt(double minutes) {
