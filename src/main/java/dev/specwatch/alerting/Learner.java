@@ -103,6 +103,15 @@ public final class Learner {
     return sample.multipliedBy(samples);
   }
 
+  /** Learns one recipe's model now (for {@code check}: no budget, no state). */
+  public RecipeModel learnNow(Policy p, Duration step, Instant at) throws PrometheusException {
+    return learn(
+        p,
+        p.thresholds().change().map(Policy.Change::learn).orElse(Policy.Change.DEFAULT_LEARN),
+        step,
+        at);
+  }
+
   RecipeModel learn(Policy p, Duration history, Duration step, Instant at)
       throws PrometheusException {
     Duration sample = sampleEvery(step);

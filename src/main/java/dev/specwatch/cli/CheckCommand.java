@@ -1,9 +1,12 @@
 package dev.specwatch.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.specwatch.alerting.Learner;
 import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;
@@ -70,12 +73,24 @@ final class CheckCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     SpecwatchConfig c = config.load();
     Duration w = window == null ? c.evaluation().window() : window;
-    Evaluator evaluator = new Evaluator(new PrometheusClient(c.prometheus()), Clock.systemUTC());
+    PrometheusClient client = new PrometheusClient(c.prometheus());
+    Evaluator evaluator = new Evaluator(client, Clock.systemUTC());
     Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
+    Map<String, String> detection = detection(c, client, evaluation);
     if (output == Output.json) {
-      out.println(json(evaluation));
+      Map<String, Object> root = EvaluationJson.of(evaluation);
+      for (Object r : (List<?>) root.get("recipes")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> recipe = (Map<String, Object>) r;
+        String status = detection.get((String) recipe.get("name"));
+        if (status != null) {
+          recipe.put("detection", Map.of("status", status));
+        }
+      }
+      out.println(EvaluationJson.MAPPER.writeValueAsString(root));
     } else {
       out.print(table(evaluation));
+      detection.forEach((recipe, status) -> out.println(recipe + ": detection " + status));
       Map<String, List<String>> byError = new LinkedHashMap<>();
       evaluation.recipes().stream()
           .filter(r -> r.error().isPresent())
@@ -98,8 +113,28 @@ final class CheckCommand implements Callable<Integer> {
     return evaluation.anyBreach() ? ExitCodes.SOFTWARE : ExitCodes.OK;
   }
 
-  static String json(Evaluation e) throws JsonProcessingException {
-    return EvaluationJson.MAPPER.writeValueAsString(EvaluationJson.of(e));
+  /**
+   * For recipes with change detection or sequential thresholds, what their history supports: the
+   * learned model, or why there is none yet ({@code learning: …}). A one-shot check has no test
+   * statistics; the daemon's are in {@code /api/v1/detectors}.
+   */
+  private static Map<String, String> detection(
+      SpecwatchConfig c, PrometheusClient client, Evaluation evaluation) {
+    Map<String, String> out = new LinkedHashMap<>();
+    Learner learner = new Learner(client);
+    for (Policy p : c.policies()) {
+      if (!p.usesIncrements()) {
+        continue;
+      }
+      try {
+        out.put(
+            p.recipe(),
+            learner.learnNow(p, c.evaluation().interval(), evaluation.evaluatedAt()).status());
+      } catch (PrometheusException e) {
+        out.put(p.recipe(), "not learned: " + e.getMessage());
+      }
+    }
+    return out;
   }
 
   static String table(Evaluation e) {

@@ -89,6 +89,11 @@ public final class StatusServer implements AutoCloseable {
               "GET",
               true,
               s -> json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
+          new Endpoint(
+              "/api/v1/detectors",
+              "GET",
+              true,
+              s -> json(200, StatusViews.detectors(s.alertState()))),
           new Endpoint("/-/reload", "POST", true, StatusServer::reload));
 
   /** Every path served, in table order (for tests and docs). */

@@ -57,6 +57,65 @@ public final class StatusViews {
     }
   }
 
+  /** {@code GET /api/v1/detectors}: what each recipe's sequential tests stand on. */
+  public record Detectors(List<Detector> detectors) {}
+
+  /**
+   * One recipe's learned model (or why there is none) and its tests' state.
+   *
+   * @param status e.g. "learned from 7.0 days: level 0.612 …" or "learning: 6h of active history,
+   *     needs 24h"
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Detector(
+      String recipe,
+      String status,
+      String learnedAt,
+      Double level,
+      Double overdispersion,
+      Double wander,
+      List<Test> tests) {}
+
+  /** One sequential test: alarmed or not, and since when its current excursion runs. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Test(String id, boolean alarmed, String since, Double observed, Double expected) {}
+
+  public static Detectors detectors(AlertState state) {
+    List<Detector> out = new ArrayList<>();
+    state
+        .models()
+        .forEach(
+            (recipe, m) -> {
+              List<Test> tests = new ArrayList<>();
+              state.detectors().entrySet().stream()
+                  .filter(e -> e.getKey().startsWith(recipe + "/"))
+                  .forEach(
+                      e ->
+                          tests.add(
+                              new Test(
+                                  e.getKey(),
+                                  e.getValue().alarmed(),
+                                  text(e.getValue().since()),
+                                  finite(e.getValue().observed()),
+                                  finite(e.getValue().expected()))));
+              var model = m.model();
+              out.add(
+                  new Detector(
+                      recipe,
+                      m.status(),
+                      text(m.attemptedAt()),
+                      model == null ? null : model.level(),
+                      model == null ? null : model.phi(),
+                      model == null ? null : Math.sqrt(model.wander()),
+                      tests));
+            });
+    return new Detectors(out);
+  }
+
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+
   public static Alerts alerts(AlertState state) {
     List<Alert> alerts = new ArrayList<>();
     for (ActiveAlert a : state.alerts().values()) {

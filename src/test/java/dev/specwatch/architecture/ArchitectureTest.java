@@ -48,6 +48,8 @@ class ArchitectureTest {
         .definedBy("dev.specwatch.store..")
         .layer("advisor")
         .definedBy("dev.specwatch.advisor..")
+        .layer("detect")
+        .definedBy("dev.specwatch.detect..")
         .layer("prometheus")
         .definedBy("dev.specwatch.prometheus..")
         .layer("signals")
@@ -76,6 +78,8 @@ class ArchitectureTest {
         .mayNotAccessAnyLayer()
         .whereLayer("advisor")
         .mayNotAccessAnyLayer()
+        .whereLayer("detect")
+        .mayNotAccessAnyLayer()
         .whereLayer("yaml")
         .mayOnlyAccessLayers("model")
         .whereLayer("prometheus")
@@ -85,14 +89,14 @@ class ArchitectureTest {
         .whereLayer("config")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("alerting")
-        .mayOnlyAccessLayers("model", "signals", "prometheus", "store")
+        .mayOnlyAccessLayers("model", "signals", "prometheus", "store", "detect")
         .whereLayer("notify")
         .mayOnlyAccessLayers("model", "alerting", "signals", "store", "http")
         .whereLayer("digest")
         .mayOnlyAccessLayers(
             "model", "alerting", "notify", "signals", "prometheus", "store", "advisor")
         .whereLayer("server")
-        .mayOnlyAccessLayers("model", "alerting", "notify", "signals")
+        .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect")
         .whereLayer("schedule")
         .mayOnlyAccessLayers(
             "model",
@@ -103,7 +107,8 @@ class ArchitectureTest {
             "alerting",
             "notify",
             "digest",
-            "server")
+            "server",
+            "detect")
         .whereLayer("sim")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("cli")

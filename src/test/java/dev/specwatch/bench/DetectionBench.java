@@ -360,9 +360,9 @@ public final class DetectionBench {
    * evaluation; seconds from the drop to firing and from the recovery to resolving.
    */
   static String live(Path dir) throws Exception {
-    System.out.println("live scenario: 170 s against the simulator...");
+    System.out.println("live scenario: 210 s against the simulator...");
     LiveDetection.Run run =
-        LiveDetection.run(Files.createDirectories(dir.resolve("live")), Duration.ofSeconds(170));
+        LiveDetection.run(Files.createDirectories(dir.resolve("live")), Duration.ofSeconds(210));
     StringBuilder out =
         new StringBuilder(
             "\nLive: 1 s scrape, 5 s evaluation, 40 drafts/s, acceptance 0.39 -> 0.195 for 60 s,"

@@ -50,6 +50,12 @@ class CheckIT {
     policy(alerts, "missing", "it/not-deployed", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "weird", "it/we\\\"ird\\\\näme", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "regexy", "it/re.ge*x+(1)|[a]{2}^$?", 1, "acceptance_rate: {below: 0.45}");
+    // Change detection on a recipe with minutes of history: no model, and check says why.
+    Files.writeString(
+        alerts.resolve("learning.yaml"),
+        "recipe: learning\nmatch: {model_name: it/steady-mtp}\nnum_speculative_tokens: 3\n"
+            + "thresholds: {change: {min_relative_drop: 0.1}}\n",
+        StandardCharsets.UTF_8);
     Files.writeString(
         alerts.resolve("sglang.yaml"),
         """
@@ -169,6 +175,10 @@ class CheckIT {
 
     assertThat(r.get("weird").path("signals").path("acceptance_rate").asDouble())
         .isCloseTo(0.9, within(0.005));
+    assertThat(r.get("learning").path("detection").path("status").asText())
+        .startsWith("learning: ")
+        .endsWith("of active history, needs 24h");
+    assertThat(r.get("healthy").has("detection")).as("only recipes that learn").isFalse();
     // Quotes, backslashes, UTF-8 and regex metacharacters came back through RE2 unchanged.
     assertThat(r.get("regexy").path("signals").path("acceptance_rate").asDouble())
         .isCloseTo(0.6, within(0.005));

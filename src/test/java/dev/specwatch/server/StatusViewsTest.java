@@ -1,0 +1,60 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.RecipeModel;
+import dev.specwatch.detect.DropTest;
+import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.signals.EvaluationJson;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatusViewsTest {
+  static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+
+  @Test
+  void detectorsShowEachModelOrWhyThereIsNoneAndEachTest() throws Exception {
+    NoiseModel m = new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0);
+    AlertState state =
+        new AlertState(
+            AlertState.VERSION,
+            Map.of(),
+            null,
+            1,
+            List.of(),
+            Map.of(
+                "qwen",
+                new RecipeModel(m, "learned from 7.0 days", T0, Duration.ofSeconds(30)),
+                "new",
+                new RecipeModel(
+                    null, "learning: 6h of active history, needs 24h", T0, Duration.ofSeconds(30))),
+            Map.of(
+                "qwen/change",
+                new DropTest.State(
+                    List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600)));
+    JsonNode json =
+        new ObjectMapper()
+            .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
+    JsonNode fresh = json.get("detectors").get(0);
+    assertThat(fresh.get("recipe").asText()).isEqualTo("new");
+    assertThat(fresh.get("status").asText()).isEqualTo("learning: 6h of active history, needs 24h");
+    assertThat(fresh.get("level").isNull()).isTrue();
+    assertThat(fresh.get("tests")).isEmpty();
+    JsonNode qwen = json.get("detectors").get(1);
+    assertThat(qwen.get("level").asDouble()).isEqualTo(0.6);
+    assertThat(qwen.get("wander").asDouble()).isCloseTo(0.02, within(1e-9));
+    JsonNode test = qwen.get("tests").get(0);
+    assertThat(test.get("id").asText()).isEqualTo("qwen/change");
+    assertThat(test.get("alarmed").asBoolean()).isTrue();
+    assertThat(test.get("since").asText()).isEqualTo("2026-12-01T10:00:00Z");
+    assertThat(test.get("observed").asDouble()).isEqualTo(0.51);
+    assertThat(test.get("expected").asDouble()).isEqualTo(0.6);
+  }
+}
