@@ -1,8 +1,13 @@
 package dev.specwatch.bench;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.RecipeModel;
+import dev.specwatch.detect.NoiseModel;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
@@ -16,6 +21,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,6 +63,18 @@ public final class EvaluationBench {
         "cpu ms/eval max",
         "alloc MB/eval",
         "heap MB after");
+    for (boolean detection : new boolean[] {false, true}) {
+      if (detection) {
+        System.out.println(
+            "with change detection and detection: sequential on every recipe"
+                + " (30 s steps, the alert engine included):");
+      }
+      run(sizes, threads, detection);
+    }
+  }
+
+  private static void run(int[] sizes, com.sun.management.ThreadMXBean threads, boolean detection)
+      throws IOException {
     for (int n : sizes) {
       Map<String, byte[]> bodies = bodies(n);
       HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -88,7 +106,16 @@ public final class EvaluationBench {
           });
       server.start();
       try {
-        List<Policy> policies = policies(n);
+        List<Policy> policies = policies(n, detection);
+        AlertEngine engine = new AlertEngine(SpecwatchConfig.Alerting.defaults());
+        Map<String, RecipeModel> models = new java.util.HashMap<>();
+        NoiseModel model =
+            new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, Instant.now());
+        for (Policy p : policies) {
+          models.put(p.recipe(), new RecipeModel(model, "bench", Instant.now(), STEP));
+        }
+        AlertState[] state = {AlertState.empty().withModels(models)};
+        Duration step = detection ? STEP : null;
         PrometheusClient client =
             new PrometheusClient(
                 PrometheusSettings.of(
@@ -98,7 +125,10 @@ public final class EvaluationBench {
         int runs = n >= 10000 ? 10 : 30;
         Evaluation last = null;
         for (int i = 0; i < warmup; i++) {
-          last = evaluator.evaluate(policies, Duration.ofMinutes(5), Optional.empty());
+          last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
+          if (detection) {
+            state[0] = engine.step(state[0], policies, last, List.of()).state();
+          }
         }
         long tid = Thread.currentThread().getId();
         long[] cpu = new long[runs];
@@ -106,7 +136,10 @@ public final class EvaluationBench {
         for (int i = 0; i < runs; i++) {
           long c0 = threads.getCurrentThreadCpuTime();
           long a0 = threads.getThreadAllocatedBytes(tid);
-          last = evaluator.evaluate(policies, Duration.ofMinutes(5), Optional.empty());
+          last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
+          if (detection) {
+            state[0] = engine.step(state[0], policies, last, List.of()).state();
+          }
           cpu[i] = threads.getCurrentThreadCpuTime() - c0;
           alloc += threads.getThreadAllocatedBytes(tid) - a0;
         }
@@ -153,13 +186,20 @@ public final class EvaluationBench {
     return "rate";
   }
 
-  private static List<Policy> policies(int n) {
+  private static final Duration STEP = Duration.ofSeconds(30);
+
+  private static List<Policy> policies(int n, boolean detection) {
     List<Policy> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      out.add(
+      Policy.Builder b =
           Policy.builder("recipe-" + i, Map.of("job", "vllm", "model_name", "org/model-" + i), K)
-              .acceptanceRate(Threshold.below(0.45))
-              .build());
+              .acceptanceRate(Threshold.below(0.45));
+      if (detection) {
+        b.detection(new Policy.Detection(Policy.Detection.Mode.SEQUENTIAL, Duration.ofDays(30)))
+            .change(
+                new Policy.Change(0.1, Duration.ofDays(30), Duration.ofDays(7), Optional.empty()));
+      }
+      out.add(b.build());
     }
     return out;
   }
