@@ -56,17 +56,7 @@ final class AdviseCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}; an MTP head is cheap, a separate draft model less so).")
   double draftCost;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text (default) or json (docs/CLI.md).")
-  Output output;
-
-  enum Output {
-    text,
-    json
-  }
+  @Mixin OutputOption output;
 
   @Override
   public Integer call() throws JsonProcessingException {
@@ -104,7 +94,7 @@ final class AdviseCommand implements Callable<Integer> {
             policy.numSpeculativeTokens(),
             draftCost,
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
-    if (output == Output.json) {
+    if (output.json()) {
       out.println(EvaluationJson.MAPPER.writeValueAsString(json(advice, over, s)));
       return ExitCodes.OK;
     }

@@ -38,20 +38,11 @@ import picocli.CommandLine.Spec;
       "Sends no notifications. Exit 0: all recipes healthy, idle, low on traffic or without data; 1: a threshold is breached; 2: config or usage error; 3: datasource error."
     })
 final class CheckCommand implements Callable<Integer> {
-  enum Output {
-    text,
-    json
-  }
 
   @Spec CommandSpec spec;
   @Mixin ConfigOption config;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text (default) or json.")
-  Output output;
+  @Mixin OutputOption output;
 
   @Option(
       names = "--time",
@@ -77,7 +68,7 @@ final class CheckCommand implements Callable<Integer> {
     Evaluator evaluator = new Evaluator(client, Clock.systemUTC());
     Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
     Map<String, String> detection = detection(c, client, evaluation);
-    if (output == Output.json) {
+    if (output.json()) {
       Map<String, Object> root = EvaluationJson.of(evaluation);
       for (Object r : (List<?>) root.get("recipes")) {
         @SuppressWarnings("unchecked")

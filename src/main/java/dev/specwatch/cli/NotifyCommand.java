@@ -52,17 +52,7 @@ final class NotifyCommand implements Runnable {
     @Option(names = "--notifier", paramLabel = "NAME", description = "Only this notifier.")
     String only;
 
-    @Option(
-        names = "--output",
-        paramLabel = "FORMAT",
-        defaultValue = "text",
-        description = "text (default) or json (docs/CLI.md).")
-    Output output;
-
-    enum Output {
-      text,
-      json
-    }
+    @Mixin OutputOption output;
 
     @Override
     public Integer call() throws IOException {
@@ -123,11 +113,11 @@ final class NotifyCommand implements Runnable {
         result.put("ok", why == null);
         result.put("error", why);
         results.add(result);
-        if (output == Output.text) {
+        if (!output.json()) {
           out.println(n.name() + (why == null ? ": ok" : ": FAILED: " + why));
         }
       }
-      if (output == Output.json) {
+      if (output.json()) {
         out.println(EvaluationJson.MAPPER.writeValueAsString(Map.of("results", results)));
       }
       out.flush();

@@ -31,10 +31,6 @@ import picocli.CommandLine.Spec;
       "Evaluates through the same state machine as the daemon. Notifies nothing and does not touch the daemon's state: tune thresholds on last month's data before paging anyone."
     })
 final class ReplayCommand implements Callable<Integer> {
-  enum Output {
-    text,
-    json
-  }
 
   @Spec CommandSpec spec;
   @Mixin ConfigOption config;
@@ -59,8 +55,7 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Evaluation step (default: evaluation.interval).")
   Duration step;
 
-  @Option(names = "--output", defaultValue = "text", description = "text (default) or json.")
-  Output output;
+  @Mixin OutputOption output;
 
   @Override
   public Integer call() throws JsonProcessingException, PrometheusException {
@@ -73,7 +68,7 @@ final class ReplayCommand implements Callable<Integer> {
     Replayer.Result result =
         new Replayer(new PrometheusClient(c.prometheus()), c.alerting())
             .replay(c.policies(), c.evaluation().window(), from, to, s);
-    if (output == Output.json) {
+    if (output.json()) {
       List<Object> list = new ArrayList<>();
       for (Transition t : result.transitions()) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -130,17 +130,7 @@ final class SilenceCommand implements Runnable {
     @Option(names = "--all", description = "Include expired silences.")
     boolean all;
 
-    @Option(
-        names = "--output",
-        paramLabel = "FORMAT",
-        defaultValue = "text",
-        description = "text (default) or json (docs/CLI.md).")
-    Output output;
-
-    enum Output {
-      text,
-      json
-    }
+    @Mixin OutputOption output;
 
     @Override
     public Integer call() throws IOException {
@@ -150,7 +140,7 @@ final class SilenceCommand implements Runnable {
           new SilenceStore(c.stateDir())
               .load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
       PrintWriter out = spec.commandLine().getOut();
-      if (output == Output.json) {
+      if (output.json()) {
         List<Object> list = new ArrayList<>();
         for (Silence s : silences) {
           Map<String, Object> m = new LinkedHashMap<>();

@@ -15,7 +15,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -29,22 +28,12 @@ final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ConfigOption config;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text (default) or json (docs/CLI.md).")
-  Output output;
-
-  enum Output {
-    text,
-    json
-  }
+  @Mixin OutputOption output;
 
   @Override
   public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
-    if (output == Output.json) {
+    if (output.json()) {
       return json(out);
     }
     SpecwatchConfig c = config.load();

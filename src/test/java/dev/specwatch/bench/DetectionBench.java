@@ -373,28 +373,8 @@ public final class DetectionBench {
       List<Transition> t = run.of(recipe);
       Instant drop = run.started().plus(LiveDetection.DROP);
       Instant back = run.started().plus(LiveDetection.RECOVERY);
-      String fired =
-          t.stream()
-              .filter(x -> x.kind() == Transition.Kind.FIRING && !x.at().isBefore(drop))
-              .findFirst()
-              .map(
-                  x ->
-                      String.format(
-                          Locale.ROOT,
-                          "%.1f s",
-                          Duration.between(drop, x.at()).toMillis() / 1000.0))
-              .orElse("-");
-      String resolved =
-          t.stream()
-              .filter(x -> x.kind() == Transition.Kind.RESOLVED && !x.at().isBefore(back))
-              .findFirst()
-              .map(
-                  x ->
-                      String.format(
-                          Locale.ROOT,
-                          "%.1f s",
-                          Duration.between(back, x.at()).toMillis() / 1000.0))
-              .orElse("-");
+      String fired = secondsAfter(t, Transition.Kind.FIRING, drop);
+      String resolved = secondsAfter(t, Transition.Kind.RESOLVED, back);
       long early =
           t.stream()
               .filter(x -> x.kind() == Transition.Kind.FIRING && x.at().isBefore(drop))
@@ -403,6 +383,18 @@ public final class DetectionBench {
           String.format(Locale.ROOT, "| %s | %s | %s | %d |%n", recipe, fired, resolved, early));
     }
     return out.toString();
+  }
+
+  /** Seconds from {@code from} to the first transition of {@code kind} at or after it. */
+  private static String secondsAfter(List<Transition> t, Transition.Kind kind, Instant from) {
+    return t.stream()
+        .filter(x -> x.kind() == kind && !x.at().isBefore(from))
+        .findFirst()
+        .map(
+            x ->
+                String.format(
+                    Locale.ROOT, "%.1f s", Duration.between(from, x.at()).toMillis() / 1000.0))
+        .orElse("-");
   }
 
   private static String fmt(double minutes) {
