@@ -169,11 +169,15 @@ final class ConfigReader {
 
   private SpecwatchConfig.Digest readDigest(MapReader d) {
     String schedule = d.string("schedule", SpecwatchConfig.Digest.DEFAULT_SCHEDULE);
+    Optional<String> outOfRange = Converters.cronOutOfRange(schedule);
     if (!CronExpression.isValidExpression(schedule)) {
       d.error(
           "schedule",
           "not a valid Quartz cron expression (seconds minutes hours"
               + " day-of-month month day-of-week), e.g. \"0 0 9 ? * MON\"");
+    } else if (outOfRange.isPresent()) {
+      // Quartz accepts some of these and silently runs at another time.
+      d.error("schedule", outOfRange.get());
     }
     ZoneId zone = ZoneId.of("UTC");
     Optional<String> zoneName = d.optionalString("time_zone");

@@ -19,6 +19,44 @@ final class Converters {
 
   private Converters() {}
 
+  private static final String[] CRON_FIELDS = {
+    "seconds", "minutes", "hours", "day-of-month", "month", "day-of-week"
+  };
+  private static final int[][] CRON_RANGES = {{0, 59}, {0, 59}, {0, 23}, {1, 31}, {1, 12}, {1, 7}};
+
+  /**
+   * The first number of a Quartz cron expression outside its field's range, as a message (the part
+   * after a {@code /} is an increment and not checked; {@code #n} must be 1..5).
+   */
+  static Optional<String> cronOutOfRange(String cron) {
+    String[] fields = cron.trim().split("\\s+");
+    for (int i = 0; i < Math.min(fields.length, CRON_FIELDS.length); i++) {
+      for (String part : fields[i].split(",")) {
+        String base = part.split("/")[0];
+        String[] nth = base.split("#");
+        Matcher numbers = Pattern.compile("\\d+").matcher(nth[0]);
+        while (numbers.find()) {
+          int n = Integer.parseInt(numbers.group());
+          if (n < CRON_RANGES[i][0] || n > CRON_RANGES[i][1]) {
+            return Optional.of(
+                CRON_FIELDS[i]
+                    + " "
+                    + n
+                    + " is out of range "
+                    + CRON_RANGES[i][0]
+                    + ".."
+                    + CRON_RANGES[i][1]
+                    + " (seconds minutes hours day-of-month month day-of-week)");
+          }
+        }
+        if (nth.length == 2 && !nth[1].matches("[1-5]")) {
+          return Optional.of(CRON_FIELDS[i] + " #" + nth[1] + " must be #1..#5");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   static SpecwatchConfig.Tls smtpTls(MapReader s) {
     String tls = s.string("tls", "starttls");
     return switch (tls) {

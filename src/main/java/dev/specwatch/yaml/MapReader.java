@@ -151,7 +151,15 @@ public final class MapReader {
       return Optional.empty();
     }
     if (inline) {
-      return optionalString(key);
+      Optional<String> value = optionalString(key);
+      if (value.isPresent() && value.get().isBlank()) {
+        // Typically an environment variable that is set but empty: name it, never echo values.
+        error(
+            key,
+            "is empty: give the secret a value (is its ${VAR} set but empty?) or remove the key");
+        return Optional.empty();
+      }
+      return value;
     }
     if (fromFile) {
       Optional<String> file = optionalString(fileKey);
@@ -167,7 +175,13 @@ public final class MapReader {
         }
         return Optional.of(value);
       } catch (IOException e) {
-        error(fileKey, "cannot read file " + resolved);
+        error(
+            fileKey,
+            "cannot read file "
+                + resolved
+                + (e instanceof java.nio.file.AccessDeniedException
+                    ? ": permission denied"
+                    : e instanceof java.nio.file.NoSuchFileException ? ": no such file" : ""));
         return Optional.empty();
       }
     }
