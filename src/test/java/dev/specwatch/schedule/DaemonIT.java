@@ -271,6 +271,29 @@ class DaemonIT {
         .contains("# TYPE specwatch_evaluations_total counter");
     double before = evaluations(get(port, "/metrics", false).body());
 
+    // Clients that send half a request and stall hold no worker for long: /healthz answers
+    // while more of them than there are workers stay connected.
+    List<java.net.Socket> stalled = new ArrayList<>();
+    try {
+      for (int i = 0; i < 12; i++) {
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", port);
+        socket
+            .getOutputStream()
+            .write("GET /healthz HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        stalled.add(socket);
+      }
+      await()
+          .ignoreExceptions()
+          .atMost(Duration.ofSeconds(40))
+          .untilAsserted(
+              () -> assertThat(get(port, "/healthz", false).statusCode()).isEqualTo(200));
+    } finally {
+      for (java.net.Socket socket : stalled) {
+        socket.close();
+      }
+    }
+
     // A successful POST /-/reload picks up a new policy.
     policy(alerts, "regressed", "it/regressed", "");
     HttpResponse<String> reload = post(port, "/-/reload");
