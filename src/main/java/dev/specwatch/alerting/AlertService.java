@@ -34,7 +34,10 @@ public final class AlertService {
   private final SilenceStore silences;
   private final TransitionSink sink;
   private final Clock clock;
-  private AlertState state;
+
+  /** Replaced whole (an immutable value) by the cycle; read without the cycle's lock. */
+  private volatile AlertState state;
+
   private List<Silence> lastSilences = List.of();
   private final TransitionHistory history;
 
@@ -152,7 +155,8 @@ public final class AlertService {
     }
   }
 
-  public synchronized AlertState state() {
+  /** The latest saved state; never waits for a running cycle. */
+  public AlertState state() {
     return state;
   }
 }

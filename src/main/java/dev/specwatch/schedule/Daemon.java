@@ -53,6 +53,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private volatile Wiring wiring;
   private volatile Evaluation last;
   private volatile boolean ready;
+  private volatile String notReady = "no evaluation yet";
   private Schedule schedule;
   private StatusServer server;
 
@@ -158,9 +159,15 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       last = c.evaluation();
       metrics.evaluated(c.evaluation(), w.alerts().state(), seconds, clock.instant());
       datasourceLog.report(c.evaluation());
-      if (!c.evaluation().anyDatasourceError()) {
-        ready = true;
-      }
+      // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
+      // alerts are frozen), and it is ready again with the first evaluation that succeeds.
+      ready = !c.evaluation().anyDatasourceError();
+      notReady =
+          c.evaluation().recipes().stream()
+              .flatMap(r -> r.error().stream())
+              .findFirst()
+              .map(e -> "datasource: " + e)
+              .orElse(null);
       logger.debug(
           "evaluated {} recipe(s) with {} queries in {} ms: {} transition(s)",
           c.evaluation().recipes().size(),
@@ -175,6 +182,12 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   @Override
   public boolean ready() {
     return ready;
+  }
+
+  @Override
+  public String notReadyReason() {
+    String reason = notReady;
+    return reason == null ? "no successful evaluation yet" : reason;
   }
 
   @Override

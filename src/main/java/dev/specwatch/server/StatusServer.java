@@ -59,6 +59,9 @@ public final class StatusServer implements AutoCloseable {
   public interface Source {
     boolean ready();
 
+    /** Why the daemon is not ready, for {@code /readyz} (no secrets). */
+    String notReadyReason();
+
     /** The last evaluation, or empty before the first. */
     Optional<Evaluation> lastEvaluation();
 
@@ -90,7 +93,7 @@ public final class StatusServer implements AutoCloseable {
               s ->
                   s.ready()
                       ? text(200, "ready\n")
-                      : text(503, "not ready: no successful evaluation yet\n")),
+                      : text(503, "not ready: " + s.notReadyReason() + "\n")),
           new Endpoint(
               "/metrics",
               "GET",

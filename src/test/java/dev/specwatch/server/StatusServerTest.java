@@ -1,0 +1,100 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.model.Secret;
+import dev.specwatch.signals.Evaluation;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class StatusServerTest {
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /** A daemon whose datasource is down. */
+  static final class Down implements StatusServer.Source {
+    @Override
+    public boolean ready() {
+      return false;
+    }
+
+    @Override
+    public String notReadyReason() {
+      return "datasource: http://prometheus:9090/api/v1/query: connection refused";
+    }
+
+    @Override
+    public Optional<Evaluation> lastEvaluation() {
+      return Optional.empty();
+    }
+
+    @Override
+    public AlertState alertState() {
+      return AlertState.empty();
+    }
+
+    @Override
+    public String metrics() {
+      return "# metrics\n";
+    }
+
+    @Override
+    public List<String> reload() {
+      return List.of();
+    }
+  }
+
+  private HttpResponse<String> send(int port, String method, String path, String token)
+      throws Exception {
+    HttpRequest.Builder r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .method(method, HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void readinessSaysWhyAndEveryRouteAnswersAsDocumented() throws Exception {
+    try (StatusServer server =
+        StatusServer.start(
+            new InetSocketAddress("127.0.0.1", 0), Optional.of(Secret.of("t0ken")), new Down())) {
+      int port = server.port();
+      HttpResponse<String> ready = send(port, "GET", "/readyz", null);
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.body())
+          .isEqualTo(
+              "not ready: datasource: http://prometheus:9090/api/v1/query: connection refused\n");
+      assertThat(send(port, "GET", "/healthz", null).statusCode()).isEqualTo(200);
+      HttpResponse<String> head = send(port, "HEAD", "/metrics", null);
+      assertThat(head.statusCode()).isEqualTo(200);
+      assertThat(head.body()).isEmpty();
+      assertThat(send(port, "GET", "/api/v1/alerts", null).statusCode()).isEqualTo(401);
+      assertThat(send(port, "GET", "/api/v1/alerts", "t0ken").statusCode()).isEqualTo(200);
+      assertThat(send(port, "GET", "/api/v1/detectors", "t0ken").body()).contains("\"detectors\"");
+      assertThat(send(port, "GET", "/api/v1/slos", "t0ken").body()).contains("\"slos\"");
+      assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
+      HttpResponse<String> wrongMethod = send(port, "GET", "/-/reload", "t0ken");
+      assertThat(wrongMethod.statusCode()).isEqualTo(405);
+      assertThat(wrongMethod.headers().firstValue("Allow")).contains("POST");
+      assertThat(send(port, "GET", "/api/v1/alertsx", "t0ken").statusCode()).isEqualTo(404);
+      assertThat(StatusServer.paths())
+          .containsExactly(
+              "/healthz",
+              "/readyz",
+              "/metrics",
+              "/api/v1/recipes",
+              "/api/v1/alerts",
+              "/api/v1/slos",
+              "/api/v1/detectors",
+              "/-/reload");
+    }
+  }
+}
