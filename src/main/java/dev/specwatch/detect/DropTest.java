@@ -20,7 +20,7 @@ import java.util.List;
  * see {@link Design#recovery}; recovered when any statistic reaches its threshold.
  *
  * <p>Pure and deterministic: the state is a value persisted between evaluations (and replayed
- * identically).
+ * identically). After more than an hour without traffic the test starts over.
  *
  * @param shifts relative drops tested, the smallest first (the design's minimum drop)
  * @param arlSteps designed mean number of steps between false alarms on healthy data
@@ -36,6 +36,9 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
      */
     ABOVE_CLEAR
   }
+
+  /** Evidence older than this gap without traffic is dropped: the test starts over. */
+  public static final Duration EVIDENCE_EXPIRES = Duration.ofHours(1);
 
   public DropTest {
     shifts = List.copyOf(shifts);
@@ -53,7 +56,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       Instant alarmedAt,
       double sumSuccesses,
       double sumTrials,
-      double sumExpected) {
+      double sumExpected,
+      Instant last) {
     public State {
       drop = List.copyOf(drop);
       recover = List.copyOf(recover);
@@ -61,7 +65,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
 
     public static State initial(int shifts) {
       List<Double> zeros = Collections.nCopies(shifts, 0.0);
-      return new State(zeros, zeros, false, null, null, 0, 0, 0);
+      return new State(zeros, zeros, false, null, null, 0, 0, 0, null);
     }
 
     /** The observed level since the change point, or NaN. */
@@ -156,6 +160,11 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     if (!(trials > 0)) {
       return s;
     }
+    if (s.last() != null && Duration.between(s.last(), at).compareTo(EVIDENCE_EXPIRES) > 0) {
+      // After a long gap without traffic (a quiet night) the old evidence is stale: start over,
+      // as the engine resolves the alert after the same hour without a verdict.
+      s = State.initial(shifts.size());
+    }
     double y = successes / trials;
     if (!s.alarmed()) {
       List<Double> drop = new ArrayList<>(shifts.size());
@@ -173,7 +182,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       double sn = excursion ? (fresh ? 0 : s.sumTrials()) + trials : 0;
       double se = excursion ? (fresh ? 0 : s.sumExpected()) + reference * trials : 0;
       List<Double> recover = Collections.nCopies(recoverTests(), 0.0);
-      return new State(drop, recover, alarm, since, alarm ? at : null, sx, sn, se);
+      return new State(drop, recover, alarm, since, alarm ? at : null, sx, sn, se, at);
     }
     List<Double> recover = new ArrayList<>(recoverTests());
     boolean back = false;
@@ -194,7 +203,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
         s.alarmedAt(),
         s.sumSuccesses() + successes,
         s.sumTrials() + trials,
-        s.sumExpected() + reference * trials);
+        s.sumExpected() + reference * trials,
+        at);
   }
 
   /** The designed mean time between false alarms as a number of steps of {@code step}. */

@@ -117,7 +117,7 @@ class DropTestTest {
   @Test
   void stepsWithoutTrialsChangeNothing() {
     DropTest.State s =
-        new DropTest.State(List.of(1.0, 0.5, 0.0), List.of(0.0), false, T0, null, 10, 20, 12);
+        new DropTest.State(List.of(1.0, 0.5, 0.0), List.of(0.0), false, T0, null, 10, 20, 12, T0);
     assertThat(CHANGE.step(s, MODEL, 0.6, 0.6, List.of(9.0, 9.0, 9.0), List.of(9.0), T0, 0, 0))
         .isSameAs(s);
   }
@@ -142,5 +142,32 @@ class DropTestTest {
     s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.39 * 600, 600);
     s = threshold.step(s, binomial, 0.3, 0.3, dropH, recoverH, T0, 0.39 * 600, 600);
     assertThat(s.alarmed()).isFalse();
+  }
+
+  @Test
+  void anHourWithoutTrafficStartsTheTestOver() {
+    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
+    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+    DropTest.State s = DropTest.State.initial(3);
+    int step = 0;
+    while (!s.alarmed() && step < 100) {
+      step++;
+      s =
+          CHANGE.step(
+              s, MODEL, 0.6, 0.6, dropH, recoverH, T0.plusSeconds(30L * step), 0.4 * 900, 900);
+    }
+    assertThat(s.alarmed()).isTrue();
+    Instant last = T0.plusSeconds(30L * step);
+    // The night: no traffic for two hours. The first healthy step after it starts afresh.
+    DropTest.State morning =
+        CHANGE.step(
+            s, MODEL, 0.6, 0.6, dropH, recoverH, last.plus(Duration.ofHours(2)), 0.6 * 900, 900);
+    assertThat(morning.alarmed()).isFalse();
+    assertThat(morning.drop()).allSatisfy(v -> assertThat(v).isZero());
+    // Within the hour the evidence stands: still alarmed after one healthy step.
+    DropTest.State soon =
+        CHANGE.step(
+            s, MODEL, 0.6, 0.6, dropH, recoverH, last.plus(Duration.ofMinutes(30)), 0.6 * 900, 900);
+    assertThat(soon.alarmed()).isTrue();
   }
 }

@@ -38,7 +38,7 @@ class StatusViewsTest {
             Map.of(
                 "qwen/change",
                 new DropTest.State(
-                    List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600)));
+                    List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600, T0)));
     JsonNode json =
         new ObjectMapper()
             .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
