@@ -12,12 +12,13 @@ import java.util.List;
  * the per-step proportion (successes / trials of one evaluation step).
  *
  * <p>Drop: for each shift r, H0 "level = ref" against H1 "level = ref·(1−r)"; the alarm goes off
- * when any statistic reaches its threshold. Several shifts make a large drop fast to detect without
+ * when any statistic exceeds its threshold. Several shifts make a large drop fast to detect without
  * giving up sensitivity to the smallest one (Lorden's multi-CUSUM); each threshold is calibrated to
  * {@code arlSteps × shifts} so the bank as a whole keeps the false-alarm design (union bound).
  *
- * <p>Recovery, once alarmed: H0 "level = back·(1−r)" against H1 "level = back·(1+r)…" per shift,
- * see {@link Design#recovery}; recovered when any statistic reaches its threshold.
+ * <p>Recovery, once alarmed ({@link Recovery}): TO_REFERENCE tests "level = ref·(1−r_min)" against
+ * "level = ref"; ABOVE_CLEAR tests, per shift r, "level = clear" against "level = clear·(1+r)"
+ * (capped at halfway to 1). Recovered when any statistic exceeds its threshold.
  *
  * <p>Pure and deterministic: the state is a value persisted between evaluations (and replayed
  * identically). After more than an hour without traffic the test starts over.
@@ -76,16 +77,6 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     /** The level expected since the change point (trial-weighted reference), or NaN. */
     public double expected() {
       return sumTrials > 0 ? sumExpected / sumTrials : Double.NaN;
-    }
-
-    /** The largest drop statistic relative to its threshold (1 = alarm). */
-    public double progress(List<Double> thresholds) {
-      double max = 0;
-      List<Double> stats = alarmed ? recover : drop;
-      for (int i = 0; i < stats.size() && i < thresholds.size(); i++) {
-        max = Math.max(max, stats.get(i) / thresholds.get(i));
-      }
-      return max;
     }
   }
 

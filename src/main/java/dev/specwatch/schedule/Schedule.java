@@ -89,17 +89,6 @@ final class Schedule implements AutoCloseable {
     }
   }
 
-  /** Whether the digest job is scheduled (for tests). */
-  boolean hasDigest() throws SchedulerException {
-    return scheduler.checkExists(DigestSchedule.JOB);
-  }
-
-  /** The digest's next fire time, for tests and status; null when none. */
-  java.util.Date nextDigest() throws SchedulerException {
-    var triggers = scheduler.getTriggersOfJob(DigestSchedule.JOB);
-    return triggers.isEmpty() ? null : triggers.get(0).getNextFireTime();
-  }
-
   @Override
   public void close() {
     try {
