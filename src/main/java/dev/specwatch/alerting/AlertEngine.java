@@ -24,7 +24,10 @@ import java.util.TreeMap;
  * persists the returned state. docs/ALERTING.md.
  */
 public final class AlertEngine {
-  public static final String DATASOURCE_ALERT = "specwatch/datasource_unavailable";
+  /** specwatch's own alerts (not a recipe's) have ids with this prefix. */
+  public static final String SELF_PREFIX = "specwatch/";
+
+  public static final String DATASOURCE_ALERT = SELF_PREFIX + "datasource_unavailable";
 
   private final SpecwatchConfig.Alerting settings;
 
@@ -37,6 +40,20 @@ public final class AlertEngine {
 
   public Step step(
       AlertState state, List<Policy> policies, Evaluation evaluation, List<Silence> silences) {
+    return step(state, policies, evaluation, silences, Map.of());
+  }
+
+  /**
+   * @param problems specwatch's own problems to alert on, by rule name (e.g. {@code
+   *     state_recovered}) with the reason: each fires {@code specwatch/<rule>} while present and
+   *     resolves when it is gone
+   */
+  public Step step(
+      AlertState state,
+      List<Policy> policies,
+      Evaluation evaluation,
+      List<Silence> silences,
+      Map<String, String> problems) {
     Instant now = evaluation.evaluatedAt();
     Map<String, ActiveAlert> alerts = new HashMap<>(state.alerts());
     Emitter emit = new Emitter(state.nextSequence(), evaluation.window(), now);
@@ -77,7 +94,7 @@ public final class AlertEngine {
 
     // Alerts whose rule or recipe no longer exists (policy changed): resolve, then forget.
     for (ActiveAlert a : List.copyOf(alerts.values())) {
-      if (a.id().equals(DATASOURCE_ALERT) || liveIds.contains(a.id())) {
+      if (a.id().startsWith(SELF_PREFIX) || liveIds.contains(a.id())) {
         continue;
       }
       if (a.phase() == AlertPhase.FIRING) {
@@ -87,6 +104,7 @@ public final class AlertEngine {
     }
 
     Instant failingSince = datasource(state, evaluation, alerts, emit);
+    self(problems, alerts, emit);
     return new Step(
         new AlertState(
             AlertState.VERSION,
@@ -233,6 +251,41 @@ public final class AlertEngine {
       alerts.remove(DATASOURCE_ALERT);
     }
     return null;
+  }
+
+  /** Fires a self-alert for each problem; resolves those whose problem is gone. */
+  private static void self(
+      Map<String, String> problems, Map<String, ActiveAlert> alerts, Emitter emit) {
+    for (Map.Entry<String, String> p : new java.util.TreeMap<>(problems).entrySet()) {
+      String id = SELF_PREFIX + p.getKey();
+      if (!alerts.containsKey(id)) {
+        ActiveAlert a =
+            new ActiveAlert(
+                id,
+                "*",
+                p.getKey(),
+                null,
+                AlertPhase.FIRING,
+                emit.now,
+                emit.now,
+                null,
+                null,
+                null,
+                0,
+                "critical",
+                true);
+        emit.firing(a, p.getValue(), null, false, Map.of());
+        alerts.put(id, a);
+      }
+    }
+    for (ActiveAlert a : List.copyOf(alerts.values())) {
+      if (a.id().startsWith(SELF_PREFIX)
+          && !a.id().equals(DATASOURCE_ALERT)
+          && !problems.containsKey(a.rule())) {
+        emit.resolved(a, "no longer a problem", null, Map.of());
+        alerts.remove(a.id());
+      }
+    }
   }
 
   /** Numbers and collects the transitions of one step. */

@@ -3,13 +3,14 @@ package dev.specwatch.alerting;
 import dev.specwatch.model.Policy;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,11 @@ public final class AlertService {
   private volatile AlertState state;
 
   private List<Silence> lastSilences = List.of();
+  private final StateHealth health;
+
+  /** How long {@code specwatch/state_recovered} fires after a damaged state file was set aside. */
+  static final Duration RECOVERED_ALERT_FOR = Duration.ofHours(1);
+
   private final TransitionHistory history;
 
   public AlertService(
@@ -64,6 +70,32 @@ public final class AlertService {
       TransitionSink sink,
       Clock clock)
       throws IOException {
+    this(
+        evaluator,
+        learner,
+        engine,
+        store,
+        silences,
+        sink,
+        clock,
+        new StateHealth(silences.file().getParent()));
+  }
+
+  /**
+   * @param health where a failed save is reported, and whose recoveries raise {@code
+   *     state_recovered}
+   */
+  public AlertService(
+      Evaluator evaluator,
+      Learner learner,
+      AlertEngine engine,
+      StateStore store,
+      SilenceStore silences,
+      TransitionSink sink,
+      Clock clock,
+      StateHealth health)
+      throws IOException {
+    this.health = health;
     this.learner = learner;
     this.evaluator = evaluator;
     this.engine = engine;
@@ -94,9 +126,13 @@ public final class AlertService {
       current = current.withModels(learner.learn(policies, current, stepSize, now));
     }
     Evaluation evaluation = evaluator.evaluate(policies, window, stepSize, Optional.of(now));
-    AlertEngine.Step step = engine.step(current, policies, evaluation, currentSilences());
+    AlertEngine.Step step =
+        engine.step(current, policies, evaluation, currentSilences(), problems(now));
     AlertState next = step.state().withQueued(step.transitions());
-    save(next);
+    if (!save(next)) {
+      // Frozen, and saying so (/readyz, /metrics): what cannot be recorded is not notified.
+      return new Cycle(evaluation, List.of(), 0, state.queued().size());
+    }
     state = next;
     try {
       history.append(step.transitions());
@@ -128,8 +164,9 @@ public final class AlertService {
     }
     if (!done.isEmpty()) {
       AlertState next = state.withoutQueued(done);
-      save(next);
-      state = next;
+      if (save(next)) {
+        state = next;
+      }
     }
     return done.size();
   }
@@ -147,12 +184,26 @@ public final class AlertService {
     return lastSilences;
   }
 
-  private void save(AlertState next) {
+  /** Saves the state; false (reported to the health, logged once) when it cannot be written. */
+  private boolean save(AlertState next) {
     try {
       store.save(next);
+      health.ok();
+      return true;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot save alert state: " + e.getMessage(), e);
+      health.failed(e);
+      return false;
     }
+  }
+
+  /** specwatch's own problems to alert on: state files set aside in the last hour. */
+  private Map<String, String> problems(Instant now) {
+    List<String> recent =
+        health.recoveries().stream()
+            .filter(r -> r.at().plus(RECOVERED_ALERT_FOR).isAfter(now))
+            .map(r -> r.file() + " was damaged and moved to " + r.movedTo() + ": " + r.lost())
+            .toList();
+    return recent.isEmpty() ? Map.of() : Map.of("state_recovered", String.join("; ", recent));
   }
 
   /** The latest saved state; never waits for a running cycle. */

@@ -43,6 +43,22 @@ public record AlertState(
     return new AlertState(VERSION, Map.of(), null, 1, List.of(), Map.of(), Map.of());
   }
 
+  /**
+   * An empty state whose sequence numbers start from the clock (milliseconds × 1000), so a state
+   * that was lost (moved aside, deleted) never hands out a sequence number it handed out before:
+   * receivers de-duplicate on alert id and sequence.
+   */
+  public static AlertState emptyAt(Instant now) {
+    return new AlertState(
+        VERSION,
+        Map.of(),
+        null,
+        Math.max(1, now.toEpochMilli()) * 1000,
+        List.of(),
+        Map.of(),
+        Map.of());
+  }
+
   public AlertState withQueued(List<Transition> transitions) {
     List<Transition> all = new ArrayList<>(queued);
     all.addAll(transitions);
@@ -56,6 +72,11 @@ public record AlertState(
     rest.removeAll(delivered);
     return new AlertState(
         version, alerts, datasourceFailingSince, nextSequence, rest, models, detectors);
+  }
+
+  /** The state with the next transitions numbered from {@code next}. */
+  public AlertState withNextSequence(long next) {
+    return new AlertState(version, alerts, datasourceFailingSince, next, queued, models, detectors);
   }
 
   /** The state with newly learned models (replacing those of the same recipes). */

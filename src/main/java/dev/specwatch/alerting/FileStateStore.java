@@ -2,6 +2,7 @@ package dev.specwatch.alerting;
 
 import com.fasterxml.jackson.core.JacksonException;
 import dev.specwatch.store.DurableFiles;
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -9,25 +10,32 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link StateStore} in {@code <state.dir>/alerts.json}, written atomically and fsynced. A file
- * that cannot be read (corrupt, or from a newer schema version) is moved aside, logged, and
- * replaced by an empty state: specwatch keeps running and says so.
+ * that cannot be read (corrupt, or from a newer schema version) is moved aside, reported to {@link
+ * StateHealth} (logged, served on {@code /api/v1/status}, raised as a {@code state_recovered}
+ * self-alert) and replaced by an empty state: specwatch keeps running and says so.
  */
 public final class FileStateStore implements StateStore {
-  private static final Logger logger = LoggerFactory.getLogger(FileStateStore.class);
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final Path file;
   private final Clock clock;
+  private final StateHealth health;
 
   public FileStateStore(Path dir, Clock clock) {
+    this(dir, clock, new StateHealth(dir));
+  }
+
+  /**
+   * @param health told about a damaged file moved aside
+   */
+  public FileStateStore(Path dir, Clock clock, StateHealth health) {
     this.file = dir.resolve("alerts.json");
     this.clock = clock;
+    this.health = health;
   }
 
   public Path file() {
@@ -47,7 +55,7 @@ public final class FileStateStore implements StateStore {
       }
       return state;
     } catch (NoSuchFileException e) {
-      return AlertState.empty();
+      return AlertState.emptyAt(clock.instant());
     } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
       return moveAside("it is not valid (" + e.getClass().getSimpleName() + ")");
     }
@@ -57,13 +65,16 @@ public final class FileStateStore implements StateStore {
     Path aside =
         file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(clock.instant()));
     Files.move(file, aside);
-    logger.error(
-        "alert state {} cannot be used because {}; moved it to {} and starting with no"
-            + " active alerts (firing alerts will be re-detected and notified again)",
-        file,
-        why,
-        aside);
-    return AlertState.empty();
+    health.recovered(
+        new StateHealth.Recovery(
+            file.toString(),
+            aside.toString(),
+            "it could not be used because "
+                + why
+                + "; starting with no active alerts (alerts still failing fire again after their"
+                + " 'for'; sequence numbers continue from the clock, never repeating)",
+            clock.instant()));
+    return AlertState.emptyAt(clock.instant());
   }
 
   @Override

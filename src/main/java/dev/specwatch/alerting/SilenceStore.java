@@ -1,37 +1,107 @@
 package dev.specwatch.alerting;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.specwatch.store.DurableFiles;
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Ad-hoc silences in {@code <state.dir>/silences.json}, shared by `specwatch silence` and the
  * daemon (which re-reads the file every evaluation). Writes are atomic.
  */
 public final class SilenceStore {
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  /** One silence in the file: silences are flat objects. */
+  private static final Pattern OBJECT = Pattern.compile("\\{[^{}]*\\}");
+
   private final Path file;
+  private final StateHealth health;
 
   public SilenceStore(Path dir) {
+    this(dir, new StateHealth(dir));
+  }
+
+  /**
+   * @param health told when a damaged file is salvaged and set aside
+   */
+  public SilenceStore(Path dir, StateHealth health) {
     this.file = dir.resolve("silences.json");
+    this.health = health;
   }
 
   public Path file() {
     return file;
   }
 
+  /**
+   * The silences. A damaged file is salvaged silence by silence (every intact entry is kept), moved
+   * aside, rewritten with what was salvaged and reported: a silenced alert must not page because
+   * one byte of the file went bad.
+   */
   public synchronized List<Silence> load() throws IOException {
+    byte[] bytes;
     try {
-      return DurableFiles.JSON.readValue(
-          Files.readAllBytes(file), new TypeReference<List<Silence>>() {});
+      bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       return List.of();
     }
+    try {
+      List<Silence> all = DurableFiles.JSON.readValue(bytes, new TypeReference<List<Silence>>() {});
+      if (all == null || all.contains(null)) {
+        throw new IllegalArgumentException("null entries");
+      }
+      return all;
+    } catch (JacksonException | IllegalArgumentException e) {
+      return salvage(new String(bytes, StandardCharsets.UTF_8));
+    }
+  }
+
+  private List<Silence> salvage(String text) throws IOException {
+    List<Silence> kept = new ArrayList<>();
+    int damaged = 0;
+    Matcher m = OBJECT.matcher(text);
+    while (m.find()) {
+      try {
+        Silence s = DurableFiles.JSON.readValue(m.group(), Silence.class);
+        if (s.id() == null || s.endsAt() == null || s.recipe() == null) {
+          damaged++;
+        } else {
+          kept.add(s);
+        }
+      } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
+        damaged++;
+      }
+    }
+    Instant now = Instant.now();
+    Path aside = file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(now));
+    Files.copy(file, aside);
+    DurableFiles.writeAtomically(file, kept);
+    health.recovered(
+        new StateHealth.Recovery(
+            file.toString(),
+            aside.toString(),
+            kept.size()
+                + " silence(s) salvaged and kept"
+                + (damaged > 0
+                    ? "; " + damaged + " damaged entr" + (damaged == 1 ? "y" : "ies") + " lost"
+                    : "")
+                + " (check `specwatch silence list` and re-add what is missing)",
+            now));
+    return kept;
   }
 
   public synchronized void add(Silence silence) throws IOException {

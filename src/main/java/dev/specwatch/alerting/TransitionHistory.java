@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +51,29 @@ public final class TransitionHistory {
       channel.write(ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8)));
       channel.force(true);
     }
+  }
+
+  /** The transition with this sequence number, if the history holds it. */
+  public synchronized Optional<Transition> bySequence(long sequence) {
+    try {
+      return all().stream().filter(t -> t.sequence() == sequence).reduce((a, b) -> b);
+    } catch (IOException e) {
+      logger.warn("cannot read {}: {}", file, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** The last transition of each alert id, in history order. */
+  public synchronized Map<String, Transition> latestByAlert() throws IOException {
+    Map<String, Transition> out = new LinkedHashMap<>();
+    for (Transition t : all()) {
+      out.put(t.alertId(), t);
+    }
+    return out;
+  }
+
+  private List<Transition> all() throws IOException {
+    return between(Instant.MIN, Instant.MAX);
   }
 
   /** Transitions at or after {@code from} and before {@code to}. */

@@ -1,5 +1,6 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.model.Redaction;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.yaml.InvalidInputException;
 import java.io.PrintWriter;
@@ -41,18 +42,18 @@ public final class Main {
     String name = command.getCommandSpec().qualifiedName(" ");
     int code;
     if (e instanceof InvalidInputException invalid) {
-      invalid.problems().forEach(err::println);
+      invalid.problems().forEach(p -> err.println(Redaction.scrub(p.toString())));
       int n = invalid.problems().size();
       err.println(n + (n == 1 ? " error" : " errors"));
       code = ExitCodes.INVALID_INPUT;
     } else if (e instanceof UsageException) {
-      err.println(name + ": " + e.getMessage());
+      err.println(name + ": " + Redaction.scrub(e.getMessage()));
       code = ExitCodes.INVALID_INPUT;
     } else if (e instanceof PrometheusException) {
-      err.println(name + ": " + e.getMessage());
+      err.println(name + ": " + Redaction.scrub(e.getMessage()));
       code = ExitCodes.DATASOURCE;
     } else {
-      err.println(name + ": " + e);
+      err.println(name + ": " + Redaction.scrub(e.toString()));
       code = ExitCodes.SOFTWARE;
     }
     err.flush();

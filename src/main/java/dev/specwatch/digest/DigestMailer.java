@@ -1,5 +1,6 @@
 package dev.specwatch.digest;
 
+import dev.specwatch.model.Redaction;
 import dev.specwatch.model.SpecwatchConfig;
 import jakarta.activation.DataHandler;
 import jakarta.mail.Authenticator;
@@ -100,6 +101,8 @@ public final class DigestMailer {
       p.setProperty(prefix + "auth", "true");
       String user = smtp.username().get();
       String password = smtp.password().get().reveal();
+      // AUTH PLAIN and LOGIN send it Base64-encoded; a 535 reply may quote that back.
+      Redaction.registerLogin(user, password);
       auth =
           new Authenticator() {
             @Override

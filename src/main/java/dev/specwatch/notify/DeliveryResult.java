@@ -1,8 +1,12 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.model.Redaction;
 import java.time.Duration;
 
-/** What one delivery attempt achieved. */
+/**
+ * What one delivery attempt achieved. Reasons are scrubbed of credentials when made, since they
+ * often quote the receiver's answer.
+ */
 public sealed interface DeliveryResult {
   /** The receiver accepted the notification. */
   record Delivered() implements DeliveryResult {}
@@ -11,7 +15,11 @@ public sealed interface DeliveryResult {
    * Try again: a transport error, 5xx or 429. {@code after} is the receiver's minimum (Retry-After)
    * or zero to use the worker's backoff.
    */
-  record Retry(Duration after, String reason) implements DeliveryResult {}
+  record Retry(Duration after, String reason) implements DeliveryResult {
+    public Retry {
+      reason = Redaction.scrub(reason);
+    }
+  }
 
   /**
    * Not attempted: the receiver's own rate limit (e.g. Slack's one message per second per channel)
@@ -20,7 +28,11 @@ public sealed interface DeliveryResult {
   record Paced(Duration after) implements DeliveryResult {}
 
   /** Will never succeed as configured (4xx other than 429, Slack's ok:false); logged once. */
-  record Permanent(String reason) implements DeliveryResult {}
+  record Permanent(String reason) implements DeliveryResult {
+    public Permanent {
+      reason = Redaction.scrub(reason);
+    }
+  }
 
   static DeliveryResult delivered() {
     return new Delivered();

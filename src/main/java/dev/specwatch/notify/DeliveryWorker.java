@@ -1,6 +1,8 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Delivers the outbox: due intents in sequence order, each alert's intents for one notifier
  * strictly in order (a resolve never overtakes its firing), failures retried with exponential
  * backoff and jitter (or the receiver's Retry-After), permanent failures logged once and set aside.
- * One notifier failing never holds up the others. Runs on its own named thread.
+ * The daemon runs one worker per notifier, each on its own named thread, so a receiver that hangs
+ * until its call deadline delays no other. Error texts are scrubbed of credentials before they are
+ * logged or stored.
  */
 public final class DeliveryWorker implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(DeliveryWorker.class);
@@ -41,28 +46,76 @@ public final class DeliveryWorker implements AutoCloseable {
   private boolean woken;
   private Thread thread;
   private final DeliveryListener listener;
+  private final StateHealth health;
+  private final BooleanSupplier flush;
+  private final String threadName;
+  private boolean started;
 
+  /** A worker with a state health of its own (tests). */
   public DeliveryWorker(
       Outbox outbox,
       Map<String, Notifier> notifiers,
       Clock clock,
       Random random,
       DeliveryListener listener) {
+    this(
+        outbox,
+        notifiers,
+        clock,
+        random,
+        listener,
+        new StateHealth(Path.of(".")),
+        () -> true,
+        "specwatch-outbox");
+  }
+
+  /**
+   * @param notifiers the notifiers this worker delivers for; intents of others are left alone
+   * @param health where failed writes are reported and probed
+   * @param flush writes receivers' own records that a failed save left in memory
+   */
+  public DeliveryWorker(
+      Outbox outbox,
+      Map<String, Notifier> notifiers,
+      Clock clock,
+      Random random,
+      DeliveryListener listener,
+      StateHealth health,
+      BooleanSupplier flush,
+      String threadName) {
     this.outbox = outbox;
     this.listener = listener;
+    this.health = health;
+    this.flush = flush;
+    this.threadName = threadName;
     this.notifiers = Map.copyOf(notifiers);
     this.clock = clock;
     this.random = random;
   }
 
-  /** One pass over the outbox; returns how many intents were delivered. */
+  /**
+   * One pass over the outbox; returns how many intents were delivered. Nothing is sent while the
+   * state directory cannot record the outcome: a delivery that cannot be recorded stops the pass,
+   * and later passes only probe the directory until it is writable again.
+   */
   public int runOnce() throws IOException {
+    if ((health.problem().isPresent() && !health.probe()) || !flush.getAsBoolean()) {
+      nextDue = null; // probe again after the idle poll
+      return 0;
+    }
     Instant now = clock.instant();
     List<Intent> pending = outbox.pending();
     Set<String> blocked = new HashSet<>();
     int delivered = 0;
     Instant earliest = null;
     for (Intent intent : pending) {
+      if (!running && started) {
+        break; // stopping (a reload): leave the rest to the next worker
+      }
+      Notifier notifier = notifiers.get(intent.notifier());
+      if (notifier == null) {
+        continue; // another worker's notifier
+      }
       if (blocked.contains(intent.stream())) {
         earliest = earlier(earliest, intent.nextAttemptAt());
         continue;
@@ -72,38 +125,67 @@ public final class DeliveryWorker implements AutoCloseable {
         earliest = earlier(earliest, intent.nextAttemptAt());
         continue;
       }
-      Notifier notifier = notifiers.get(intent.notifier());
-      if (notifier == null) {
-        logger.warn(
-            "dropping notification {}: notifier '{}' is no longer configured",
-            intent.id(),
-            intent.notifier());
-        outbox.failed(intent, "notifier removed from the config");
+      if (!outbox.claim(intent)) {
+        // Still being sent by the worker of the config before a reload: wait for its outcome.
+        blocked.add(intent.stream());
+        earliest = earlier(earliest, now.plus(IDLE_POLL));
         continue;
       }
-      DeliveryResult result;
       try {
-        result = notifier.send(intent);
-      } catch (RuntimeException e) {
-        result =
-            DeliveryResult.retry(
-                "unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        Outcome outcome = attempt(notifier, intent, now);
+        if (outcome == Outcome.DELIVERED) {
+          delivered++;
+        } else if (outcome == Outcome.UNRECORDED) {
+          break;
+        } else if (outcome instanceof Outcome.Later later) {
+          blocked.add(intent.stream());
+          earliest = earlier(earliest, later.at());
+        }
+      } finally {
+        outbox.release(intent);
       }
+    }
+    nextDue = earliest;
+    return delivered;
+  }
+
+  /** What one attempt left to do. */
+  private sealed interface Outcome {
+    Outcome DELIVERED = Done.DELIVERED;
+    Outcome UNRECORDED = Done.UNRECORDED;
+    Outcome GIVEN_UP = Done.GIVEN_UP;
+
+    enum Done implements Outcome {
+      DELIVERED,
+      UNRECORDED,
+      GIVEN_UP
+    }
+
+    record Later(Instant at) implements Outcome {}
+  }
+
+  private Outcome attempt(Notifier notifier, Intent intent, Instant now) {
+    DeliveryResult result;
+    try {
+      result = notifier.send(intent);
+    } catch (RuntimeException e) {
+      result =
+          DeliveryResult.retry(
+              "unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    try {
       if (result instanceof DeliveryResult.Delivered) {
         outbox.delivered(intent);
         listener.delivered(intent.notifier());
-        delivered++;
+        // A receiver's own record (the Slack message map) may have failed to save meanwhile.
+        return health.problem().isPresent() ? Outcome.UNRECORDED : Outcome.DELIVERED;
       } else if (result instanceof DeliveryResult.Paced paced) {
         Intent next = intent.pacedUntil(now.plus(paced.after()));
         outbox.reschedule(next);
-        blocked.add(intent.stream());
-        earliest = earlier(earliest, next.nextAttemptAt());
+        return new Outcome.Later(next.nextAttemptAt());
       } else if (result instanceof DeliveryResult.Retry retry) {
         Duration delay = retry.after().isZero() ? backoff(intent.attempts()) : retry.after();
         Intent next = intent.retryAt(now.plus(delay), retry.reason());
-        outbox.reschedule(next);
-        blocked.add(intent.stream());
-        earliest = earlier(earliest, next.nextAttemptAt());
         listener.failed(intent.notifier());
         logger.warn(
             "{} notification for {} via {} failed (attempt {}), retrying in {} ms: {}",
@@ -112,20 +194,27 @@ public final class DeliveryWorker implements AutoCloseable {
             intent.notifier(),
             next.attempts(),
             delay.toMillis(),
-            retry.reason());
-      } else if (result instanceof DeliveryResult.Permanent permanent) {
+            next.lastError());
+        outbox.reschedule(next);
+        return new Outcome.Later(next.nextAttemptAt());
+      } else {
+        String reason = ((DeliveryResult.Permanent) result).reason();
         logger.error(
             "{} notification for {} via {} cannot be delivered and is dropped: {}",
             intent.kind(),
             intent.transition().alertId(),
             intent.notifier(),
-            permanent.reason());
-        outbox.failed(intent, permanent.reason());
+            reason);
         listener.failed(intent.notifier());
+        outbox.failed(intent, reason);
+        return Outcome.GIVEN_UP;
       }
+    } catch (IOException e) {
+      // The outcome cannot be recorded: the outbox remembers a delivery in memory (never sent
+      // again by this process); everything else waits until the state directory is writable.
+      health.failed(e);
+      return Outcome.UNRECORDED;
     }
-    nextDue = earliest;
-    return delivered;
   }
 
   private static Instant earlier(Instant a, Instant b) {
@@ -141,7 +230,8 @@ public final class DeliveryWorker implements AutoCloseable {
 
   public void start() {
     running = true;
-    thread = new Thread(this::loop, "specwatch-outbox");
+    started = true;
+    thread = new Thread(this::loop, threadName);
     thread.setDaemon(true);
     thread.start();
   }
@@ -161,6 +251,8 @@ public final class DeliveryWorker implements AutoCloseable {
     while (running) {
       try {
         runOnce();
+      } catch (IOException e) {
+        health.failed(e); // logged once by the health, not once a second
       } catch (Throwable t) { // one bad pass must not stop delivery for good
         logger.error("outbox delivery pass failed; retrying", t);
       }
@@ -196,7 +288,7 @@ public final class DeliveryWorker implements AutoCloseable {
   public void stop(Duration bound) {
     running = false;
     wake();
-    if (thread != null) {
+    if (thread != null && bound.toMillis() > 0) {
       try {
         thread.join(bound.toMillis());
       } catch (InterruptedException e) {

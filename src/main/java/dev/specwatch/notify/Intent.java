@@ -45,6 +45,12 @@ public record Intent(
     return new Intent(id, notifier, kind, transition, attempts, createdAt, next, lastError);
   }
 
+  /** The same intent under another id (a free outbox name). */
+  public Intent withId(String other) {
+    return new Intent(
+        other, notifier, kind, transition, attempts, createdAt, nextAttemptAt, lastError);
+  }
+
   public Intent retryAt(Instant next, String error) {
     return new Intent(id, notifier, kind, transition, attempts + 1, createdAt, next, error);
   }

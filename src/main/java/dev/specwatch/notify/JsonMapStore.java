@@ -1,32 +1,72 @@
 package dev.specwatch.notify;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.specwatch.store.DurableFiles;
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** A small durable map (JSON file, atomic replace on every change). Thread-safe. */
+/**
+ * A small durable map (JSON file, atomic replace on every change). Thread-safe.
+ *
+ * <p>A damaged file is moved aside (its name reported to {@link StateHealth}) and the map starts
+ * empty: the process starts instead of crash-looping. A failed save keeps the change in memory,
+ * reports the state directory as not writable and is retried by {@link #flush()}; it never throws,
+ * so a delivery that succeeded is not mistaken for one that failed (and sent again).
+ */
 final class JsonMapStore<V> {
-  private final Path file;
-  private final TreeMap<String, V> values;
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
-  JsonMapStore(Path file, Class<V> type) throws IOException {
+  private final Path file;
+  private final StateHealth health;
+  private final TreeMap<String, V> values;
+  private final boolean recovered;
+  private boolean dirty;
+
+  /**
+   * @param lost what is lost when the file is damaged, for the operator
+   */
+  JsonMapStore(Path file, Class<V> type, StateHealth health, Clock clock, String lost)
+      throws IOException {
     this.file = file;
+    this.health = health;
     JavaType mapType =
         DurableFiles.JSON.getTypeFactory().constructMapType(TreeMap.class, String.class, type);
     TreeMap<String, V> loaded;
+    boolean damaged = false;
     try {
       loaded = DurableFiles.JSON.readValue(Files.readAllBytes(file), mapType);
+      if (loaded == null) {
+        throw new IllegalArgumentException("empty");
+      }
     } catch (NoSuchFileException e) {
       loaded = new TreeMap<>();
+    } catch (JacksonException | IllegalArgumentException e) {
+      Path aside =
+          file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(clock.instant()));
+      Files.move(file, aside);
+      health.recovered(
+          new StateHealth.Recovery(file.toString(), aside.toString(), lost, clock.instant()));
+      loaded = new TreeMap<>();
+      damaged = true;
     }
     this.values = loaded;
+    this.recovered = damaged;
+  }
+
+  /** Whether the file was damaged and this map started empty. */
+  boolean recovered() {
+    return recovered;
   }
 
   synchronized Optional<V> get(String key) {
@@ -48,11 +88,21 @@ final class JsonMapStore<V> {
     }
   }
 
+  /** Writes changes a failed save left in memory; returns whether the file is up to date. */
+  synchronized boolean flush() {
+    if (dirty) {
+      save();
+    }
+    return !dirty;
+  }
+
   private void save() {
     try {
       DurableFiles.writeAtomically(file, values);
+      dirty = false;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot save " + file + ": " + e.getMessage(), e);
+      dirty = true;
+      health.failed(e);
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,52 +30,74 @@ public final class NotificationService implements AutoCloseable {
 
   private final Outbox outbox;
   private final Map<String, Notifier> notifiers;
-  private final DeliveryWorker worker;
+  private final List<DeliveryWorker> workers;
   private final SlackThreadStore threads;
   private final JsonMapStore<Transition> firing;
+  private final NotificationStores stores;
   private final Clock clock;
 
+  /** A service with stores of its own (commands and tests). */
   public NotificationService(SpecwatchConfig config, Clock clock, DeliveryListener listener)
       throws IOException {
     this(
-        new FileOutbox(config.stateDir()),
         config,
-        new SlackThreadStore(config.stateDir()),
+        NotificationStores.open(config.stateDir(), new StateHealth(config.stateDir()), clock),
         clock,
         listener);
   }
 
-  NotificationService(
-      Outbox outbox,
-      SpecwatchConfig config,
-      SlackThreadStore threads,
-      Clock clock,
-      DeliveryListener listener)
-      throws IOException {
-    this.outbox = outbox;
-    this.threads = threads;
+  /**
+   * @param stores shared by the services of successive configs (see {@link NotificationStores})
+   */
+  public NotificationService(
+      SpecwatchConfig config, NotificationStores stores, Clock clock, DeliveryListener listener) {
+    this.stores = stores;
+    this.outbox = stores.outbox();
+    this.threads = stores.threads();
+    this.firing = stores.firing();
     this.clock = clock;
     this.notifiers = Notifiers.create(config, threads, clock);
-    this.firing = new JsonMapStore<>(config.stateDir().resolve("firing.json"), Transition.class);
-    this.worker = new DeliveryWorker(outbox, notifiers, clock, new Random(), listener);
+    List<DeliveryWorker> perNotifier = new ArrayList<>();
+    for (Notifier n : notifiers.values()) {
+      perNotifier.add(
+          new DeliveryWorker(
+              outbox,
+              Map.of(n.name(), n),
+              clock,
+              new Random(),
+              listener,
+              stores.health(),
+              stores::flush,
+              "specwatch-outbox-" + n.name()));
+    }
+    this.workers = List.copyOf(perNotifier);
   }
 
   public Map<String, Notifier> notifiers() {
     return notifiers;
   }
 
-  public DeliveryWorker worker() {
-    return worker;
+  /** One delivery pass of every notifier's worker (tests); returns how many were delivered. */
+  public int deliverOnce() throws IOException {
+    int delivered = 0;
+    for (DeliveryWorker w : workers) {
+      delivered += w.runOnce();
+    }
+    return delivered;
   }
 
   public Outbox outbox() {
     return outbox;
   }
 
+  private void wakeAll() {
+    workers.forEach(DeliveryWorker::wake);
+  }
+
   /** Where the alert engine's transitions go: durably into the outbox, one per notifier. */
   public TransitionSink sink() {
     OutboxSink outboxSink =
-        new OutboxSink(outbox, List.copyOf(notifiers.keySet()), clock, worker::wake);
+        new OutboxSink(outbox, List.copyOf(notifiers.keySet()), clock, this::wakeAll);
     return t -> {
       outboxSink.deliver(t);
       if (t.kind() == Transition.Kind.FIRING) {
@@ -146,19 +169,49 @@ public final class NotificationService implements AutoCloseable {
     if (!repeats.isEmpty()) {
       try {
         outbox.add(repeats);
-        worker.wake();
+        wakeAll();
       } catch (IOException e) {
         logger.warn("cannot queue repeat notifications: {}", e.getMessage());
       }
     }
   }
 
+  /**
+   * Starts one worker per notifier. Intents of notifiers no longer in the config are set aside
+   * first (kept in {@code outbox/failed/}).
+   */
   public void start() {
-    worker.start();
+    try {
+      for (Intent i : outbox.pending()) {
+        if (!notifiers.containsKey(i.notifier())) {
+          logger.warn(
+              "dropping notification {}: notifier '{}' is no longer configured",
+              i.id(),
+              i.notifier());
+          outbox.failed(i, "notifier removed from the config");
+        }
+      }
+    } catch (IOException e) {
+      stores.health().failed(e);
+    }
+    workers.forEach(DeliveryWorker::start);
+  }
+
+  /**
+   * Stops the workers, waiting at most {@code bound} for deliveries in flight. A delivery still
+   * waiting on its receiver after that keeps its claim on the intent, so the workers of a reloaded
+   * config wait for its outcome instead of sending it again.
+   */
+  public void stop(Duration bound) {
+    long deadline = System.nanoTime() + bound.toNanos();
+    workers.forEach(w -> w.stop(Duration.ZERO));
+    for (DeliveryWorker w : workers) {
+      w.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
   }
 
   @Override
   public void close() {
-    worker.close();
+    stop(Duration.ofSeconds(5));
   }
 }

@@ -13,6 +13,20 @@ public interface Outbox {
   /** Every intent not yet delivered or given up, in creation (sequence) order. */
   List<Intent> pending() throws IOException;
 
+  /**
+   * Claims an intent for one delivery attempt; false while another worker holds it (the worker of
+   * the config before a reload, still waiting on a receiver). Released with {@link #release}.
+   */
+  default boolean claim(Intent intent) {
+    return true;
+  }
+
+  default void release(Intent intent) {}
+
+  /**
+   * Records a delivery. Once called, {@link #pending()} never returns the intent again in this
+   * process, even when the record cannot be written yet (it is retried).
+   */
   void delivered(Intent intent) throws IOException;
 
   void reschedule(Intent intent) throws IOException;

@@ -7,9 +7,11 @@ import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.chat.ChatPostMessageResponse;
 import com.slack.api.model.block.LayoutBlock;
+import com.slack.api.util.http.SlackHttpClient;
 import com.slack.api.util.json.GsonFactory;
 import com.slack.api.webhook.WebhookResponse;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.http.HttpClients;
 import dev.specwatch.model.NotifierConfig;
 import java.io.IOException;
 import java.net.URI;
@@ -59,7 +61,8 @@ public final class SlackNotifier implements Notifier {
     slackConfig.setPrettyResponseLoggingEnabled(false);
     // Off: stats make the SDK call auth.test first to learn the team id (an extra request).
     slackConfig.setStatsEnabled(false);
-    this.slack = Slack.getInstance(slackConfig);
+    // The process' OkHttp client: its call timeout bounds a receiver that trickles its answer.
+    this.slack = Slack.getInstance(slackConfig, new SlackHttpClient(HttpClients.shared()));
     this.grafana = grafana;
     this.threads = threads;
     this.clock = clock;

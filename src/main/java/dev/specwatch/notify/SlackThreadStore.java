@@ -1,7 +1,9 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -16,8 +18,20 @@ public final class SlackThreadStore {
 
   private final JsonMapStore<Thread> store;
 
+  /** A store of its own (commands and tests); the daemon shares one per state directory. */
   public SlackThreadStore(Path stateDir) throws IOException {
-    this.store = new JsonMapStore<>(stateDir.resolve("slack-messages.json"), Thread.class);
+    this(stateDir, new StateHealth(stateDir), Clock.systemUTC());
+  }
+
+  public SlackThreadStore(Path stateDir, StateHealth health, Clock clock) throws IOException {
+    this.store =
+        new JsonMapStore<>(
+            stateDir.resolve("slack-messages.json"),
+            Thread.class,
+            health,
+            clock,
+            "the Slack messages of alerts firing now are forgotten: their repeats stop and their"
+                + " resolves are posted as new messages instead of updating the red ones");
   }
 
   public Optional<Thread> get(String alertId) {
@@ -34,5 +48,10 @@ public final class SlackThreadStore {
 
   public void remove(String alertId) {
     store.remove(alertId);
+  }
+
+  /** Writes what a failed save left in memory; returns whether the file is up to date. */
+  boolean flush() {
+    return store.flush();
   }
 }

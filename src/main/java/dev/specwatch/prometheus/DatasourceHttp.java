@@ -2,6 +2,7 @@ package dev.specwatch.prometheus;
 
 import dev.specwatch.http.HttpClients;
 import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.Redaction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,6 +87,13 @@ final class DatasourceHttp {
 
   /** Adds the configured headers and credentials to every request of this datasource. */
   private record Auth(PrometheusSettings settings) implements Interceptor {
+    Auth {
+      // Basic auth goes on the wire Base64-encoded: scrub that form too, should it be quoted back.
+      settings
+          .basicAuth()
+          .ifPresent(b -> Redaction.registerLogin(b.username(), b.password().reveal()));
+    }
+
     @Override
     public Response intercept(Chain chain) throws IOException {
       Request.Builder request = chain.request().newBuilder();

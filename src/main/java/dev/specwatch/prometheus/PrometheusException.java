@@ -1,8 +1,11 @@
 package dev.specwatch.prometheus;
 
+import dev.specwatch.model.Redaction;
+
 /**
  * A query that did not produce a result. The message names the endpoint (scheme, host, port and
- * path; never credentials or the query string) and what went wrong, in one line for the user.
+ * path; never credentials or the query string) and what went wrong, in one line for the user;
+ * whatever the upstream quoted back is scrubbed of credentials ({@link Redaction}).
  */
 public final class PrometheusException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -24,7 +27,7 @@ public final class PrometheusException extends Exception {
   private final int status;
 
   public PrometheusException(Kind kind, int status, String message) {
-    super(message, null, false, false);
+    super(Redaction.scrub(message), null, false, false);
     this.kind = kind;
     this.status = status;
   }

@@ -13,12 +13,15 @@ import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
+import dev.specwatch.notify.NotificationStores;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
+import dev.specwatch.server.StatusViews;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.store.StateHealth;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
 import java.io.IOException;
@@ -57,6 +60,12 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private Schedule schedule;
   private StatusServer server;
 
+  /** Fixed at start: a reload cannot move the state (the stores of the first config stay). */
+  private Path stateDir;
+
+  private StateHealth health;
+  private NotificationStores stores;
+
   /** Everything built from one config. */
   private record Wiring(
       SpecwatchConfig config,
@@ -78,6 +87,9 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
    */
   public void start() throws IOException, SchedulerException {
     SpecwatchConfig config = loader.load(configPath);
+    stateDir = config.stateDir();
+    health = new StateHealth(stateDir);
+    stores = NotificationStores.open(stateDir, health, clock);
     wiring = wire(config);
     wiring.notifications().start();
     server =
@@ -102,17 +114,18 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
-    NotificationService notifications = new NotificationService(config, clock, metrics);
+    NotificationService notifications = new NotificationService(config, stores, clock, metrics);
     metrics.notifiers(notifications.notifiers().keySet());
     AlertService alerts =
         new AlertService(
             new Evaluator(prometheus, clock),
             new Learner(prometheus),
             new AlertEngine(config.alerting()),
-            new FileStateStore(config.stateDir(), clock),
-            new SilenceStore(config.stateDir()),
+            new FileStateStore(stateDir, clock, health),
+            new SilenceStore(stateDir, health),
             notifications.sink(),
-            clock);
+            clock,
+            health);
     return new Wiring(config, prometheus, alerts, notifications);
   }
 
@@ -179,15 +192,36 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     }
   }
 
+  /**
+   * Ready while evaluations succeed and the state directory can be written. {@code /healthz} stays
+   * 200 either way: a restart fixes neither a datasource nor a disk, and a liveness failure would
+   * only add a restart loop.
+   */
   @Override
   public boolean ready() {
-    return ready;
+    return ready && health.problem().isEmpty();
   }
 
   @Override
   public String notReadyReason() {
+    Optional<String> state = health.problem();
+    if (state.isPresent()) {
+      return state.get();
+    }
     String reason = notReady;
     return reason == null ? "no successful evaluation yet" : reason;
+  }
+
+  @Override
+  public StatusViews.Status status() throws IOException {
+    Evaluation e = last;
+    return new StatusViews.Status(
+        ready(),
+        ready() ? null : notReadyReason(),
+        StatusViews.stateDir(health),
+        e == null ? null : e.evaluatedAt().toString(),
+        wiring.notifications().outbox().pending().size(),
+        wiring.alerts().state().queued().size());
   }
 
   @Override
@@ -202,7 +236,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public String metrics() throws IOException {
-    return metrics.scrape(wiring.notifications().outbox().pending().size());
+    return metrics.scrape(wiring.notifications().outbox().pending().size(), health);
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
@@ -223,11 +257,18 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     try {
       Wiring old = wiring;
       Wiring fresh = wire(next);
-      old.notifications().close();
+      // A delivery still in flight after this keeps its claim: the new workers wait for it.
+      old.notifications().stop(Duration.ofSeconds(5));
       fresh.notifications().start();
       wiring = fresh;
       schedule.interval(next.evaluation().interval());
       scheduleDigest(fresh);
+      if (!next.stateDir().equals(stateDir)) {
+        logger.warn(
+            "state.dir changed to {}: takes effect after a restart (still using {})",
+            next.stateDir(),
+            stateDir);
+      }
       if (!next.server().listen().equals(old.config().server().listen())) {
         logger.warn(
             "server.listen changed to {}: takes effect after a restart", next.server().listen());
@@ -274,7 +315,6 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     if (wiring != null) {
       wiring
           .notifications()
-          .worker()
           .stop(Duration.ofNanos(Math.min(left, Duration.ofSeconds(5).toNanos())));
     }
     if (server != null) {

@@ -5,6 +5,7 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.notify.DeliveryListener;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeState;
+import dev.specwatch.store.StateHealth;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -84,6 +85,19 @@ public final class SpecwatchMetrics implements DeliveryListener {
           .help("Alert transitions recorded but not yet handed to the outbox.")
           .register(registry);
 
+  private final Gauge stateWritable =
+      Gauge.builder()
+          .name("specwatch_state_writable")
+          .help(
+              "1 while the state directory can be written; 0 while it cannot (evaluation and"
+                  + " notifications are paused: nothing is sent that cannot be recorded).")
+          .register(registry);
+  private final Gauge stateRecoveries =
+      Gauge.builder()
+          .name("specwatch_state_files_recovered")
+          .help("Damaged state files moved aside since start (see /api/v1/status).")
+          .register(registry);
+
   /** Records one evaluation cycle that took {@code seconds} and finished at {@code at}. */
   public void evaluated(Evaluation e, AlertState state, double seconds, Instant at) {
     evaluationDuration.observe(seconds);
@@ -124,9 +138,11 @@ public final class SpecwatchMetrics implements DeliveryListener {
     notificationsFailed.labelValues(notifier).inc();
   }
 
-  /** The text exposition, with the outbox depth read at scrape time. */
-  public String scrape(int outboxPending) throws IOException {
+  /** The text exposition, with the outbox depth and the state directory read at scrape time. */
+  public String scrape(int outboxPending, StateHealth health) throws IOException {
     outboxDepth.set(outboxPending);
+    stateWritable.set(health.problem().isEmpty() ? 1 : 0);
+    stateRecoveries.set(health.recoveries().size());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrometheusTextFormatWriter.create().write(out, registry.scrape());
     return out.toString(StandardCharsets.UTF_8);

@@ -72,6 +72,9 @@ public final class StatusServer implements AutoCloseable {
 
     /** Reloads the config; returns the problems (empty when it was applied). */
     List<String> reload();
+
+    /** {@code /api/v1/status}: readiness, the state directory, last evaluation, outbox. */
+    StatusViews.Status status() throws IOException;
   }
 
   private record Response(int status, String type, String body) {}
@@ -116,6 +119,7 @@ public final class StatusServer implements AutoCloseable {
               "GET",
               true,
               s -> json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
+          new Endpoint("/api/v1/status", "GET", true, s -> json(200, s.status())),
           new Endpoint(
               "/api/v1/detectors",
               "GET",

@@ -8,6 +8,7 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.store.StateHealth;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -145,6 +146,40 @@ public final class StatusViews {
       }
     }
     return new Slos(slos);
+  }
+
+  /** {@code GET /api/v1/status}: is the daemon well, and what did it lose. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Status(
+      boolean ready,
+      String notReadyReason,
+      StateDir stateDir,
+      String lastEvaluation,
+      int outboxDepth,
+      int transitionsQueued) {}
+
+  /** The state directory: writable now, and the damaged files set aside at start. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record StateDir(
+      String path,
+      boolean writable,
+      String problem,
+      long writeFailures,
+      List<Recovery> recovered) {}
+
+  /** A damaged state file: where it went and what was lost. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Recovery(String file, String movedTo, String lost, String at) {}
+
+  public static StateDir stateDir(StateHealth health) {
+    return new StateDir(
+        health.dir().toString(),
+        health.problem().isEmpty(),
+        health.problem().orElse(null),
+        health.failures(),
+        health.recoveries().stream()
+            .map(r -> new Recovery(r.file(), r.movedTo(), r.lost(), text(r.at())))
+            .toList());
   }
 
   private static String text(Instant t) {

@@ -33,7 +33,22 @@ public final class DurableFiles {
 
   private DurableFiles() {}
 
+  /**
+   * Replaces {@code target} with {@code value} as JSON, crash-safely.
+   *
+   * @throws StateWriteException naming the target and the reason ("permission denied")
+   */
   public static void writeAtomically(Path target, Object value) throws IOException {
+    try {
+      write(target, value);
+    } catch (StateWriteException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new StateWriteException(target, e);
+    }
+  }
+
+  private static void write(Path target, Object value) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
     Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");

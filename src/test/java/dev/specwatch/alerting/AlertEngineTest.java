@@ -220,7 +220,7 @@ class AlertEngineTest {
   void aCorruptStateFileIsMovedAsideAndNothingCrashes(@TempDir Path dir) throws IOException {
     FileStateStore store = new FileStateStore(dir, Clock.fixed(T0, ZoneOffset.UTC));
     Files.writeString(store.file(), "{\"version\": 1, \"alerts\": {tru");
-    assertThat(store.load()).isEqualTo(AlertState.empty());
+    assertThat(store.load()).isEqualTo(AlertState.emptyAt(T0));
     assertThat(Files.exists(dir.resolve("alerts.json.corrupt-20261130T120000Z"))).isTrue();
     assertThat(Files.exists(store.file())).isFalse();
   }

@@ -40,6 +40,8 @@ class ArchitectureTest {
         .consideringOnlyDependenciesInLayers()
         .layer("model")
         .definedBy("dev.specwatch.model..")
+        .layer("log")
+        .definedBy("dev.specwatch.log..")
         .layer("yaml")
         .definedBy("dev.specwatch.yaml..")
         .layer("http")
@@ -72,6 +74,8 @@ class ArchitectureTest {
         .definedBy("dev.specwatch.cli..")
         .whereLayer("model")
         .mayNotAccessAnyLayer()
+        .whereLayer("log")
+        .mayOnlyAccessLayers("model")
         .whereLayer("http")
         .mayNotAccessAnyLayer()
         .whereLayer("store")
@@ -96,7 +100,7 @@ class ArchitectureTest {
         .mayOnlyAccessLayers(
             "model", "alerting", "notify", "signals", "prometheus", "store", "advisor")
         .whereLayer("server")
-        .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect")
+        .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect", "store")
         .whereLayer("schedule")
         .mayOnlyAccessLayers(
             "model",
@@ -108,7 +112,8 @@ class ArchitectureTest {
             "notify",
             "digest",
             "server",
-            "detect")
+            "detect",
+            "store")
         .whereLayer("sim")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("cli")

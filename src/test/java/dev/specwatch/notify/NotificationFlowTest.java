@@ -87,7 +87,7 @@ class NotificationFlowTest {
       acceptance.set(0.3);
       clock.advance(Duration.ofSeconds(30));
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
-      notifications.worker().runOnce();
+      notifications.deliverOnce();
       assertThat(slack.calls())
           .extracting(FakeSlackApi.Call::method)
           .containsExactly("chat.postMessage");
@@ -100,7 +100,7 @@ class NotificationFlowTest {
         clock.advance(Duration.ofSeconds(30));
         alerts.runOnce(c.policies(), Duration.ofMinutes(5));
         notifications.afterCycle(alerts.state());
-        notifications.worker().runOnce();
+        notifications.deliverOnce();
       }
       assertThat(slack.calls()).hasSize(1);
 
@@ -108,7 +108,7 @@ class NotificationFlowTest {
       acceptance.set(0.8);
       clock.advance(Duration.ofSeconds(30));
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
-      notifications.worker().runOnce();
+      notifications.deliverOnce();
       assertThat(slack.calls())
           .extracting(FakeSlackApi.Call::method)
           .containsExactly("chat.postMessage", "chat.update", "chat.postMessage");
@@ -139,7 +139,7 @@ class NotificationFlowTest {
       AlertService.Cycle cycle = restarted.runOnce(c.policies(), Duration.ofMinutes(5));
       assertThat(cycle.transitions()).as("no new transition: still firing").isEmpty();
       assertThat(cycle.stillQueued()).isZero();
-      notifications.worker().runOnce();
+      notifications.deliverOnce();
       assertThat(slack.calls())
           .extracting(FakeSlackApi.Call::method)
           .containsExactly("chat.postMessage");

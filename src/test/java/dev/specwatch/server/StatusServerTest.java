@@ -48,6 +48,17 @@ class StatusServerTest {
     public List<String> reload() {
       return List.of();
     }
+
+    @Override
+    public StatusViews.Status status() {
+      return new StatusViews.Status(
+          false,
+          notReadyReason(),
+          StatusViews.stateDir(new dev.specwatch.store.StateHealth(java.nio.file.Path.of("/x"))),
+          null,
+          0,
+          0);
+    }
   }
 
   private HttpResponse<String> send(int port, String method, String path, String token)
@@ -80,6 +91,8 @@ class StatusServerTest {
       assertThat(send(port, "GET", "/api/v1/alerts", "t0ken").statusCode()).isEqualTo(200);
       assertThat(send(port, "GET", "/api/v1/detectors", "t0ken").body()).contains("\"detectors\"");
       assertThat(send(port, "GET", "/api/v1/slos", "t0ken").body()).contains("\"slos\"");
+      assertThat(send(port, "GET", "/api/v1/status", "t0ken").body())
+          .contains("\"state_dir\"", "\"writable\" : true", "connection refused");
       assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
       HttpResponse<String> wrongMethod = send(port, "GET", "/-/reload", "t0ken");
       assertThat(wrongMethod.statusCode()).isEqualTo(405);
@@ -93,6 +106,7 @@ class StatusServerTest {
               "/api/v1/recipes",
               "/api/v1/alerts",
               "/api/v1/slos",
+              "/api/v1/status",
               "/api/v1/detectors",
               "/-/reload");
     }

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,10 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A local HTTP server speaking the Slack Web API methods specwatch uses (chat.postMessage,
@@ -32,6 +37,36 @@ public final class FakeSlackApi implements AutoCloseable {
   private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
   private final Deque<Answer> answers = new ArrayDeque<>();
   private int ts = 1000;
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+
+  /** How the server answers: normally, not at all until released, or one byte at a time. */
+  public enum Behaviour {
+    NORMAL,
+    HANG,
+    TRICKLE
+  }
+
+  private volatile Behaviour behaviour = Behaviour.NORMAL;
+  private volatile CountDownLatch released = new CountDownLatch(0);
+  private volatile Duration trickleEvery = Duration.ofSeconds(5);
+
+  /** Requests from now on are recorded, then left unanswered until {@link #release()}. */
+  public void hang() {
+    released = new CountDownLatch(1);
+    behaviour = Behaviour.HANG;
+  }
+
+  /** Answers the hanging requests and answers normally from now on. */
+  public void release() {
+    behaviour = Behaviour.NORMAL;
+    released.countDown();
+  }
+
+  /** Answers one byte every {@code every}: beats a read timeout, not a call deadline. */
+  public void trickle(Duration every) {
+    trickleEvery = every;
+    behaviour = Behaviour.TRICKLE;
+  }
 
   public FakeSlackApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -52,6 +87,14 @@ public final class FakeSlackApi implements AutoCloseable {
           }
           calls.add(
               new Call(method, params, exchange.getRequestHeaders().getFirst("Authorization")));
+          Behaviour now = behaviour;
+          if (now == Behaviour.HANG) {
+            try {
+              released.await(120, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
           Answer answer;
           synchronized (answers) {
             answer = answers.poll();
@@ -70,11 +113,25 @@ public final class FakeSlackApi implements AutoCloseable {
           if (answer.retryAfter() != null) {
             exchange.getResponseHeaders().set("Retry-After", answer.retryAfter());
           }
+          if (now == Behaviour.TRICKLE) {
+            exchange.sendResponseHeaders(answer.status(), bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+              for (byte b : bytes) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(trickleEvery.toMillis());
+              }
+            } catch (InterruptedException | IOException e) {
+              Thread.currentThread().interrupt();
+            }
+            return;
+          }
           exchange.sendResponseHeaders(answer.status(), bytes.length);
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
           }
         });
+    server.setExecutor(executor);
     server.start();
   }
 
@@ -99,6 +156,8 @@ public final class FakeSlackApi implements AutoCloseable {
 
   @Override
   public void close() {
+    release();
     server.stop(0);
+    executor.shutdownNow();
   }
 }

@@ -1,0 +1,97 @@
+package dev.specwatch.model;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Scrubs credentials out of text that crosses a boundary: error bodies quoted by an upstream,
+ * exception messages, log lines, stored outbox errors and command output.
+ *
+ * <p>Two passes: every credential this process holds (each {@link Secret}, and the encoded forms it
+ * is sent in: Base64 for Basic auth and SMTP AUTH, URL-encoding) is replaced by {@code <redacted>};
+ * then shapes that are credentials whatever their value (an Authorization header, user-info in a
+ * URL, a Slack webhook path, a Slack token) are replaced too. Values shorter than {@link
+ * #MIN_LENGTH} are not registered (they would blank out ordinary words).
+ */
+public final class Redaction {
+  public static final String MASK = "<redacted>";
+  static final int MIN_LENGTH = 4;
+
+  private static final Set<String> SECRETS = ConcurrentHashMap.newKeySet();
+  private static volatile List<String> longestFirst = List.of();
+
+  private static final Pattern AUTHORIZATION =
+      Pattern.compile(
+          "(?i)((?:proxy-)?authorization\"?\\s*[:=]\\s*\"?)(?:(basic|bearer)\\s+)?[^\\s\",;}]+");
+  private static final Pattern USER_INFO =
+      Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/\\s:@]+:[^/\\s@]*@");
+  private static final Pattern SLACK_WEBHOOK =
+      Pattern.compile("(?i)(hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+");
+  private static final Pattern SLACK_TOKEN = Pattern.compile("\\bxox[a-z]-[A-Za-z0-9-]+");
+
+  private Redaction() {}
+
+  /** Registers a credential and the forms it is encoded in on the wire. */
+  public static void register(String secret) {
+    if (secret == null || secret.length() < MIN_LENGTH) {
+      return;
+    }
+    boolean added = SECRETS.add(secret);
+    added |= addForm(Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8)));
+    added |= addForm(URLEncoder.encode(secret, StandardCharsets.UTF_8));
+    if (added) {
+      longestFirst =
+          SECRETS.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    }
+  }
+
+  /** Registers the user-name/password pairs' encoded forms (HTTP Basic, SMTP AUTH PLAIN). */
+  public static void registerLogin(String user, String password) {
+    if (password == null || password.length() < MIN_LENGTH) {
+      return;
+    }
+    register(password);
+    String u = user == null ? "" : user;
+    for (String form :
+        List.of(u + ":" + password, "\0" + u + "\0" + password, u + "\0" + password)) {
+      SECRETS.add(Base64.getEncoder().encodeToString(form.getBytes(StandardCharsets.UTF_8)));
+    }
+    longestFirst =
+        SECRETS.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+  }
+
+  private static boolean addForm(String form) {
+    return form.length() >= MIN_LENGTH && SECRETS.add(form);
+  }
+
+  /** The text with every credential replaced by {@code <redacted>}; null stays null. */
+  public static String scrub(String text) {
+    if (text == null || text.isEmpty()) {
+      return text;
+    }
+    String out = text;
+    for (String secret : longestFirst) {
+      if (out.contains(secret)) {
+        out = out.replace(secret, MASK);
+      }
+    }
+    out =
+        AUTHORIZATION
+            .matcher(out)
+            .replaceAll(
+                m -> {
+                  String scheme = m.group(2) == null ? "" : m.group(2) + " ";
+                  return java.util.regex.Matcher.quoteReplacement(m.group(1) + scheme + MASK);
+                });
+    out = USER_INFO.matcher(out).replaceAll("$1" + MASK + "@");
+    out = SLACK_WEBHOOK.matcher(out).replaceAll("$1" + MASK);
+    out = SLACK_TOKEN.matcher(out).replaceAll(MASK);
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.specwatch.notify;
+
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.alerting.TransitionHistory;
+import dev.specwatch.store.StateHealth;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The durable state of notifications in one state directory: the outbox, the Slack message map and
+ * the firing alerts to repeat. Opened once per process and shared by the notification services of
+ * successive configs, so a reload sees what the previous config's workers are still sending.
+ */
+public final class NotificationStores {
+  private static final Logger logger = LoggerFactory.getLogger(NotificationStores.class);
+
+  private final FileOutbox outbox;
+  private final SlackThreadStore threads;
+  private final JsonMapStore<Transition> firing;
+  private final StateHealth health;
+
+  private NotificationStores(
+      FileOutbox outbox,
+      SlackThreadStore threads,
+      JsonMapStore<Transition> firing,
+      StateHealth health) {
+    this.outbox = outbox;
+    this.threads = threads;
+    this.firing = firing;
+    this.health = health;
+  }
+
+  /**
+   * Opens (or creates) the stores; damaged files are moved aside and reported to {@code health}.
+   */
+  public static NotificationStores open(Path stateDir, StateHealth health, Clock clock)
+      throws IOException {
+    TransitionHistory history = new TransitionHistory(stateDir);
+    FileOutbox outbox = new FileOutbox(stateDir, history::bySequence, health, clock);
+    SlackThreadStore threads = new SlackThreadStore(stateDir, health, clock);
+    JsonMapStore<Transition> firing =
+        new JsonMapStore<>(
+            stateDir.resolve("firing.json"),
+            Transition.class,
+            health,
+            clock,
+            "rebuilt from the transition history (history.jsonl)");
+    if (firing.recovered()) {
+      int rebuilt = 0;
+      for (Map.Entry<String, Transition> e : history.latestByAlert().entrySet()) {
+        if (e.getValue().kind() == Transition.Kind.FIRING && !e.getValue().silenced()) {
+          firing.put(e.getKey(), e.getValue());
+          rebuilt++;
+        }
+      }
+      logger.warn("rebuilt {} firing alert(s) of firing.json from history.jsonl", rebuilt);
+    }
+    return new NotificationStores(outbox, threads, firing, health);
+  }
+
+  public FileOutbox outbox() {
+    return outbox;
+  }
+
+  public SlackThreadStore threads() {
+    return threads;
+  }
+
+  JsonMapStore<Transition> firing() {
+    return firing;
+  }
+
+  public StateHealth health() {
+    return health;
+  }
+
+  /** Writes what failed saves left in memory; true when everything is on disk. */
+  boolean flush() {
+    boolean threadsOk = threads.flush();
+    boolean firingOk = firing.flush();
+    return threadsOk && firingOk;
+  }
+}

@@ -1,0 +1,132 @@
+package dev.specwatch.store;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the process knows about its state directory: whether it can be written right now (every
+ * durable write reports here), and which damaged files were moved aside at start. The daemon turns
+ * not-ready while writes fail, logs the problem once when it starts and once when it ends, and
+ * serves both on {@code /readyz}, {@code /metrics} and {@code /api/v1/status}. Thread-safe.
+ */
+public final class StateHealth {
+  private static final Logger logger = LoggerFactory.getLogger(StateHealth.class);
+
+  /** A damaged file moved aside, and what specwatch lost or salvaged with it. */
+  public record Recovery(String file, String movedTo, String lost, Instant at) {}
+
+  private final Path dir;
+  private final AtomicLong failures = new AtomicLong();
+  private final List<Recovery> recoveries = new ArrayList<>();
+  private volatile String problem;
+
+  public StateHealth(Path dir) {
+    this.dir = dir.toAbsolutePath();
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** A write to the state directory failed: logged once until writes succeed again. */
+  public void failed(IOException e) {
+    failures.incrementAndGet();
+    String now = "state dir " + dir + " is not writable: " + reason(e);
+    String before = problem;
+    problem = now;
+    if (before == null) {
+      logger.error(
+          "{}; evaluation and notifications are paused until it is (nothing is sent that cannot"
+              + " be recorded)",
+          now);
+    }
+  }
+
+  /** A write to the state directory succeeded. */
+  public void ok() {
+    if (problem != null) {
+      problem = null;
+      logger.info("state dir {} is writable again; resuming", dir);
+    }
+  }
+
+  /**
+   * Tries a write (a temp file, created and deleted) and reports it; returns whether the directory
+   * is writable.
+   */
+  public boolean probe() {
+    try {
+      Files.createDirectories(dir);
+      Path probe = Files.createTempFile(dir, ".probe", ".tmp");
+      Files.delete(probe);
+      ok();
+      return true;
+    } catch (IOException e) {
+      failed(e);
+      return false;
+    }
+  }
+
+  /** Why the state directory cannot be written; empty while it can. */
+  public Optional<String> problem() {
+    return Optional.ofNullable(problem);
+  }
+
+  /** Failed writes since start. */
+  public long failures() {
+    return failures.get();
+  }
+
+  public synchronized void recovered(Recovery recovery) {
+    recoveries.add(recovery);
+    logger.error(
+        "state file {} was damaged; moved it to {}; {}",
+        recovery.file(),
+        recovery.movedTo(),
+        recovery.lost());
+  }
+
+  public synchronized List<Recovery> recoveries() {
+    return List.copyOf(recoveries);
+  }
+
+  /** "permission denied", "read-only file system", "no space left on device", ... */
+  public static String reason(IOException e) {
+    if (e instanceof StateWriteException w) {
+      return w.reason();
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof NoSuchFileException) {
+      return "it does not exist";
+    }
+    String text =
+        e instanceof FileSystemException fs && fs.getReason() != null
+            ? fs.getReason()
+            : String.valueOf(e.getMessage());
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.contains("read-only file system")) {
+      return "read-only file system";
+    }
+    if (lower.contains("no space left")) {
+      return "no space left on device";
+    }
+    if (lower.contains("disk quota")) {
+      return "disk quota exceeded";
+    }
+    return e.getClass().getSimpleName() + (text.equals("null") ? "" : ": " + text);
+  }
+}
