@@ -1,6 +1,7 @@
 package dev.specwatch.config;
 
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.Redaction;
 import dev.specwatch.model.Secret;
 import dev.specwatch.yaml.MapReader;
 import java.net.URI;
@@ -13,6 +14,10 @@ import java.util.Set;
 
 /** Reads {@code notifiers:}: one typed {@link NotifierConfig} per entry, picked by {@code type}. */
 final class NotifierReader {
+  private static final java.util.regex.Pattern CREDENTIAL_HEADER =
+      java.util.regex.Pattern.compile(
+          "(?i)auth|token|key|secret|cookie|signature|password|credential");
+
   List<NotifierConfig> read(MapReader r) {
     List<NotifierConfig> notifiers =
         r.list(
@@ -76,6 +81,13 @@ final class NotifierReader {
         }
         Optional<Secret> secret = n.secret("secret").map(Secret::of);
         Map<String, String> headers = n.stringMap("headers");
+        // Header values that carry credentials are scrubbed wherever a receiver quotes them.
+        headers.forEach(
+            (k, v) -> {
+              if (CREDENTIAL_HEADER.matcher(k).find()) {
+                Redaction.register(v.replaceFirst("(?i)^(bearer|basic|token)\\s+", ""));
+              }
+            });
         out = url.map(u -> new NotifierConfig.Webhook(name, u, secret, headers));
       }
       case "alertmanager" -> {

@@ -45,6 +45,17 @@ public final class Redaction {
     boolean added = SECRETS.add(secret);
     added |= addForm(Base64.getEncoder().encodeToString(secret.getBytes(StandardCharsets.UTF_8)));
     added |= addForm(URLEncoder.encode(secret, StandardCharsets.UTF_8));
+    // A secret URL (a Slack webhook) is quoted back as its path: its path is the secret.
+    if (secret.startsWith("http://") || secret.startsWith("https://")) {
+      try {
+        String path = java.net.URI.create(secret).getRawPath();
+        if (path != null && path.length() >= 8) {
+          added |= SECRETS.add(path);
+        }
+      } catch (IllegalArgumentException e) {
+        // not a URL after all: the value itself is registered
+      }
+    }
     if (added) {
       longestFirst =
           SECRETS.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();

@@ -36,7 +36,7 @@ public final class FileOutbox implements Outbox {
   private static final Logger logger = LoggerFactory.getLogger(FileOutbox.class);
   static final ObjectMapper JSON = DurableFiles.JSON;
   private static final Pattern NAME =
-      Pattern.compile("(\\d{20})-(firing|resolved|repeat)-(.+?)(?:-\\d+)?\\.json");
+      Pattern.compile("(\\d{20})-(firing|resolved|repeat)-(.+?)(?:[-~]\\d+)?\\.json");
 
   private final Path dir;
   private final Path failedDir;
@@ -77,7 +77,7 @@ public final class FileOutbox implements Outbox {
     for (Intent intent : intents) {
       Intent free = intent;
       for (int n = 1; Files.exists(file(free)) || gone.contains(free.id()); n++) {
-        free = intent.withId(intent.id() + "-" + n);
+        free = intent.withId(intent.id() + "~" + n); // '~' sorts after ".json": queued after it
       }
       if (free != intent) {
         logger.warn(

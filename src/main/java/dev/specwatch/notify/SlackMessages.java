@@ -11,6 +11,7 @@ import static com.slack.api.model.block.element.BlockElements.button;
 import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.composition.TextObject;
 import com.slack.api.model.block.element.BlockElement;
+import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
 import java.net.URI;
@@ -38,8 +39,37 @@ public final class SlackMessages {
     return value == null ? "–" : String.format(Locale.ROOT, "%.3f", value);
   }
 
+  /** Whether the alert is specwatch's own (datasource, state), not a recipe's regression. */
+  static boolean self(Transition t) {
+    return t.alertId().startsWith(AlertEngine.SELF_PREFIX);
+  }
+
+  /** What a self-alert means, in words. */
+  static String selfTitle(Transition t) {
+    return switch (t.rule()) {
+      case "datasource_unavailable" -> "specwatch cannot query its datasource";
+      case "state_recovered" -> "specwatch set damaged state files aside";
+      default -> "specwatch: " + t.rule().replace('_', ' ');
+    };
+  }
+
   /** The plain-text fallback (notifications, screen readers, clients without blocks). */
   public static String text(Transition t, Instant now) {
+    if (self(t)) {
+      return t.kind() == Transition.Kind.FIRING
+          ? String.format(
+              Locale.ROOT,
+              "[%s] %s: %s",
+              t.severity().toUpperCase(Locale.ROOT),
+              selfTitle(t),
+              t.reason())
+          : String.format(
+              Locale.ROOT,
+              "[RESOLVED] %s (after %s): %s",
+              selfTitle(t),
+              duration(t.since(), t.at()),
+              t.reason());
+    }
     return switch (t.kind()) {
       case FIRING ->
           String.format(
@@ -64,6 +94,9 @@ public final class SlackMessages {
   }
 
   public static List<LayoutBlock> firing(Transition t, Optional<URI> grafana) {
+    if (self(t)) {
+      return selfLayout(t, ":warning: " + selfTitle(t), "since " + t.since());
+    }
     return layout(
         t,
         grafana,
@@ -89,6 +122,12 @@ public final class SlackMessages {
 
   /** Replaces the firing message once the alert resolves: same layout, green, with duration. */
   public static List<LayoutBlock> resolved(Transition t, Optional<URI> grafana) {
+    if (self(t)) {
+      return selfLayout(
+          t,
+          ":large_green_circle: Resolved: " + selfTitle(t),
+          "fired " + t.since() + " · resolved " + t.at());
+    }
     return layout(
         t,
         grafana,
@@ -101,6 +140,19 @@ public final class SlackMessages {
             + escape(t.reason()),
         false,
         "fired " + t.since() + " · resolved " + t.at());
+  }
+
+  /** specwatch's own alerts: no recipe, value or threshold to show, just what is wrong. */
+  private static List<LayoutBlock> selfLayout(Transition t, String headline, String footer) {
+    return List.of(
+        header(h -> h.text(plainText(headline, true))),
+        section(s -> s.text(markdownText(escape(t.reason())))),
+        context(
+            c ->
+                c.elements(
+                    List.of(
+                        markdownText(
+                            "specwatch · alert `" + escape(t.alertId()) + "` · " + footer)))));
   }
 
   /** The one message layout: header, summary, fields, buttons, footer. */
@@ -128,6 +180,14 @@ public final class SlackMessages {
 
   /** Thread reply text for a resolve or a repeat. */
   public static String reply(Transition t, Intent.Kind kind, Instant now) {
+    if (kind == Intent.Kind.REPEAT && self(t)) {
+      return ":hourglass: Still firing after "
+          + duration(t.at(), now)
+          + ": "
+          + selfTitle(t)
+          + ": "
+          + escape(t.reason());
+    }
     if (kind == Intent.Kind.REPEAT) {
       return ":hourglass: Still firing after "
           + duration(t.at(), now)
