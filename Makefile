@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench detect-bench clean
+.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench detect-bench chaos clean
 
 all: test
 
@@ -44,6 +44,14 @@ fmt:
 ## demo: Prometheus with the rules, scraping the simulator's three-minute regression scenario
 demo: deps jar
 	@bash deploy/demo/run-demo.sh
+
+## chaos: the whole fault suite against the real daemon (about 8 minutes); prints the table of docs/RELIABILITY.md
+chaos: deps
+	rm -rf target/chaos
+	$(MVN) verify -Dspotless.check.skip=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test='SlackFaultsIT,StateFaultsIT' -Dchaos.excludedGroups=none
+	@echo; echo "fault	lost	duplicated	fire delay s	resolve delay s	webhook fire delay s	note"; \
+	  cat target/chaos/*.tsv
 
 ## bench: specwatch's own CPU, allocation and heap per evaluation (docs/PERFORMANCE.md)
 bench:

@@ -92,7 +92,12 @@ public final class FileOutbox implements Outbox {
 
   @Override
   public synchronized List<Intent> pending() throws IOException {
-    deleteGone();
+    try {
+      deleteGone();
+    } catch (IOException e) {
+      // Still not deletable: they stay out of the list (never sent again), deleted later.
+      // The status API and /metrics read this list, so it must not fail here.
+    }
     List<Path> files = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*.json")) {
       stream.forEach(files::add);

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +29,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FakeSlackApi implements AutoCloseable {
   /** One received call: the method, its form parameters and the Authorization header. */
-  public record Call(String method, Map<String, String> params, String authorization) {}
+  public record Call(String method, Map<String, String> params, String authorization, Instant at) {
+    public Call(String method, Map<String, String> params, String authorization) {
+      this(method, params, authorization, Instant.now());
+    }
+  }
 
   /** A canned answer: status, body and an optional Retry-After. */
   public record Answer(int status, String body, String retryAfter) {}
@@ -47,13 +52,32 @@ public final class FakeSlackApi implements AutoCloseable {
   }
 
   private volatile Behaviour behaviour = Behaviour.NORMAL;
+  private volatile boolean failHung;
+  private final List<Call> accepted = Collections.synchronizedList(new ArrayList<>());
   private volatile CountDownLatch released = new CountDownLatch(0);
   private volatile Duration trickleEvery = Duration.ofSeconds(5);
 
-  /** Requests from now on are recorded, then left unanswered until {@link #release()}. */
+  /**
+   * Requests from now on are recorded, then left unanswered until {@link #release()}, which
+   * processes them (Slack was slow).
+   */
   public void hang() {
+    hang(false);
+  }
+
+  /**
+   * @param thenFail answer the held requests 503 when released (Slack hung and never processed
+   *     them)
+   */
+  public void hang(boolean thenFail) {
+    failHung = thenFail;
     released = new CountDownLatch(1);
     behaviour = Behaviour.HANG;
+  }
+
+  /** Calls answered {@code ok:true}: what Slack actually did. */
+  public List<Call> accepted() {
+    return List.copyOf(accepted);
   }
 
   /** Answers the hanging requests and answers normally from now on. */
@@ -62,7 +86,10 @@ public final class FakeSlackApi implements AutoCloseable {
     released.countDown();
   }
 
-  /** Answers one byte every {@code every}: beats a read timeout, not a call deadline. */
+  /**
+   * Answers one byte every {@code every} (a 503: the request is not processed): beats a read
+   * timeout, not a call deadline. {@link #release()} ends it for new requests.
+   */
   public void trickle(Duration every) {
     trickleEvery = every;
     behaviour = Behaviour.TRICKLE;
@@ -85,10 +112,13 @@ public final class FakeSlackApi implements AutoCloseable {
                   URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
           }
-          calls.add(
-              new Call(method, params, exchange.getRequestHeaders().getFirst("Authorization")));
+          Call call =
+              new Call(method, params, exchange.getRequestHeaders().getFirst("Authorization"));
+          calls.add(call);
           Behaviour now = behaviour;
+          boolean failAfterHang = false;
           if (now == Behaviour.HANG) {
+            failAfterHang = failHung;
             try {
               released.await(120, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -97,7 +127,11 @@ public final class FakeSlackApi implements AutoCloseable {
           }
           Answer answer;
           synchronized (answers) {
-            answer = answers.poll();
+            answer = now == Behaviour.TRICKLE || failAfterHang ? null : answers.poll();
+          }
+          if (now == Behaviour.TRICKLE || failAfterHang) {
+            // Never processed: Slack hung or trickled, then failed.
+            answer = new Answer(503, "{\"ok\":false,\"error\":\"service_unavailable\"}", null);
           }
           if (answer == null) {
             String channel = params.getOrDefault("channel", "C0");
@@ -129,6 +163,9 @@ public final class FakeSlackApi implements AutoCloseable {
           exchange.sendResponseHeaders(answer.status(), bytes.length);
           try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
+          }
+          if (answer.status() == 200 && answer.body().contains("\"ok\":true")) {
+            accepted.add(call);
           }
         });
     server.setExecutor(executor);

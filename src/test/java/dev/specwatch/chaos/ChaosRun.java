@@ -1,0 +1,339 @@
+package dev.specwatch.chaos;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.PrometheusServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One fault scenario against real components: a real Prometheus scraping the simulator's chaos
+ * timeline (healthy 10 s, regressed 30 s, recovered), {@code specwatch run} as its own process (the
+ * shaded jar, optionally as user nobody so file permissions apply), a Slack Web API stand-in that
+ * can answer 429/500, hang or trickle, and a webhook receiver. {@link #finish} counts what Slack
+ * and the webhook actually accepted for the one expected alert (a firing, then its resolve) and
+ * writes one row of the reliability table to {@code target/chaos/}.
+ */
+final class ChaosRun implements AutoCloseable {
+  static final Duration REGRESSION = Duration.ofSeconds(10);
+  static final Duration RECOVERY = Duration.ofSeconds(40);
+  static final String TOKEN = "xoxb-chaos-planted-31337";
+
+  final Path dir;
+  final Fleet fleet;
+  final FakeSlackApi slack;
+  final int port;
+  final Path config;
+  final Path log;
+  final boolean asNobody;
+  final HttpClient http = HttpClient.newHttpClient();
+  private final HttpServer webhook;
+  private final List<String[]> webhookEvents = Collections.synchronizedList(new ArrayList<>());
+  private Process daemon;
+
+  private ChaosRun(Path dir, boolean asNobody) throws Exception {
+    this.dir = dir;
+    this.asNobody = asNobody;
+    this.slack = new FakeSlackApi();
+    this.webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    webhook.createContext(
+        "/",
+        ex -> {
+          String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          webhookEvents.add(
+              new String[] {
+                ex.getRequestHeaders().getFirst("X-Specwatch-Event"),
+                body.contains("\"alert_id\" : \"chaos/") || body.contains("\"alert_id\":\"chaos/")
+                    ? "chaos"
+                    : "other",
+                Instant.now().toString()
+              });
+          ex.sendResponseHeaders(204, -1);
+          ex.close();
+        });
+    webhook.start();
+    this.port = PrometheusServer.freePort();
+    this.fleet = Fleet.start("/dev/specwatch/testing/chaos.yaml");
+    Files.createDirectories(dir.resolve("alerts"));
+    Files.writeString(
+        dir.resolve("alerts/chaos.yaml"),
+        """
+        recipe: chaos
+        match: {job: vllm, model_name: it/chaos}
+        num_speculative_tokens: 3
+        min_drafts: 10
+        for: 2s
+        keep_firing_for: 2s
+        thresholds:
+          acceptance_rate: {below: 0.45, clear_above: 0.5}
+        """);
+    this.config = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        config,
+        "prometheus: {url: \""
+            + fleet.prometheus().baseUri()
+            + "\"}\n"
+            + "evaluation: {interval: 1s, window: 10s}\n"
+            + "policies: alerts\nstate: {dir: state}\n"
+            + "server: {listen: \"127.0.0.1:"
+            + port
+            + "\"}\n"
+            + "notifiers:\n  - {type: slack, token: "
+            + TOKEN
+            + ", channel: \"#mtp\", api_url: \""
+            + slack.apiUrl()
+            + "\"}\n  - {type: webhook, url: \"http://127.0.0.1:"
+            + webhook.getAddress().getPort()
+            + "/hook\"}\n");
+    this.log = dir.resolve("specwatch.log");
+    if (asNobody) {
+      // Everything the daemon reads is readable by nobody; its state directory is its own.
+      Files.copy(
+          Path.of(jarPath()), dir.resolve("specwatch.jar"), StandardCopyOption.REPLACE_EXISTING);
+      Files.createDirectories(dir.resolve("state"));
+      exec("chmod", "-R", "a+rX", dir.toString());
+      exec("chown", "-R", "65534:65534", dir.resolve("state").toString());
+    }
+  }
+
+  static ChaosRun start(Path dir) throws Exception {
+    return start(dir, false);
+  }
+
+  /** Starts the fleet, the stand-ins and the daemon; returns once the daemon is ready. */
+  static ChaosRun start(Path dir, boolean asNobody) throws Exception {
+    ChaosRun run = new ChaosRun(dir, asNobody);
+    run.startDaemon();
+    run.awaitReady();
+    return run;
+  }
+
+  static String jarPath() {
+    return Path.of(System.getProperty("specwatch.jar", "target/specwatch.jar"))
+        .toAbsolutePath()
+        .toString();
+  }
+
+  void startDaemon() throws IOException {
+    List<String> cmd = new ArrayList<>();
+    if (asNobody) {
+      cmd.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+    }
+    cmd.addAll(
+        List.of(
+            "java",
+            "-jar",
+            asNobody ? dir.resolve("specwatch.jar").toString() : jarPath(),
+            "run",
+            "--config",
+            config.toString()));
+    daemon =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+  }
+
+  void awaitReady() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try {
+        if (get("/readyz").statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("specwatch did not become ready:\n" + Files.readString(log));
+  }
+
+  void kill9() throws InterruptedException {
+    daemon.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(5))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> reload() throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/reload"))
+            .timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Sleeps until {@code offset} into the simulator's timeline. */
+  void at(Duration offset) throws InterruptedException {
+    long wait = Duration.between(Instant.now(), fleet.startedAt().plus(offset)).toMillis();
+    if (wait > 0) {
+      Thread.sleep(wait);
+    }
+  }
+
+  /** Waits until Slack has been asked to post the firing (it may still be hanging). */
+  void awaitFiringAttempt() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (slack.calls().stream().anyMatch(ChaosRun::firing)) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("no firing post was attempted");
+  }
+
+  static boolean firing(FakeSlackApi.Call c) {
+    return c.method().equals("chat.postMessage")
+        && !c.params().containsKey("thread_ts")
+        && c.params().getOrDefault("text", "").contains("regressed: chaos ");
+  }
+
+  static boolean resolve(FakeSlackApi.Call c) {
+    String text = c.params().getOrDefault("text", "");
+    return (c.method().equals("chat.update") || !c.params().containsKey("thread_ts"))
+        && text.startsWith("[RESOLVED] chaos ");
+  }
+
+  static void exec(String... cmd) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(cmd).inheritIO().start();
+    if (p.waitFor() != 0) {
+      throw new IOException(String.join(" ", cmd) + " failed");
+    }
+  }
+
+  /** What Slack and the webhook accepted for the alert, and when. */
+  record Figures(
+      String fault,
+      int lost,
+      int duplicated,
+      Double fireDelay,
+      Double resolveDelay,
+      Double webhookFireDelay,
+      String note) {
+    String row() {
+      return String.join(
+          "\t",
+          fault,
+          Integer.toString(lost),
+          Integer.toString(duplicated),
+          seconds(fireDelay),
+          seconds(resolveDelay),
+          seconds(webhookFireDelay),
+          note);
+    }
+
+    private static String seconds(Double s) {
+      return s == null ? "–" : String.format(Locale.ROOT, "%.1f", s);
+    }
+  }
+
+  /**
+   * Waits for the resolve (at most 45 s after the recovery starts), counts, prints and records the
+   * row.
+   */
+  Figures finish(String fault, String note) throws Exception {
+    long deadline = fleet.startedAt().plus(RECOVERY).plusSeconds(45).toEpochMilli();
+    while (System.currentTimeMillis() < deadline
+        && !(slack.accepted().stream().anyMatch(ChaosRun::resolve)
+            && webhookCount("resolved") > 0)) {
+      Thread.sleep(200);
+    }
+    Thread.sleep(3000); // anything sent twice would arrive by now
+    List<FakeSlackApi.Call> accepted = slack.accepted();
+    long fires = accepted.stream().filter(ChaosRun::firing).count();
+    long resolves = accepted.stream().filter(ChaosRun::resolve).count();
+    long hookFires = webhookCount("firing");
+    long hookResolves = webhookCount("resolved");
+    int lost =
+        (fires == 0 ? 1 : 0)
+            + (resolves == 0 ? 1 : 0)
+            + (hookFires == 0 ? 1 : 0)
+            + (hookResolves == 0 ? 1 : 0);
+    int duplicated =
+        (int)
+            (Math.max(0, fires - 1)
+                + Math.max(0, resolves - 1)
+                + Math.max(0, hookFires - 1)
+                + Math.max(0, hookResolves - 1));
+    Instant regression = fleet.startedAt().plus(REGRESSION);
+    Instant recovery = fleet.startedAt().plus(RECOVERY);
+    Figures f =
+        new Figures(
+            fault,
+            lost,
+            duplicated,
+            accepted.stream()
+                .filter(ChaosRun::firing)
+                .findFirst()
+                .map(c -> since(regression, c.at()))
+                .orElse(null),
+            accepted.stream()
+                .filter(ChaosRun::resolve)
+                .findFirst()
+                .map(c -> since(recovery, c.at()))
+                .orElse(null),
+            webhookEvents.stream()
+                .filter(e -> "firing".equals(e[0]) && e[1].equals("chaos"))
+                .findFirst()
+                .map(e -> since(regression, Instant.parse(e[2])))
+                .orElse(null),
+            note);
+    Path out = Path.of("target/chaos");
+    Files.createDirectories(out);
+    Files.writeString(
+        out.resolve(fault.replaceAll("[^A-Za-z0-9]+", "-") + ".tsv"),
+        f.row() + "\n",
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    System.out.println("chaos: " + f.row().replace('\t', '|'));
+    return f;
+  }
+
+  long webhookCount(String event) {
+    return webhookEvents.stream().filter(e -> event.equals(e[0]) && e[1].equals("chaos")).count();
+  }
+
+  private static double since(Instant from, Instant to) {
+    return Duration.between(from, to).toMillis() / 1000.0;
+  }
+
+  String logText() throws IOException {
+    return Files.readString(log);
+  }
+
+  @Override
+  public void close() {
+    if (daemon != null) {
+      daemon.destroyForcibly();
+    }
+    slack.close();
+    webhook.stop(0);
+    fleet.close();
+  }
+}

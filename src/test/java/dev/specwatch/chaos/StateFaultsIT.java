@@ -1,0 +1,113 @@
+package dev.specwatch.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault suite, state side (docs/RELIABILITY.md): an unwritable state directory, kill -9 while
+ * firing, and damaged state files, against the real daemon process.
+ */
+class StateFaultsIT {
+  @TempDir Path dir;
+
+  @Test
+  void theStateDirectoryTurnsUnwritableWhileAPostIsInFlight() throws Exception {
+    // As user nobody, so that permissions apply (the tests run as root).
+    try (ChaosRun run = ChaosRun.start(dir, true)) {
+      run.slack.hang();
+      run.awaitFiringAttempt();
+      Path state = dir.resolve("state");
+      ChaosRun.exec("chmod", "-R", "a-w", state.toString());
+      Thread.sleep(1000);
+      run.slack.release(); // Slack accepts the post; specwatch cannot record it
+      Thread.sleep(8000);
+      HttpResponse<String> ready = run.get("/readyz");
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.body())
+          .contains("state dir " + state.toRealPath() + " is not writable: permission denied");
+      assertThat(run.get("/metrics").body()).contains("specwatch_state_writable 0.0");
+      assertThat(run.slack.accepted().stream().filter(ChaosRun::firing).count())
+          .as("before #12: about one post a second")
+          .isEqualTo(1);
+      run.at(Duration.ofSeconds(38));
+      ChaosRun.exec("chmod", "-R", "u+w", state.toString());
+      ChaosRun.Figures f =
+          run.finish(
+              "state dir unwritable (permission denied) from the firing post until 38 s",
+              "error lines: "
+                  + count(run.logText(), "is not writable")
+                  + ", stack traces: "
+                  + count(run.logText(), "\tat "));
+      assertThat(f.lost()).isZero();
+      assertThat(f.duplicated()).isZero();
+      assertThat(count(run.logText(), "is not writable")).as("said once").isEqualTo(1);
+      assertThat(run.logText()).doesNotContain("\tat ").contains("is writable again");
+      assertThat(run.get("/readyz").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  @Tag("chaos")
+  void kill9WhileFiring() throws Exception {
+    try (ChaosRun run = ChaosRun.start(dir)) {
+      awaitAcceptedFiring(run);
+      run.kill9();
+      run.startDaemon();
+      run.awaitReady();
+      ChaosRun.Figures f = run.finish("kill -9 while firing, restart at once", "");
+      assertThat(f.lost()).isZero();
+      assertThat(f.duplicated()).isZero();
+    }
+  }
+
+  @Test
+  @Tag("chaos")
+  void kill9ThenDamagedStateFiles() throws Exception {
+    try (ChaosRun run = ChaosRun.start(dir)) {
+      awaitAcceptedFiring(run);
+      run.kill9();
+      Path state = dir.resolve("state");
+      Files.writeString(state.resolve("slack-messages.json"), "{\"chaos/acceptance_rate\": {\"ch");
+      Files.writeString(state.resolve("firing.json"), "\u0000\u0000\u0000");
+      Files.writeString(state.resolve("silences.json"), "[{\"id\": \"s1\", \"recipe\": ");
+      run.startDaemon();
+      run.awaitReady();
+      String status = run.get("/api/v1/status").body();
+      assertThat(status).contains("slack-messages.json", "firing.json", "silences.json");
+      ChaosRun.Figures f =
+          run.finish(
+              "kill -9 while firing; slack-messages.json, firing.json, silences.json damaged",
+              "resolve posted as a new message (the message map was lost); state_recovered posts: "
+                  + run.slack.accepted().stream()
+                      .filter(c -> c.params().getOrDefault("text", "").contains("state files"))
+                      .count());
+      assertThat(f.lost()).isZero();
+      assertThat(f.duplicated()).isZero();
+    }
+  }
+
+  static void awaitAcceptedFiring(ChaosRun run) throws InterruptedException {
+    for (int i = 0; i < 600 && run.slack.accepted().stream().noneMatch(ChaosRun::firing); i++) {
+      Thread.sleep(100);
+    }
+    assertThat(run.slack.accepted().stream().anyMatch(ChaosRun::firing)).isTrue();
+  }
+
+  static int count(String text, String what) {
+    Matcher m = Pattern.compile(Pattern.quote(what)).matcher(text);
+    int n = 0;
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+}
