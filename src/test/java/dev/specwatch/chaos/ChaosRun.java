@@ -153,18 +153,25 @@ final class ChaosRun implements AutoCloseable {
   }
 
   void awaitReady() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    if (!ready(Duration.ofSeconds(60))) {
+      throw new IllegalStateException("specwatch did not become ready:\n" + Files.readString(log));
+    }
+  }
+
+  /** Whether /readyz answers 200 within {@code within}. */
+  boolean ready(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
     while (System.nanoTime() < deadline) {
       try {
         if (get("/readyz").statusCode() == 200) {
-          return;
+          return true;
         }
       } catch (IOException e) {
         // not listening yet
       }
       Thread.sleep(200);
     }
-    throw new IllegalStateException("specwatch did not become ready:\n" + Files.readString(log));
+    return false;
   }
 
   void kill9() throws InterruptedException {

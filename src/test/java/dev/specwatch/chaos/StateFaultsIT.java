@@ -31,22 +31,29 @@ class StateFaultsIT {
       run.slack.release(); // Slack accepts the post; specwatch cannot record it
       Thread.sleep(8000);
       HttpResponse<String> ready = run.get("/readyz");
-      assertThat(ready.statusCode()).isEqualTo(503);
-      assertThat(ready.body())
-          .contains("state dir " + state.toRealPath() + " is not writable: permission denied");
-      assertThat(run.get("/metrics").body()).contains("specwatch_state_writable 0.0");
-      assertThat(run.slack.accepted().stream().filter(ChaosRun::firing).count())
-          .as("before #12: about one post a second")
-          .isEqualTo(1);
+      HttpResponse<String> metrics = run.get("/metrics");
+      long postsWhileUnwritable = run.slack.accepted().stream().filter(ChaosRun::firing).count();
       run.at(Duration.ofSeconds(38));
       ChaosRun.exec("chmod", "-R", "u+w", state.toString());
+      String log = run.logText();
       ChaosRun.Figures f =
           run.finish(
               "state dir unwritable (permission denied) from the firing post until 38 s",
-              "error lines: "
-                  + count(run.logText(), "is not writable")
-                  + ", stack traces: "
-                  + count(run.logText(), "\tat "));
+              "posts while unwritable: "
+                  + postsWhileUnwritable
+                  + "; error lines: "
+                  + count(log, "is not writable")
+                  + ", stack-trace lines: "
+                  + count(log, "\tat ")
+                  + "; /readyz "
+                  + ready.statusCode()
+                  + ", /metrics "
+                  + metrics.statusCode());
+      assertThat(postsWhileUnwritable).as("before #12: about one post a second").isEqualTo(1);
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.body())
+          .contains("state dir " + state.toRealPath() + " is not writable: permission denied");
+      assertThat(metrics.body()).contains("specwatch_state_writable 0.0");
       assertThat(f.lost()).isZero();
       assertThat(f.duplicated()).isZero();
       assertThat(count(run.logText(), "is not writable")).as("said once").isEqualTo(1);
@@ -80,16 +87,20 @@ class StateFaultsIT {
       Files.writeString(state.resolve("firing.json"), "\u0000\u0000\u0000");
       Files.writeString(state.resolve("silences.json"), "[{\"id\": \"s1\", \"recipe\": ");
       run.startDaemon();
-      run.awaitReady();
-      String status = run.get("/api/v1/status").body();
-      assertThat(status).contains("slack-messages.json", "firing.json", "silences.json");
+      boolean started = run.ready(Duration.ofSeconds(30));
+      String status = started ? run.get("/api/v1/status").body() : "";
       ChaosRun.Figures f =
           run.finish(
               "kill -9 while firing; slack-messages.json, firing.json, silences.json damaged",
-              "resolve posted as a new message (the message map was lost); state_recovered posts: "
-                  + run.slack.accepted().stream()
-                      .filter(c -> c.params().getOrDefault("text", "").contains("state files"))
-                      .count());
+              started
+                  ? "resolve posted as a new message (the message map was lost); state_recovered"
+                      + " posts: "
+                      + run.slack.accepted().stream()
+                          .filter(c -> c.params().getOrDefault("text", "").contains("state files"))
+                          .count()
+                  : "the daemon did not start");
+      assertThat(started).as("before #12: exit 1, a crash loop").isTrue();
+      assertThat(status).contains("slack-messages.json", "firing.json", "silences.json");
       assertThat(f.lost()).isZero();
       assertThat(f.duplicated()).isZero();
     }
