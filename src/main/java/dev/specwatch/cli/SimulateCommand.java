@@ -2,6 +2,8 @@ package dev.specwatch.cli;
 
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.ListenAddress;
+import dev.specwatch.recipes.Recipe;
+import dev.specwatch.recipes.RecipeReader;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.ScenarioLoader;
@@ -12,9 +14,11 @@ import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -41,6 +45,14 @@ final class SimulateCommand implements Callable<Integer> {
   Path scenarioFile;
 
   @Option(
+      names = "--recipe",
+      paramLabel = "FILE",
+      description =
+          "A spark-vllm-docker recipe: serve its model name and num_speculative_tokens, steady"
+              + " traffic with typical MTP acceptance (instead of --scenario).")
+  Path recipeFile;
+
+  @Option(
       names = "--listen",
       paramLabel = "HOST:PORT",
       defaultValue = "127.0.0.1:8000",
@@ -58,9 +70,16 @@ final class SimulateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Scenario scenario;
+    if (scenarioFile != null && recipeFile != null) {
+      throw new UsageException("--scenario and --recipe are alternatives; give one");
+    }
     try {
-      scenario =
-          scenarioFile == null ? ScenarioLoader.loadDefault() : ScenarioLoader.load(scenarioFile);
+      if (recipeFile != null) {
+        scenario = ScenarioLoader.load(recipeScenario(RecipeReader.read(recipeFile)));
+      } else {
+        scenario =
+            scenarioFile == null ? ScenarioLoader.loadDefault() : ScenarioLoader.load(scenarioFile);
+      }
     } catch (InvalidInputException e) {
       e.problems().forEach(err::println);
       return ExitCodes.INVALID_INPUT;
@@ -101,6 +120,34 @@ final class SimulateCommand implements Callable<Integer> {
       stopped.await();
     }
     return ExitCodes.OK;
+  }
+
+  /** A one-model scenario file for a recipe: its model name and k, steady healthy traffic. */
+  static Path recipeScenario(Recipe recipe) throws IOException {
+    if (recipe.speculation().isEmpty()) {
+      throw new UsageException(
+          recipe.file() + " does not use speculative decoding: nothing to simulate");
+    }
+    int k = recipe.speculation().get().k();
+    List<String> acceptance = new java.util.ArrayList<>();
+    for (int i = 0; i < k; i++) {
+      // A typical MTP head: ~0.85 at the first position, decaying by ~0.8 per position.
+      acceptance.add(String.format(java.util.Locale.ROOT, "%.3f", 0.85 * Math.pow(0.8, i)));
+    }
+    Path file = Files.createTempFile("specwatch-recipe-", ".yaml");
+    file.toFile().deleteOnExit();
+    Files.writeString(
+        file,
+        "name: recipe-"
+            + recipe.stem()
+            + "\nmodels:\n  - model_name: \""
+            + recipe.modelName().replace("\"", "\\\"")
+            + "\"\n    num_speculative_tokens: "
+            + k
+            + "\n    phases:\n      - {name: steady, requests_per_second: 2, position_acceptance: ["
+            + String.join(", ", acceptance)
+            + "]}\n");
+    return file;
   }
 
   @Command(

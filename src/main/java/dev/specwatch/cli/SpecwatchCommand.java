@@ -23,7 +23,8 @@ import picocli.CommandLine.IVersionProvider;
       AdviseCommand.class,
       ReplayCommand.class,
       SimulateCommand.class,
-      RulesCommand.class
+      RulesCommand.class,
+      PoliciesCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

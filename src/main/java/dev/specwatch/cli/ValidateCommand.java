@@ -3,6 +3,7 @@ package dev.specwatch.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.recipes.Drift;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
@@ -41,7 +42,15 @@ final class ValidateCommand implements Callable<Integer> {
         "%s: valid; %d recipe(s) from %s%n", config.file, c.policies().size(), c.policiesDir());
     for (Policy p : c.policies()) {
       out.printf(
-          "  %s (%s, k=%d) %s%n", p.recipe(), p.engine(), p.numSpeculativeTokens(), p.match());
+          "  %s (%s, k=%d) %s%s%n",
+          p.recipe(),
+          p.engine(),
+          p.numSpeculativeTokens(),
+          p.match(),
+          p.importedFrom().map(f -> " from " + f.written() + " (" + f.method() + ")").orElse(""));
+    }
+    for (String warning : Drift.check(c.policies())) {
+      out.println("warning: " + warning);
     }
     out.flush();
     return ExitCodes.OK;
@@ -62,9 +71,13 @@ final class ValidateCommand implements Callable<Integer> {
         r.put("num_speculative_tokens", p.numSpeculativeTokens());
         r.put("match", p.match());
         r.put("source", p.source().toString());
+        p.importedFrom()
+            .ifPresent(
+                f -> r.put("imported_from", Map.of("recipe", f.written(), "method", f.method())));
         recipes.add(r);
       }
       root.put("recipes", recipes);
+      root.put("warnings", Drift.check(c.policies()));
     } catch (InvalidInputException e) {
       root.put("valid", false);
       List<Object> errors = new ArrayList<>();

@@ -180,6 +180,20 @@ final class PolicyReader {
                 MapReader.of(node, path, r.problems(), r.baseDir())
                     .flatMap(PolicyReader::maintenance));
     Policy.Detection detection = detection(r, engine, thresholds);
+    Optional<Policy.ImportedFrom> importedFrom =
+        r.map("imported_from")
+            .flatMap(
+                i -> {
+                  String recipeFile = i.requiredString("recipe");
+                  String method = i.string("method", "unspecified");
+                  i.finish();
+                  Path dir = file.toAbsolutePath().getParent();
+                  return recipeFile.isEmpty()
+                      ? Optional.empty()
+                      : Optional.of(
+                          new Policy.ImportedFrom(
+                              dir.resolve(recipeFile).normalize(), recipeFile, method));
+                });
     r.finish();
     if (r.problemCount() > problemsBefore
         || parsedEngine.isEmpty()
@@ -204,7 +218,8 @@ final class PolicyReader {
             maintenance,
             slo,
             detection,
-            r.location()));
+            r.location(),
+            importedFrom));
   }
 
   private Policy.Thresholds readThresholds(MapReader t, int k, Engine engine) {

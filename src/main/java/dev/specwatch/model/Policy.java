@@ -31,7 +31,17 @@ public record Policy(
     List<Maintenance> maintenance,
     Optional<Slo> slo,
     Detection detection,
-    Location source) {
+    Location source,
+    Optional<ImportedFrom> importedFrom) {
+
+  /**
+   * Where {@code specwatch policies import} took this policy from.
+   *
+   * @param recipe the recipe file, resolved against the policy's directory
+   * @param written the path as written in the policy (relative to the policy's directory)
+   * @param method the speculative method (mtp, eagle, ...)
+   */
+  public record ImportedFrom(java.nio.file.Path recipe, String written, String method) {}
 
   public static final long DEFAULT_MIN_DRAFTS = 100;
   public static final Duration DEFAULT_FOR = Duration.ofMinutes(5);
@@ -289,8 +299,30 @@ public record Policy(
           maintenance,
           slo,
           detection,
-          new Location("alerts/" + recipe + ".yaml", 1, 1));
+          new Location("alerts/" + recipe + ".yaml", 1, 1),
+          Optional.empty());
     }
+  }
+
+  /** The same policy with other thresholds ({@code policies suggest} replays them). */
+  public Policy withThresholds(Thresholds other) {
+    return new Policy(
+        recipe,
+        engine,
+        match,
+        numSpeculativeTokens,
+        minDrafts,
+        forDuration,
+        keepFiringFor,
+        other,
+        notification,
+        labels,
+        runbookUrl,
+        maintenance,
+        slo,
+        detection,
+        source,
+        importedFrom);
   }
 
   public List<LabelMatcher> matchers() {

@@ -46,4 +46,12 @@ public sealed interface QueryResult {
     throw new IllegalStateException(
         "expected an instant vector, got " + getClass().getSimpleName());
   }
+
+  /** The series of a range query's matrix. */
+  default List<Series> series() {
+    if (this instanceof Matrix m) {
+      return m.series();
+    }
+    throw new IllegalStateException("expected a range vector, got " + getClass().getSimpleName());
+  }
 }

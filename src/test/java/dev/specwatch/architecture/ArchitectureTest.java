@@ -68,6 +68,8 @@ class ArchitectureTest {
         .definedBy("dev.specwatch.server..")
         .layer("schedule")
         .definedBy("dev.specwatch.schedule..")
+        .layer("recipes")
+        .definedBy("dev.specwatch.recipes..")
         .layer("sim")
         .definedBy("dev.specwatch.sim..")
         .layer("cli")
@@ -115,6 +117,8 @@ class ArchitectureTest {
             "detect",
             "store")
         .whereLayer("sim")
+        .mayOnlyAccessLayers("model", "yaml")
+        .whereLayer("recipes")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer()

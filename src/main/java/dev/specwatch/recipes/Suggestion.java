@@ -1,0 +1,128 @@
+package dev.specwatch.recipes;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Thresholds proposed from a recipe's own hourly history: each line sits {@link #MARGIN} below the
+ * 5th percentile of the hours that had drafts (a healthy recipe crosses it in well under 5 % of
+ * hours, and then only by the margin), with a clear-above between the line and the 10th percentile
+ * for hysteresis. Below {@link #MIN_HOURS} hours with drafts there is no proposal: a percentile of
+ * a few hours is noise.
+ */
+public final class Suggestion {
+  /** Hours with drafts needed before anything is proposed. */
+  public static final int MIN_HOURS = 24;
+
+  /** How far below the 5th percentile a line sits (relative). */
+  public static final double MARGIN = 0.10;
+
+  /** A proposed line and what it stands on. */
+  public record Line(
+      double below, Double clearAbove, double p5, double p10, double median, int hours) {}
+
+  /**
+   * @param acceptance empty when there is not enough data
+   * @param positions by 0-based position, only those with enough data
+   */
+  public record Proposal(
+      int hours, Line acceptance, Line meanAcceptedLength, Map<Integer, Line> positions) {
+    public boolean enough() {
+      return acceptance != null;
+    }
+  }
+
+  private Suggestion() {}
+
+  /**
+   * @param acceptance hourly acceptance rates (NaN or null: no drafts that hour)
+   * @param length hourly mean accepted length
+   * @param positions hourly per-position acceptance, by position
+   */
+  public static Proposal propose(
+      List<Double> acceptance, List<Double> length, Map<Integer, List<Double>> positions) {
+    List<Double> a = finite(acceptance);
+    if (a.size() < MIN_HOURS) {
+      return new Proposal(a.size(), null, null, Map.of());
+    }
+    Line rate = line(a, 0, true);
+    List<Double> l = finite(length);
+    Line len = l.size() < MIN_HOURS ? null : line(l, 1, false);
+    Map<Integer, Line> pos = new TreeMap<>();
+    positions.forEach(
+        (i, values) -> {
+          List<Double> v = finite(values);
+          if (v.size() >= MIN_HOURS) {
+            pos.put(i, line(v, 0, false));
+          }
+        });
+    return new Proposal(a.size(), rate, len, pos);
+  }
+
+  /** The line {@link #MARGIN} under p5, measured from {@code floor} (1 for accepted length). */
+  static Line line(List<Double> values, double floor, boolean hysteresis) {
+    double p5 = percentile(values, 0.05);
+    double p10 = percentile(values, 0.10);
+    double median = percentile(values, 0.5);
+    double below = round2Down(floor + (p5 - floor) * (1 - MARGIN));
+    Double clear = null;
+    if (hysteresis) {
+      double c = round2Down(Math.min(p10, below + (p5 - below) * 2));
+      clear = c > below ? c : null;
+    }
+    return new Line(below, clear, p5, p10, median, values.size());
+  }
+
+  /** Linear-interpolated percentile (type 7, as numpy's default) of {@code values}. */
+  public static double percentile(List<Double> values, double q) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    double h = (sorted.size() - 1) * q;
+    int lo = (int) Math.floor(h);
+    int hi = Math.min(lo + 1, sorted.size() - 1);
+    return sorted.get(lo) + (h - lo) * (sorted.get(hi) - sorted.get(lo));
+  }
+
+  static double round2Down(double v) {
+    return Math.floor(v * 100 + 1e-9) / 100;
+  }
+
+  private static List<Double> finite(List<Double> values) {
+    return values.stream().filter(v -> v != null && Double.isFinite(v)).toList();
+  }
+
+  /** The thresholds block for a policy, YAML. */
+  public static String yaml(Proposal p) {
+    StringBuilder out = new StringBuilder("thresholds:\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "  acceptance_rate: {below: %.2f%s}%n",
+            p.acceptance().below(),
+            p.acceptance().clearAbove() == null
+                ? ""
+                : String.format(Locale.ROOT, ", clear_above: %.2f", p.acceptance().clearAbove())));
+    if (p.meanAcceptedLength() != null) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  mean_accepted_length: {below: %.2f}%n",
+              p.meanAcceptedLength().below()));
+    }
+    if (!p.positions().isEmpty()) {
+      out.append("  position_acceptance:\n");
+      p.positions()
+          .forEach(
+              (i, l) ->
+                  out.append(
+                      String.format(Locale.ROOT, "    \"%d\": {below: %.2f}%n", i, l.below())));
+    }
+    return out.toString();
+  }
+}
