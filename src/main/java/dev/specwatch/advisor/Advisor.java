@@ -21,7 +21,10 @@ public final class Advisor {
    */
   public static final double DEFAULT_DRAFT_COST = 0.1;
 
-  /** Below this many drafts in the window the recommendation carries a warning. */
+  /**
+   * The data floor: below this many drafts there is no recommendation, only "not enough data"
+   * (per-position rates of a few hundred drafts are noise at the 5 % level that decides k).
+   */
   public static final double MIN_DRAFTS = 1000;
 
   private Advisor() {}
@@ -30,8 +33,12 @@ public final class Advisor {
   public record Option(int k, double expectedTokens, double speedup, boolean extrapolated) {}
 
   /**
-   * @param recommended the k with the highest estimated speed-up
-   * @param gain relative speed-up of the recommendation over the current k
+   * @param recommended the k with the highest estimated speed-up among those the data supports; the
+   *     current k when there is not enough data
+   * @param gain relative speed-up of the recommendation over the current k (0 without enough data)
+   * @param enough whether the data passes the floor; without it {@code warning} says why and no
+   *     number should be shown as a recommendation
+   * @param basis what the advice stands on, in words: measured positions, drafts
    */
   public record Advice(
       int currentK,
@@ -39,7 +46,9 @@ public final class Advisor {
       List<Option> options,
       Option recommended,
       double gain,
-      String warning) {}
+      String warning,
+      boolean enough,
+      String basis) {}
 
   public static Advice advise(
       List<Double> positionAcceptance, int currentK, double draftCost, double drafts) {
@@ -71,23 +80,56 @@ public final class Advisor {
       }
     }
     Option current = options.get(Math.min(currentK, options.size()) - 1);
+    String basis =
+        String.format(
+            Locale.ROOT,
+            "%d measured position%s of k=%d, %.0f drafts",
+            measured,
+            measured == 1 ? "" : "s",
+            currentK,
+            drafts);
+    if (drafts < MIN_DRAFTS) {
+      return new Advice(
+          currentK,
+          positionAcceptance,
+          options,
+          current,
+          0,
+          String.format(
+              Locale.ROOT,
+              "not enough data: %.0f drafts (a recommendation needs %.0f)",
+              drafts,
+              MIN_DRAFTS),
+          false,
+          basis);
+    }
+    if (measured < 2 && best.extrapolated()) {
+      // One position says nothing about how acceptance decays: a larger k would be a guess.
+      return new Advice(
+          currentK,
+          positionAcceptance,
+          options,
+          current,
+          0,
+          "not enough data: one measured position cannot show how acceptance decays with k;"
+              + " try k=2 and measure again",
+          false,
+          basis);
+    }
     String warning =
-        drafts < MIN_DRAFTS
-            ? String.format(
-                Locale.ROOT,
-                "only %.0f drafts in the window: too few for a reliable recommendation",
-                drafts)
-            : best.extrapolated()
-                ? "the recommendation is extrapolated beyond the measured positions;"
-                    + " verify it with a benchmark"
-                : null;
+        best.extrapolated()
+            ? "the recommendation is extrapolated beyond the measured positions;"
+                + " verify it with a benchmark"
+            : null;
     return new Advice(
         currentK,
         positionAcceptance,
         options,
         best,
         best.speedup() / current.speedup() - 1,
-        warning);
+        warning,
+        true,
+        basis);
   }
 
   private static double clamp(double v) {

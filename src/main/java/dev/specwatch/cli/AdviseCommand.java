@@ -94,17 +94,22 @@ final class AdviseCommand implements Callable<Integer> {
             policy.numSpeculativeTokens(),
             draftCost,
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
+    String covered = covered(c, policy);
     if (output.json()) {
-      out.println(EvaluationJson.MAPPER.writeValueAsString(json(advice, over, s)));
+      out.println(EvaluationJson.MAPPER.writeValueAsString(json(advice, over, covered, s)));
       return ExitCodes.OK;
     }
     out.printf(
         Locale.ROOT,
-        "%s over %s (%.0f drafts), draft cost %.2f%n",
+        "%s: %s, over %s, draft cost %.2f%n",
         recipe,
-        over,
-        s.signals().draftsInWindow(),
+        advice.basis(),
+        covered,
         draftCost);
+    if (!advice.enough()) {
+      out.println(advice.warning() + "; keeping num_speculative_tokens=" + advice.currentK());
+      return ExitCodes.OK;
+    }
     out.println("   k  tokens/step  speed-up");
     for (Advisor.Option o : advice.options()) {
       out.printf(
@@ -128,7 +133,41 @@ final class AdviseCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private Map<String, Object> json(Advisor.Advice advice, String over, RecipeSnapshot s) {
+  /**
+   * How much of the window the data actually covers: "24h", or "3m 10s of data (asked for 24h)"
+   * when Prometheus holds less.
+   */
+  private String covered(SpecwatchConfig c, Policy policy) {
+    String asked = Durations.format(window);
+    if (policy.engine() != dev.specwatch.model.Engine.VLLM) {
+      return asked;
+    }
+    try {
+      String promql =
+          "min(min_over_time(timestamp("
+              + dev.specwatch.signals.VllmProfile.DRAFTS
+              + dev.specwatch.signals.PromQl.selector(policy.matchers())
+              + ")["
+              + dev.specwatch.signals.PromQl.range(window)
+              + ":1m]))";
+      List<dev.specwatch.prometheus.Sample> first =
+          new PrometheusClient(c.prometheus()).query(promql, Optional.empty()).samples();
+      if (first.isEmpty() || !Double.isFinite(first.get(0).value())) {
+        return asked;
+      }
+      Duration held =
+          Duration.ofSeconds(
+              Math.max(0, java.time.Instant.now().getEpochSecond() - (long) first.get(0).value()));
+      return held.compareTo(window.multipliedBy(95).dividedBy(100)) >= 0
+          ? asked
+          : Durations.format(held) + " of data (asked for " + asked + ")";
+    } catch (dev.specwatch.prometheus.PrometheusException e) {
+      return asked;
+    }
+  }
+
+  private Map<String, Object> json(
+      Advisor.Advice advice, String over, String covered, RecipeSnapshot s) {
     List<Object> options = new ArrayList<>();
     for (Advisor.Option o : advice.options()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -142,12 +181,15 @@ final class AdviseCommand implements Callable<Integer> {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("recipe", recipe);
     root.put("window", over);
+    root.put("covered", covered);
+    root.put("basis", advice.basis());
+    root.put("enough_data", advice.enough());
     root.put("drafts", s.signals().draftsInWindow());
     root.put("draft_cost", draftCost);
     root.put("current_k", advice.currentK());
     root.put("options", options);
-    root.put("recommended_k", advice.recommended().k());
-    root.put("gain", advice.gain());
+    root.put("recommended_k", advice.enough() ? advice.recommended().k() : null);
+    root.put("gain", advice.enough() ? advice.gain() : null);
     root.put("warning", advice.warning());
     return root;
   }

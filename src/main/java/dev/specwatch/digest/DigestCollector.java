@@ -137,6 +137,7 @@ public final class DigestCollector {
     }
     Integer recommendedK = null;
     Double recommendedGain = null;
+    String adviceBasis = null;
     if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
       Advisor.Advice advice =
           Advisor.advise(
@@ -144,8 +145,13 @@ public final class DigestCollector {
               p.numSpeculativeTokens(),
               Advisor.DEFAULT_DRAFT_COST,
               draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
-      recommendedK = advice.recommended().k();
-      recommendedGain = advice.gain();
+      if (advice.enough()) {
+        recommendedK = advice.recommended().k();
+        recommendedGain = advice.gain();
+        adviceBasis = advice.basis() + " over the week";
+      } else {
+        adviceBasis = advice.warning() + " (" + advice.basis() + " over the week)";
+      }
     }
     return new RecipeWeek(
         p.recipe(),
@@ -176,7 +182,8 @@ public final class DigestCollector {
         sloCompliance,
         sloBudget,
         recommendedK,
-        recommendedGain);
+        recommendedGain,
+        adviceBasis);
   }
 
   private String dashboard(Policy p, DigestPeriod period) {

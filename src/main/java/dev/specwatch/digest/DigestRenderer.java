@@ -174,7 +174,11 @@ public final class DigestRenderer {
                         + (r.recommendedK() > r.positionAcceptance().size()
                             ? ", extrapolated beyond the measured positions: verify with a benchmark"
                             : "")
-                        + ")"));
+                        + ")")
+                + "; from "
+                + r.adviceBasis());
+      } else if (r.adviceBasis() != null) {
+        m.put("advice", "no recommendation: " + r.adviceBasis());
       }
       if (r.dashboardUrl() != null) {
         m.put("dashboard", r.dashboardUrl());

@@ -12,7 +12,9 @@ import java.util.List;
  * @param idleShare share of the week's hours without drafts
  * @param acceptanceChange relative change of the acceptance rate against the previous week
  * @param sloCompliance the recipe's SLO compliance over its period at the end of the week
- * @param recommendedK the advisor's num_speculative_tokens from the week's positions
+ * @param recommendedK the advisor's num_speculative_tokens from the week's positions; null when the
+ *     data is below the advisor's floor
+ * @param adviceBasis what the advice stands on, or why there is none ("not enough data: ...")
  */
 public record RecipeWeek(
     String recipe,
@@ -43,7 +45,8 @@ public record RecipeWeek(
     Double sloCompliance,
     Double sloBudgetRemaining,
     Integer recommendedK,
-    Double recommendedGain) {
+    Double recommendedGain,
+    String adviceBasis) {
 
   public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
 }

@@ -213,6 +213,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   @Override
+  public List<dev.specwatch.model.Policy> policies() {
+    return wiring.config().policies();
+  }
+
+  @Override
   public StatusViews.Status status() throws IOException {
     Evaluation e = last;
     return new StatusViews.Status(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.model.Policy;
 import dev.specwatch.model.Secret;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
@@ -75,6 +76,11 @@ public final class StatusServer implements AutoCloseable {
 
     /** {@code /api/v1/status}: readiness, the state directory, last evaluation, outbox. */
     StatusViews.Status status() throws IOException;
+
+    /** The running config's policies (what /api/v1/recipes adds to each recipe). */
+    default List<Policy> policies() {
+      return List.of();
+    }
   }
 
   private record Response(int status, String type, String body) {}
@@ -108,7 +114,7 @@ public final class StatusServer implements AutoCloseable {
               true,
               s ->
                   s.lastEvaluation()
-                      .map(e -> json(200, EvaluationJson.of(e)))
+                      .map(e -> json(200, StatusViews.recipes(e, s.policies())))
                       .orElseGet(
                           () ->
                               json(503, Map.of("status", "error", "error", "no evaluation yet")))),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.model.Policy;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.RecipeSnapshot;
@@ -146,6 +147,25 @@ public final class StatusViews {
       }
     }
     return new Slos(slos);
+  }
+
+  /**
+   * {@code GET /api/v1/recipes}: the last evaluation (the {@code check --output json} document),
+   * each recipe with the recipe file its policy was imported from, when it was.
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> recipes(Evaluation e, List<Policy> policies) {
+    Map<String, Object> root = EvaluationJson.of(e);
+    Map<String, Policy.ImportedFrom> from = new java.util.HashMap<>();
+    policies.forEach(p -> p.importedFrom().ifPresent(f -> from.put(p.recipe(), f)));
+    for (Object r : (List<Object>) root.get("recipes")) {
+      Map<String, Object> recipe = (Map<String, Object>) r;
+      Policy.ImportedFrom f = from.get((String) recipe.get("name"));
+      if (f != null) {
+        recipe.put("imported_from", Map.of("recipe", f.written(), "method", f.method()));
+      }
+    }
+    return root;
   }
 
   /** {@code GET /api/v1/status}: is the daemon well, and what did it lose. */

@@ -83,9 +83,12 @@ public final class EvaluationJson {
               Advisor.DEFAULT_DRAFT_COST,
               s.draftsInWindow() == null ? 0 : s.draftsInWindow());
       Map<String, Object> a = new LinkedHashMap<>();
-      a.put("recommended_num_speculative_tokens", advice.recommended().k());
-      a.put("estimated_gain", advice.gain());
+      a.put("enough_data", advice.enough());
+      a.put(
+          "recommended_num_speculative_tokens", advice.enough() ? advice.recommended().k() : null);
+      a.put("estimated_gain", advice.enough() ? advice.gain() : null);
       a.put("draft_cost", Advisor.DEFAULT_DRAFT_COST);
+      a.put("basis", advice.basis() + " in the evaluation window");
       a.put("warning", advice.warning());
       recipe.put("advice", a);
     }

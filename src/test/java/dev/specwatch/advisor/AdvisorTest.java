@@ -50,8 +50,23 @@ class AdvisorTest {
   }
 
   @Test
-  void warnsWhenTheDataAreThin() {
-    assertThat(Advisor.advise(List.of(0.8, 0.6), 2, 0.1, 120).warning())
-        .startsWith("only 120 drafts in the window");
+  void belowTheDataFloorThereIsNoRecommendation() {
+    Advisor.Advice thin = Advisor.advise(List.of(0.8, 0.6), 2, 0.1, 120);
+    assertThat(thin.enough()).isFalse();
+    assertThat(thin.warning())
+        .isEqualTo("not enough data: 120 drafts (a recommendation needs 1000)");
+    assertThat(thin.recommended().k()).as("stays at the current k").isEqualTo(2);
+    assertThat(thin.gain()).isZero();
+    assertThat(thin.basis()).isEqualTo("2 measured positions of k=2, 120 drafts");
+  }
+
+  @Test
+  void oneMeasuredPositionRecommendsNoLargerK() {
+    // k=1 with 0.8 acceptance: before, "k=3, +40.8 %" from this single number.
+    Advisor.Advice one = Advisor.advise(List.of(0.8), 1, 0.1, 50_000);
+    assertThat(one.enough()).isFalse();
+    assertThat(one.recommended().k()).isEqualTo(1);
+    assertThat(one.warning()).contains("one measured position");
+    assertThat(one.basis()).isEqualTo("1 measured position of k=1, 50000 drafts");
   }
 }
