@@ -142,6 +142,8 @@ final class AdviseCommand implements Callable<Integer> {
     if (policy.engine() != dev.specwatch.model.Engine.VLLM) {
       return asked;
     }
+    // 8,640 steps over the window (10 s for 24h): the first sample is found to within a step.
+    Duration resolution = Duration.ofSeconds(Math.max(1, window.toSeconds() / 8640));
     try {
       String promql =
           "min(min_over_time(timestamp("
@@ -149,7 +151,9 @@ final class AdviseCommand implements Callable<Integer> {
               + dev.specwatch.signals.PromQl.selector(policy.matchers())
               + ")["
               + dev.specwatch.signals.PromQl.range(window)
-              + ":1m]))";
+              + ":"
+              + dev.specwatch.signals.PromQl.range(resolution)
+              + "]))";
       List<dev.specwatch.prometheus.Sample> first =
           new PrometheusClient(c.prometheus()).query(promql, Optional.empty()).samples();
       if (first.isEmpty() || !Double.isFinite(first.get(0).value())) {
