@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the real components the tests and the demo run are installed: Prometheus, promtool
-# and Alertmanager from Debian's packages, plus a JDK 17+ and Maven. Installs them with apt-get
+# and Alertmanager from Debian's packages, Chromium and its ChromeDriver (the web UI's browser
+# tests), plus a JDK 17+ and Maven. Installs them with apt-get
 # when running as root; otherwise names what is missing and fails.
 set -euo pipefail
 
@@ -12,6 +13,9 @@ command -v java >/dev/null 2>&1 || missing_pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing_pkgs+=(maven)
 command -v curl >/dev/null 2>&1 || missing_pkgs+=(curl)
 command -v systemd-analyze >/dev/null 2>&1 || missing_pkgs+=(systemd)
+# The web UI's browser tests drive Debian's Chromium through its ChromeDriver.
+command -v chromium >/dev/null 2>&1 || missing_pkgs+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing_pkgs+=(chromium-driver)
 
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   exit 0

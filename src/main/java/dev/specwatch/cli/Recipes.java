@@ -37,15 +37,7 @@ final class Recipes {
   }
 
   /** The rule names of policies (docs/ALERTING.md). */
-  static final List<String> RULES =
-      List.of(
-          "acceptance_rate",
-          "mean_accepted_length",
-          "position_acceptance",
-          "regression",
-          "throughput",
-          "slo_burn",
-          "datasource_unavailable");
+  static final List<String> RULES = Policy.RULE_NAMES;
 
   private static Set<String> names(SpecwatchConfig c) {
     Set<String> names = new TreeSet<>();

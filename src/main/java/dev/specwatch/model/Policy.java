@@ -44,6 +44,20 @@ public record Policy(
   public record ImportedFrom(java.nio.file.Path recipe, String written, String method) {}
 
   public static final long DEFAULT_MIN_DRAFTS = 100;
+
+  /** Every rule name an alert can have (silences name them; docs/ALERTING.md). */
+  public static final List<String> RULE_NAMES =
+      List.of(
+          "acceptance_rate",
+          "mean_accepted_length",
+          "position_acceptance",
+          "regression",
+          "throughput",
+          "slo_burn",
+          "change",
+          "datasource_unavailable",
+          "state_recovered");
+
   public static final Duration DEFAULT_FOR = Duration.ofMinutes(5);
   public static final Duration DEFAULT_KEEP_FIRING_FOR = Duration.ofMinutes(5);
 

@@ -41,4 +41,21 @@ public final class Links {
                 : "now");
     return Optional.of(url.toString());
   }
+
+  /** The dashboard filtered to one model over the last 6 hours (the web UI's links). */
+  public static Optional<String> dashboard(Optional<URI> grafana, String modelName) {
+    if (grafana.isEmpty()) {
+      return Optional.empty();
+    }
+    String base = grafana.get().toString().replaceAll("/+$", "");
+    return Optional.of(
+        base
+            + "/d/"
+            + DASHBOARD_UID
+            + "/vllm-speculative-decoding?orgId=1"
+            + (modelName == null
+                ? ""
+                : "&var-model_name=" + URLEncoder.encode(modelName, StandardCharsets.UTF_8))
+            + "&from=now-6h&to=now");
+  }
 }

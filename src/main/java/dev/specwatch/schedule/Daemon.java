@@ -5,7 +5,10 @@ import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.Learner;
+import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.SilenceStore;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.digest.DigestSlack;
@@ -49,6 +52,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private final Clock clock;
   private final SpecwatchMetrics metrics = new SpecwatchMetrics();
   private final DatasourceLog datasourceLog = new DatasourceLog();
+  private final Sparklines sparklines = new Sparklines();
 
   /** Held during an evaluation and while the wiring is swapped. */
   private final ReentrantLock cycle = new ReentrantLock();
@@ -67,7 +71,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private NotificationStores stores;
 
   /** Everything built from one config. */
-  private record Wiring(
+  record Wiring(
       SpecwatchConfig config,
       PrometheusClient prometheus,
       AlertService alerts,
@@ -218,6 +222,52 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   @Override
+  public List<Silence> silences() throws IOException {
+    return new SilenceStore(stateDir, health).load();
+  }
+
+  @Override
+  public Silence addSilence(
+      String recipe, Optional<String> rule, Duration duration, String comment, String author)
+      throws IOException {
+    return SilenceActions.add(
+        new SilenceStore(stateDir, health),
+        policies(),
+        clock,
+        recipe,
+        rule,
+        duration,
+        comment,
+        author);
+  }
+
+  @Override
+  public boolean expireSilence(String id) throws IOException {
+    return SilenceActions.expire(new SilenceStore(stateDir, health), clock, id);
+  }
+
+  @Override
+  public List<Transition> history(java.time.Instant from) throws IOException {
+    return new TransitionHistory(stateDir).between(from, clock.instant().plusSeconds(1));
+  }
+
+  @Override
+  public List<Double> sparkline(String recipe) {
+    return sparklines.get(recipe, wiring, last);
+  }
+
+  @Override
+  public Optional<java.net.URI> grafana() {
+    return wiring.config().grafanaUrl();
+  }
+
+  @Override
+  public StatusViews.Config config() {
+    return StatusViews.config(
+        wiring.config(), Daemon.class.getPackage().getImplementationVersion());
+  }
+
+  @Override
   public StatusViews.Status status() throws IOException {
     Evaluation e = last;
     return new StatusViews.Status(
@@ -226,7 +276,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
         StatusViews.stateDir(health),
         e == null ? null : e.evaluatedAt().toString(),
         wiring.notifications().outbox().pending().size(),
-        wiring.alerts().state().queued().size());
+        wiring.alerts().state().queued().size(),
+        config());
   }
 
   @Override

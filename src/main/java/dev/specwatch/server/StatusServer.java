@@ -1,18 +1,20 @@
 package dev.specwatch.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Secret;
 import dev.specwatch.signals.Evaluation;
-import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's HTTP endpoints, registered from one table ({@link #ENDPOINTS}). With {@code
- * server.bearer_token}, the API and {@code /-/reload} require it. Responses never contain secrets:
- * they are built from evaluations and alert state, whose errors name endpoints only. {@code HEAD}
- * is answered wherever {@code GET} is.
+ * The daemon's HTTP endpoints, registered from two tables ({@link #API}, {@link
+ * UiRoutes#ENDPOINTS}). With {@code server.bearer_token}, the API and {@code /-/reload} require it.
+ * Responses never contain secrets: they are built from evaluations and alert state, whose errors
+ * name endpoints only. {@code HEAD} is answered wherever {@code GET} is.
  */
 public final class StatusServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(StatusServer.class);
@@ -81,61 +83,143 @@ public final class StatusServer implements AutoCloseable {
     default List<Policy> policies() {
       return List.of();
     }
+
+    /** Every silence, active and expired (until pruned). */
+    default List<Silence> silences() throws IOException {
+      return List.of();
+    }
+
+    /**
+     * Adds a silence.
+     *
+     * @throws IllegalArgumentException when the recipe or rule is unknown (the message says which)
+     */
+    default Silence addSilence(
+        String recipe, Optional<String> rule, Duration duration, String comment, String author)
+        throws IOException {
+      throw new IllegalArgumentException("silences are not available here");
+    }
+
+    /** Ends a silence now; false when no active silence has that id. */
+    default boolean expireSilence(String id) throws IOException {
+      return false;
+    }
+
+    /** Transitions since {@code from} (the alert history). */
+    default List<Transition> history(Instant from) throws IOException {
+      return List.of();
+    }
+
+    /** A recipe's acceptance over the last 6 hours (5-minute points; null where idle). */
+    default List<Double> sparkline(String recipe) {
+      return List.of();
+    }
+
+    /** The Grafana base URL for dashboard links. */
+    default Optional<URI> grafana() {
+      return Optional.empty();
+    }
+
+    /** What the status page shows of the running config (no secrets). */
+    default StatusViews.Config config() {
+      return new StatusViews.Config("", List.of(), "", "", List.of());
+    }
   }
 
-  private record Response(int status, String type, String body) {}
-
-  private interface Handler {
-    Response handle(Source source) throws IOException;
+  /** Who may call an endpoint (see {@link Sessions}). */
+  enum Access {
+    PUBLIC,
+    API,
+    API_WRITE,
+    PAGE,
+    FORM
   }
 
-  /** One endpoint: its exact path, method, whether it needs the bearer token, what it answers. */
-  private record Endpoint(String path, String method, boolean authenticated, Handler handler) {}
+  interface Handler {
+    Response handle(Source source, Request request) throws IOException;
+  }
 
-  private static final List<Endpoint> ENDPOINTS =
+  /**
+   * One endpoint: its path ({@code /x/{}} matches one more segment), method, who may call it and
+   * what it answers.
+   */
+  record Endpoint(String path, String method, Access access, Handler handler) {
+    boolean matches(String requestPath) {
+      if (!path.endsWith("/{}")) {
+        return path.equals(requestPath);
+      }
+      String prefix = path.substring(0, path.length() - 2);
+      return requestPath.startsWith(prefix)
+          && requestPath.length() > prefix.length()
+          && requestPath.indexOf('/', prefix.length()) < 0;
+    }
+
+    String param(String requestPath) {
+      return path.endsWith("/{}")
+          ? java.net.URLDecoder.decode(
+              requestPath.substring(path.length() - 2), StandardCharsets.UTF_8)
+          : null;
+    }
+  }
+
+  static final List<Endpoint> API =
       List.of(
-          new Endpoint("/healthz", "GET", false, s -> text(200, "ok\n")),
+          new Endpoint("/healthz", "GET", Access.PUBLIC, (s, r) -> Response.text(200, "ok\n")),
           new Endpoint(
               "/readyz",
               "GET",
-              false,
-              s ->
+              Access.PUBLIC,
+              (s, r) ->
                   s.ready()
-                      ? text(200, "ready\n")
-                      : text(503, "not ready: " + s.notReadyReason() + "\n")),
+                      ? Response.text(200, "ready\n")
+                      : Response.text(503, "not ready: " + s.notReadyReason() + "\n")),
           new Endpoint(
               "/metrics",
               "GET",
-              false,
-              s -> new Response(200, "text/plain; version=0.0.4; charset=utf-8", s.metrics())),
+              Access.PUBLIC,
+              (s, r) ->
+                  new Response(
+                      200, "text/plain; version=0.0.4; charset=utf-8", s.metrics(), Map.of())),
           new Endpoint(
               "/api/v1/recipes",
               "GET",
-              true,
-              s ->
+              Access.API,
+              (s, r) ->
                   s.lastEvaluation()
-                      .map(e -> json(200, StatusViews.recipes(e, s.policies())))
+                      .map(e -> Response.json(200, StatusViews.recipes(e, s.policies())))
                       .orElseGet(
                           () ->
-                              json(503, Map.of("status", "error", "error", "no evaluation yet")))),
+                              Response.json(
+                                  503, Map.of("status", "error", "error", "no evaluation yet")))),
           new Endpoint(
-              "/api/v1/alerts", "GET", true, s -> json(200, StatusViews.alerts(s.alertState()))),
+              "/api/v1/alerts",
+              "GET",
+              Access.API,
+              (s, r) -> Response.json(200, StatusViews.alerts(s.alertState()))),
           new Endpoint(
               "/api/v1/slos",
               "GET",
-              true,
-              s -> json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
-          new Endpoint("/api/v1/status", "GET", true, s -> json(200, s.status())),
+              Access.API,
+              (s, r) -> Response.json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
+          new Endpoint(
+              "/api/v1/status", "GET", Access.API, (s, r) -> Response.json(200, s.status())),
           new Endpoint(
               "/api/v1/detectors",
               "GET",
-              true,
-              s -> json(200, StatusViews.detectors(s.alertState()))),
-          new Endpoint("/-/reload", "POST", true, StatusServer::reload));
+              Access.API,
+              (s, r) -> Response.json(200, StatusViews.detectors(s.alertState()))),
+          new Endpoint(
+              "/api/v1/silences",
+              "GET",
+              Access.API,
+              (s, r) -> Response.json(200, SilenceApi.list(s.silences()))),
+          new Endpoint("/api/v1/silences", "POST", Access.API_WRITE, SilenceApi::create),
+          new Endpoint("/api/v1/silences/{}", "DELETE", Access.API_WRITE, SilenceApi::expire),
+          new Endpoint("/-/reload", "POST", Access.API_WRITE, (s, r) -> reload(s)));
 
   /** Every path served, in table order (for tests and docs). */
   static List<String> paths() {
-    return ENDPOINTS.stream().map(Endpoint::path).toList();
+    return API.stream().map(Endpoint::path).distinct().toList();
   }
 
   private final HttpServer server;
@@ -159,11 +243,11 @@ public final class StatusServer implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    Map<String, Endpoint> byPath = new LinkedHashMap<>();
-    ENDPOINTS.forEach(e -> byPath.put(e.path(), e));
-    // One context: every request is routed by its exact path (contexts match by prefix).
-    server.createContext(
-        "/", ex -> handle(ex, byPath.get(ex.getRequestURI().getPath()), token, source));
+    Sessions sessions = new Sessions(token);
+    List<Endpoint> all = new java.util.ArrayList<>(API);
+    all.addAll(UiRoutes.ENDPOINTS);
+    // One context: every request is routed by the table (contexts match by prefix).
+    server.createContext("/", ex -> handle(ex, all, sessions, source));
     server.start();
     return new StatusServer(server, executor);
   }
@@ -179,67 +263,88 @@ public final class StatusServer implements AutoCloseable {
     if (!problems.isEmpty()) {
       body.put("errors", problems);
     }
-    return json(problems.isEmpty() ? 200 : 400, body);
+    return Response.json(problems.isEmpty() ? 200 : 400, body);
   }
 
-  private static Response text(int status, String body) {
-    return new Response(status, "text/plain; charset=utf-8", body);
-  }
-
-  private static Response json(int status, Object body) {
-    try {
-      return new Response(
-          status, "application/json", EvaluationJson.MAPPER.writeValueAsString(body));
-    } catch (JsonProcessingException e) {
-      logger.error("cannot encode the response", e);
-      return text(500, "cannot encode the response\n");
-    }
-  }
-
-  private static void handle(
-      HttpExchange ex, Endpoint endpoint, Optional<Secret> token, Source source)
+  private static void handle(HttpExchange ex, List<Endpoint> all, Sessions sessions, Source source)
       throws IOException {
     try (ex) {
       String method = ex.getRequestMethod();
       boolean head = method.equals("HEAD");
+      // Routed on the raw path: a recipe name may hold an encoded "/" (%2F).
+      String path = ex.getRequestURI().getRawPath();
+      List<Endpoint> atPath = all.stream().filter(e -> e.matches(path)).toList();
+      Optional<Endpoint> endpoint =
+          atPath.stream()
+              .filter(e -> e.method().equals(method) || (head && e.method().equals("GET")))
+              .findFirst();
       Response response;
-      if (endpoint == null) {
-        response = text(404, "not found\n");
-      } else if (!method.equals(endpoint.method()) && !(head && endpoint.method().equals("GET"))) {
-        response = text(405, "use " + endpoint.method() + "\n");
-        ex.getResponseHeaders().set("Allow", endpoint.method());
-      } else if (endpoint.authenticated() && token.isPresent() && !authorized(ex, token.get())) {
-        response = text(401, "missing or wrong bearer token\n");
-        ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      if (atPath.isEmpty()) {
+        response = Response.text(404, "not found\n");
+      } else if (endpoint.isEmpty()) {
+        String allow = String.join(", ", atPath.stream().map(Endpoint::method).toList());
+        response = Response.text(405, "use " + allow + "\n").withHeader("Allow", allow);
       } else {
-        try {
-          response = endpoint.handler().handle(source);
-        } catch (IOException | RuntimeException e) {
-          logger.error("{} {} failed", method, endpoint.path(), e);
-          response = text(500, "internal error\n");
-        }
+        response = call(ex, endpoint.get(), sessions, source);
       }
-      byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().set("Content-Type", response.type());
-      if (head || body.length == 0) {
-        if (head && body.length > 0) {
-          ex.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
-        }
-        ex.sendResponseHeaders(response.status(), -1);
-        return;
-      }
-      ex.sendResponseHeaders(response.status(), body.length);
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(body);
-      }
+      send(ex, response, head);
     }
   }
 
-  private static boolean authorized(HttpExchange ex, Secret token) {
-    String header = ex.getRequestHeaders().getFirst("Authorization");
-    byte[] expected = ("Bearer " + token.reveal()).getBytes(StandardCharsets.UTF_8);
-    byte[] given = header == null ? new byte[0] : header.getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(expected, given);
+  private static Response call(HttpExchange ex, Endpoint e, Sessions sessions, Source source) {
+    Request r;
+    try {
+      r = Request.of(ex, e.param(ex.getRequestURI().getRawPath()));
+    } catch (IllegalArgumentException | IOException bad) {
+      return Response.text(413, bad.getMessage() + "\n");
+    }
+    boolean allowed =
+        switch (e.access()) {
+          case PUBLIC -> true;
+          case API -> sessions.apiAuthorized(r);
+          case API_WRITE -> sessions.apiWriteAuthorized(r);
+          case PAGE -> sessions.pageAuthorized(r);
+          case FORM -> sessions.formAuthorized(r);
+        };
+    if (!allowed) {
+      return switch (e.access()) {
+        case PAGE -> Response.seeOther("/login");
+        case FORM -> Response.text(403, "forbidden: reload the page and submit the form again\n");
+        case API_WRITE ->
+            sessions.tokenConfigured()
+                ? Response.text(401, "missing or wrong bearer token\n")
+                    .withHeader("WWW-Authenticate", "Bearer")
+                : Response.text(
+                    403, "writes are accepted from loopback only (set server.bearer_token)\n");
+        default ->
+            Response.text(401, "missing or wrong bearer token\n")
+                .withHeader("WWW-Authenticate", "Bearer");
+      };
+    }
+    try {
+      return e.handler().handle(source, r.withSessions(sessions));
+    } catch (IOException | RuntimeException failure) {
+      logger.error("{} {} failed", r.method(), e.path(), failure);
+      return Response.text(500, "internal error\n");
+    }
+  }
+
+  private static void send(HttpExchange ex, Response response, boolean head) throws IOException {
+    byte[] body = response.body().getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", response.type());
+    ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+    response.headers().forEach((k, v) -> ex.getResponseHeaders().add(k, v));
+    if (head || body.length == 0) {
+      if (head && body.length > 0) {
+        ex.getResponseHeaders().set("Content-Length", Integer.toString(body.length));
+      }
+      ex.sendResponseHeaders(response.status(), -1);
+      return;
+    }
+    ex.sendResponseHeaders(response.status(), body.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(body);
+    }
   }
 
   @Override

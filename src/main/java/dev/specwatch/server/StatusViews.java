@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.RecipeSnapshot;
@@ -168,6 +170,32 @@ public final class StatusViews {
     return root;
   }
 
+  /**
+   * What the status page shows of the running config: never a secret.
+   *
+   * @param notifiers "name (type)"
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Config(
+      String version,
+      List<String> notifiers,
+      String evaluation,
+      String prometheus,
+      List<String> recipes) {}
+
+  /** The status page's summary of a config: names, types, URLs; never a secret. */
+  public static Config config(SpecwatchConfig c, String version) {
+    return new Config(
+        version == null ? "dev" : version,
+        c.notifiers().stream().map(n -> n.name() + " (" + n.type() + ")").toList(),
+        "every "
+            + Durations.format(c.evaluation().interval())
+            + " over "
+            + Durations.format(c.evaluation().window()),
+        c.prometheus().url().toString(),
+        c.policies().stream().map(Policy::recipe).toList());
+  }
+
   /** {@code GET /api/v1/status}: is the daemon well, and what did it lose. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Status(
@@ -176,7 +204,8 @@ public final class StatusViews {
       StateDir stateDir,
       String lastEvaluation,
       int outboxDepth,
-      int transitionsQueued) {}
+      int transitionsQueued,
+      Config config) {}
 
   /** The state directory: writable now, and the damaged files set aside at start. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -57,7 +57,8 @@ class StatusServerTest {
           StatusViews.stateDir(new dev.specwatch.store.StateHealth(java.nio.file.Path.of("/x"))),
           null,
           0,
-          0);
+          0,
+          config());
     }
   }
 
@@ -108,6 +109,8 @@ class StatusServerTest {
               "/api/v1/slos",
               "/api/v1/status",
               "/api/v1/detectors",
+              "/api/v1/silences",
+              "/api/v1/silences/{}",
               "/-/reload");
     }
   }

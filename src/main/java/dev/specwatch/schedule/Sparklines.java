@@ -1,0 +1,77 @@
+package dev.specwatch.schedule;
+
+import dev.specwatch.model.Policy;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.Signal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The fleet page's 6-hour acceptance sparklines: one range query per recipe (5-minute points over
+ * the evaluation window), cached until the next evaluation, so a page view costs Prometheus at most
+ * one query per recipe per evaluation interval.
+ */
+final class Sparklines {
+  static final Duration SPAN = Duration.ofHours(6);
+  static final Duration STEP = Duration.ofMinutes(5);
+
+  private record Key(String recipe, Instant evaluatedAt) {}
+
+  private final Map<Key, List<Double>> cache = new ConcurrentHashMap<>();
+
+  List<Double> get(String recipe, Daemon.Wiring wiring, Evaluation last) {
+    if (last == null) {
+      return List.of();
+    }
+    Key key = new Key(recipe, last.evaluatedAt());
+    cache.keySet().removeIf(k -> !k.evaluatedAt().equals(last.evaluatedAt()));
+    return cache.computeIfAbsent(key, k -> query(recipe, wiring, last.evaluatedAt()));
+  }
+
+  private static List<Double> query(String recipe, Daemon.Wiring wiring, Instant end) {
+    Policy p =
+        wiring.config().policies().stream()
+            .filter(x -> x.recipe().equals(recipe))
+            .findFirst()
+            .orElse(null);
+    if (p == null) {
+      return List.of();
+    }
+    String promql =
+        EngineProfile.of(p.engine())
+            .query(
+                Signal.ACCEPTANCE_RATE,
+                new QueryScope(
+                    List.copyOf(p.match().keySet()),
+                    p.matchers(),
+                    wiring.config().evaluation().window()));
+    Instant start = end.minus(SPAN);
+    List<Double> values = new ArrayList<>();
+    for (long i = 0; i <= SPAN.dividedBy(STEP); i++) {
+      values.add(null);
+    }
+    try {
+      PrometheusClient prometheus = wiring.prometheus();
+      for (Series s : prometheus.queryRange(promql, start, end, STEP).series()) {
+        for (Series.Point pt : s.points()) {
+          long index = Math.round((pt.time() - start.getEpochSecond()) / STEP.toSeconds());
+          if (index >= 0 && index < values.size()) {
+            values.set((int) index, pt.value());
+          }
+        }
+      }
+    } catch (PrometheusException | RuntimeException e) {
+      return List.of();
+    }
+    return values;
+  }
+}

@@ -1,0 +1,96 @@
+package dev.specwatch.server;
+
+import dev.specwatch.model.Secret;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Who may read and write through the web UI and the API.
+ *
+ * <p>With {@code server.bearer_token}: the API needs {@code Authorization: Bearer <token>}; the UI
+ * needs a session cookie, set by {@code /login} after the token was entered (the cookie holds an
+ * HMAC of the token under a per-process key, never the token). Without a token: reads are open and
+ * writes are accepted from loopback clients only (the default listen address is 127.0.0.1).
+ *
+ * <p>Forms are CSRF-safe: each carries a hidden token (an HMAC of the session, or of "anonymous")
+ * that a cross-site page cannot read, checked on every form post, and cookies are {@code
+ * SameSite=Strict}.
+ */
+final class Sessions {
+  static final String COOKIE = "specwatch_session";
+  private final Optional<Secret> token;
+  private final byte[] key = new byte[32];
+
+  Sessions(Optional<Secret> token) {
+    this.token = token;
+    new SecureRandom().nextBytes(key);
+  }
+
+  boolean tokenConfigured() {
+    return token.isPresent();
+  }
+
+  /** The API: the bearer token when one is configured. */
+  boolean apiAuthorized(Request r) {
+    if (token.isEmpty()) {
+      return true;
+    }
+    String header = r.header("Authorization");
+    return equal("Bearer " + token.get().reveal(), header == null ? "" : header);
+  }
+
+  /** API writes: the bearer token, or a loopback client when no token is configured. */
+  boolean apiWriteAuthorized(Request r) {
+    return token.isPresent() ? apiAuthorized(r) : r.loopback();
+  }
+
+  /** Pages: the session cookie when a token is configured. */
+  boolean pageAuthorized(Request r) {
+    return token.isEmpty() || equal(session(), r.cookies().getOrDefault(COOKIE, ""));
+  }
+
+  /** Form posts: a page session (or loopback without a token) and the form's CSRF token. */
+  boolean formAuthorized(Request r) {
+    boolean who = token.isPresent() ? pageAuthorized(r) : r.loopback();
+    return who && equal(csrf(), r.form().getOrDefault("csrf", ""));
+  }
+
+  /** Checks a token entered on /login; the session cookie value when it is right. */
+  Optional<String> login(String entered) {
+    return token.isPresent() && equal(token.get().reveal(), entered)
+        ? Optional.of(session())
+        : Optional.empty();
+  }
+
+  /** The hidden form field's value. */
+  String csrf() {
+    return hmac("csrf:" + (token.isPresent() ? session() : "anonymous"));
+  }
+
+  private String session() {
+    return hmac("session:" + token.map(Secret::reveal).orElse(""));
+  }
+
+  private String hmac(String text) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return Base64.getUrlEncoder()
+          .withoutPadding()
+          .encodeToString(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is unavailable", e);
+    }
+  }
+
+  private static boolean equal(String a, String b) {
+    return MessageDigest.isEqual(
+        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,264 @@
+package dev.specwatch.server;
+
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.Policy;
+import dev.specwatch.notify.Links;
+import dev.specwatch.server.StatusServer.Access;
+import dev.specwatch.server.StatusServer.Endpoint;
+import dev.specwatch.server.StatusServer.Source;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.EvaluationJson;
+import dev.specwatch.signals.RecipeSnapshot;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The web UI's routes: the fleet ({@code /}), a recipe ({@code /recipes/{name}}), alerts, silences
+ * (list, create and expire through forms), status, and {@code /login} when the server has a bearer
+ * token. Every page reads the same data as the JSON API (docs/OPERATIONS.md).
+ */
+final class UiRoutes {
+  private UiRoutes() {}
+
+  static final List<Endpoint> ENDPOINTS =
+      List.of(
+          new Endpoint("/", "GET", Access.PAGE, UiRoutes::fleet),
+          new Endpoint("/recipes/{}", "GET", Access.PAGE, UiRoutes::recipe),
+          new Endpoint("/alerts", "GET", Access.PAGE, UiRoutes::alerts),
+          new Endpoint("/silences", "GET", Access.PAGE, (s, r) -> silences(s, r, null, 200)),
+          new Endpoint("/silences", "POST", Access.FORM, UiRoutes::createSilence),
+          new Endpoint("/silences/{}", "POST", Access.FORM, UiRoutes::expireSilence),
+          new Endpoint("/status", "GET", Access.PAGE, UiRoutes::status),
+          new Endpoint("/login", "GET", Access.PUBLIC, (s, r) -> login(r, null)),
+          new Endpoint("/login", "POST", Access.PUBLIC, UiRoutes::doLogin),
+          new Endpoint("/static/style.css", "GET", Access.PUBLIC, (s, r) -> css()));
+
+  private static Response fleet(Source s, Request r) {
+    Map<String, Object> v = WebPages.page("Fleet", "fleet", r);
+    Optional<Evaluation> e = s.lastEvaluation();
+    Map<String, Policy> policies = byRecipe(s.policies());
+    AlertState state = s.alertState();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (RecipeSnapshot snap : e.map(Evaluation::recipes).orElse(List.of())) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      Policy p = policies.get(snap.recipe());
+      m.put("recipe", snap.recipe());
+      m.put("href", WebPages.href(snap.recipe()));
+      m.put("state", snap.state().key());
+      m.put("reason", WebPages.reason(snap));
+      m.put("acceptance", WebPages.number(snap.signals().acceptanceRate(), 3));
+      m.put("length", WebPages.number(snap.signals().meanAcceptedLength(), 2));
+      m.put("drafts", WebPages.number(snap.signals().draftTokensPerSecond(), 1));
+      m.put("svg", WebPages.sparkline(s.sparkline(snap.recipe())));
+      m.put("alerts", alertsOf(state, snap.recipe()).size());
+      m.put(
+          "slo", snap.slo().map(x -> WebPages.percent(x.budgetRemaining()) + " left").orElse("–"));
+      Links.dashboard(s.grafana(), p == null ? null : p.match().get("model_name"))
+          .ifPresent(url -> m.put("dashboard", url));
+      rows.add(m);
+    }
+    v.put("recipes", rows);
+    v.put("evaluated", e.map(x -> WebPages.time(x.evaluatedAt())).orElse(null));
+    v.put("refresh", true);
+    return Response.html(200, WebPages.render("fleet", v));
+  }
+
+  private static Response recipe(Source s, Request r) throws IOException {
+    String name = r.pathParam();
+    Optional<RecipeSnapshot> snap =
+        s.lastEvaluation().stream()
+            .flatMap(e -> e.recipes().stream())
+            .filter(x -> x.recipe().equals(name))
+            .findFirst();
+    Policy p = byRecipe(s.policies()).get(name);
+    if (snap.isEmpty() && p == null) {
+      Map<String, Object> v = WebPages.page("Not found", "fleet", r);
+      v.put("message", "No recipe is named " + name + ".");
+      return Response.html(404, WebPages.render("message", v));
+    }
+    Map<String, Object> v = WebPages.page(name, "fleet", r);
+    v.put("recipe", name);
+    snap.ifPresent(
+        x -> {
+          v.put("state", x.state().key());
+          v.put("reason", WebPages.reason(x));
+          v.put("signals", WebPages.signals(x, p));
+          v.put("positions", WebPages.positions(x, p));
+          Map<String, Object> recipeJson = EvaluationJson.recipe(x);
+          Object advice = recipeJson.get("advice");
+          if (advice instanceof Map<?, ?> a) {
+            v.put("advice", a.get("recommended_num_speculative_tokens"));
+            v.put("advice_basis", a.get("basis"));
+            v.put("advice_warning", a.get("warning"));
+          }
+          x.slo()
+              .ifPresent(
+                  slo ->
+                      v.put(
+                          "slo",
+                          WebPages.percent(slo.compliance())
+                              + " compliance, "
+                              + WebPages.percent(slo.budgetRemaining())
+                              + " of the error budget left"));
+        });
+    if (p != null) {
+      v.put("k", p.numSpeculativeTokens());
+      v.put("match", p.match().toString());
+      p.importedFrom()
+          .ifPresent(f -> v.put("imported_from", f.written() + " (" + f.method() + ")"));
+    }
+    StatusViews.detectors(s.alertState()).detectors().stream()
+        .filter(d -> d.recipe().equals(name))
+        .findFirst()
+        .ifPresent(d -> v.put("detector", d.status()));
+    Instant now = Instant.now();
+    List<Map<String, Object>> history = new ArrayList<>();
+    for (Transition t : s.history(now.minus(Duration.ofDays(7)))) {
+      if (t.recipe().equals(name)) {
+        history.add(0, WebPages.transition(t));
+      }
+    }
+    v.put("history", history);
+    List<Silence> silences = s.silences();
+    v.put(
+        "alerts",
+        alertsOf(s.alertState(), name).stream()
+            .map(a -> WebPages.alert(a, silences, now))
+            .toList());
+    v.put("silence_recipe", name);
+    return Response.html(200, WebPages.render("recipe", v));
+  }
+
+  private static Response alerts(Source s, Request r) throws IOException {
+    Map<String, Object> v = WebPages.page("Alerts", "alerts", r);
+    Instant now = Instant.now();
+    List<Silence> silences = s.silences();
+    v.put(
+        "active",
+        s.alertState().alerts().values().stream()
+            .sorted(Comparator.comparing(ActiveAlert::id))
+            .map(a -> WebPages.alert(a, silences, now))
+            .toList());
+    List<Map<String, Object>> recent = new ArrayList<>();
+    for (Transition t : s.history(now.minus(Duration.ofDays(1)))) {
+      recent.add(0, WebPages.transition(t));
+    }
+    v.put("recent", recent.subList(0, Math.min(100, recent.size())));
+    v.put("refresh", true);
+    return Response.html(200, WebPages.render("alerts", v));
+  }
+
+  private static Response silences(Source s, Request r, String error, int status)
+      throws IOException {
+    Map<String, Object> v = WebPages.page("Silences", "silences", r);
+    Instant now = Instant.now();
+    List<Map<String, Object>> active = new ArrayList<>();
+    List<Map<String, Object>> expired = new ArrayList<>();
+    for (Silence x : s.silences()) {
+      (x.activeAt(now) ? active : expired).add(WebPages.silence(x, now));
+    }
+    v.put("active", active);
+    v.put("expired", expired);
+    v.put("error", error);
+    v.put("recipe", r.form().getOrDefault("recipe", r.query().getOrDefault("recipe", "")));
+    v.put("rule", r.form().getOrDefault("rule", r.query().getOrDefault("rule", "")));
+    v.put("duration", r.form().getOrDefault("duration", r.query().getOrDefault("duration", "2h")));
+    v.put("comment", r.form().getOrDefault("comment", ""));
+    v.put("recipes", s.policies().stream().map(Policy::recipe).toList());
+    return Response.html(status, WebPages.render("silences", v));
+  }
+
+  private static Response createSilence(Source s, Request r) throws IOException {
+    try {
+      SilenceApi.add(
+          s,
+          r.form().getOrDefault("recipe", ""),
+          r.form().getOrDefault("rule", ""),
+          r.form().getOrDefault("duration", ""),
+          r.form().getOrDefault("comment", ""),
+          r.form().getOrDefault("author", "web UI").isBlank() ? "web UI" : r.form().get("author"));
+    } catch (IllegalArgumentException e) {
+      return silences(s, r, e.getMessage(), 400);
+    }
+    return Response.seeOther("/silences");
+  }
+
+  private static Response expireSilence(Source s, Request r) throws IOException {
+    s.expireSilence(r.pathParam());
+    return Response.seeOther("/silences");
+  }
+
+  private static Response status(Source s, Request r) throws IOException {
+    Map<String, Object> v = WebPages.page("Status", "status", r);
+    StatusViews.Status st = s.status();
+    v.put("ready", st.ready());
+    v.put("not_ready_reason", st.notReadyReason());
+    v.put("last_evaluation", st.lastEvaluation());
+    v.put("outbox_depth", st.outboxDepth());
+    v.put("queued", st.transitionsQueued());
+    v.put("state_dir", st.stateDir().path());
+    v.put("state_writable", st.stateDir().writable());
+    v.put("state_problem", st.stateDir().problem());
+    v.put("recovered", st.stateDir().recovered());
+    v.put("has_recovered", !st.stateDir().recovered().isEmpty());
+    StatusViews.Config c = s.config();
+    v.put("version", c.version());
+    v.put("notifiers", c.notifiers());
+    v.put("evaluation", c.evaluation());
+    v.put("prometheus", c.prometheus());
+    v.put("config_recipes", c.recipes());
+    v.put("refresh", true);
+    return Response.html(200, WebPages.render("status", v));
+  }
+
+  private static Response login(Request r, String error) {
+    Map<String, Object> v = WebPages.page("Sign in", "", r);
+    v.put("error", error);
+    return Response.html(error == null ? 200 : 401, WebPages.render("login", v));
+  }
+
+  private static Response doLogin(Source s, Request r) {
+    Optional<String> session = r.sessions().login(r.form().getOrDefault("token", ""));
+    if (session.isEmpty()) {
+      return r.sessions().tokenConfigured()
+          ? login(r, "That is not the server's bearer token.")
+          : Response.seeOther("/");
+    }
+    return Response.seeOther("/")
+        .withHeader(
+            "Set-Cookie",
+            Sessions.COOKIE + "=" + session.get() + "; Path=/; HttpOnly; SameSite=Strict");
+  }
+
+  private static Response css() throws IOException {
+    try (InputStream in = UiRoutes.class.getResourceAsStream("/dev/specwatch/ui/style.css")) {
+      return new Response(
+          200,
+          "text/css; charset=utf-8",
+          new String(in.readAllBytes(), StandardCharsets.UTF_8),
+          Map.of("Cache-Control", "max-age=300"));
+    }
+  }
+
+  private static Map<String, Policy> byRecipe(List<Policy> policies) {
+    Map<String, Policy> out = new LinkedHashMap<>();
+    policies.forEach(p -> out.put(p.recipe(), p));
+    return out;
+  }
+
+  private static List<ActiveAlert> alertsOf(AlertState state, String recipe) {
+    return state.alerts().values().stream().filter(a -> a.recipe().equals(recipe)).toList();
+  }
+}

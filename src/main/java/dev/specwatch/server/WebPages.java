@@ -1,0 +1,205 @@
+package dev.specwatch.server;
+
+import com.github.mustachejava.DefaultMustacheFactory;
+import com.github.mustachejava.Mustache;
+import com.github.mustachejava.MustacheFactory;
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertPhase;
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
+import dev.specwatch.signals.Breach;
+import dev.specwatch.signals.RecipeSnapshot;
+import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The web UI's pages, rendered on the server from Mustache templates in {@code dev/specwatch/ui/}.
+ * Every value goes through Mustache's HTML escaping ({@code {{x}}}); the only unescaped output
+ * ({@code {{{svg}}}}) is SVG built here from numbers.
+ */
+final class WebPages {
+  private static final MustacheFactory MUSTACHE = new DefaultMustacheFactory("dev/specwatch/ui");
+
+  private WebPages() {}
+
+  static String render(String template, Map<String, Object> view) {
+    Mustache m = MUSTACHE.compile(template + ".mustache");
+    StringWriter out = new StringWriter();
+    m.execute(out, view);
+    return out.toString();
+  }
+
+  /** The fields every page's layout uses. */
+  static Map<String, Object> page(String title, String nav, Request r) {
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("title", title);
+    v.put("nav_" + nav, true);
+    v.put("csrf", r.csrf());
+    return v;
+  }
+
+  static String href(String recipe) {
+    return "/recipes/" + URLEncoder.encode(recipe, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  static String number(Double v, int decimals) {
+    return v == null || !Double.isFinite(v)
+        ? "–"
+        : String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
+  static String percent(Double v) {
+    return v == null || !Double.isFinite(v) ? "–" : String.format(Locale.ROOT, "%.1f %%", v * 100);
+  }
+
+  static String time(Instant t) {
+    return t == null ? "" : t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+  }
+
+  /** Why a recipe is in its state, in a few words. */
+  static String reason(RecipeSnapshot s) {
+    if (s.error().isPresent()) {
+      return s.error().get();
+    }
+    if (!s.breaches().isEmpty()) {
+      List<String> parts = new ArrayList<>();
+      for (Breach b : s.breaches()) {
+        parts.add(b.id() + " " + number(b.value(), 3) + " below " + number(b.threshold(), 3));
+      }
+      return String.join("; ", parts);
+    }
+    return switch (s.state()) {
+      case OK -> "every threshold met";
+      case IDLE -> "no drafts in the window";
+      case LOW_TRAFFIC -> "too few drafts for a verdict";
+      case NO_DATA -> "no series match (wrong match, target down or not deployed)";
+      default -> s.state().key();
+    };
+  }
+
+  /** A 6-hour acceptance sparkline: a polyline in a 120×28 box, 0..1 on the vertical. */
+  static String sparkline(List<Double> values) {
+    List<String> points = new ArrayList<>();
+    int n = values.size();
+    for (int i = 0; i < n; i++) {
+      Double v = values.get(i);
+      if (v != null && Double.isFinite(v)) {
+        double x = n == 1 ? 0 : 120.0 * i / (n - 1);
+        double y = 27 - 26 * Math.max(0, Math.min(1, v));
+        points.add(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
+      }
+    }
+    if (points.isEmpty()) {
+      return "<span class=\"muted\">no data</span>";
+    }
+    return "<svg class=\"spark\" width=\"120\" height=\"28\" viewBox=\"0 0 120 28\" role=\"img\""
+        + " aria-label=\"acceptance over the last 6 hours\"><polyline fill=\"none\""
+        + " stroke=\"currentColor\" stroke-width=\"1.5\" points=\""
+        + String.join(" ", points)
+        + "\"/></svg>";
+  }
+
+  /** Per-position acceptance as horizontal bars, with the position's threshold if any. */
+  static List<Map<String, Object>> positions(RecipeSnapshot s, Policy p) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    List<Double> a = s.signals().positionAcceptance();
+    for (int i = 0; i < a.size(); i++) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      Double v = a.get(i);
+      m.put("position", i);
+      m.put("value", number(v, 3));
+      m.put("width", v == null ? 0 : Math.round(Math.max(0, Math.min(1, v)) * 200));
+      Threshold t = p == null ? null : p.thresholds().positionAcceptance().get(i);
+      m.put("threshold", t == null ? "" : number(t.below(), 2));
+      out.add(m);
+    }
+    return out;
+  }
+
+  /** Signals against their thresholds. */
+  static List<Map<String, Object>> signals(RecipeSnapshot s, Policy p) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    Optional<Threshold> acc = p == null ? Optional.empty() : p.thresholds().acceptanceRate();
+    Optional<Threshold> len = p == null ? Optional.empty() : p.thresholds().meanAcceptedLength();
+    out.add(row("acceptance rate", number(s.signals().acceptanceRate(), 3), acc));
+    out.add(row("mean accepted length", number(s.signals().meanAcceptedLength(), 2), len));
+    out.add(row("draft tokens/s", number(s.signals().draftTokensPerSecond(), 1), Optional.empty()));
+    out.add(
+        row(
+            "accepted tokens/s",
+            number(s.signals().acceptedTokensPerSecond(), 1),
+            Optional.empty()));
+    out.add(row("drafts in window", number(s.signals().draftsInWindow(), 0), Optional.empty()));
+    return out;
+  }
+
+  private static Map<String, Object> row(String name, String value, Optional<Threshold> t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", name);
+    m.put("value", value);
+    m.put(
+        "threshold",
+        t.map(
+                x ->
+                    "below "
+                        + number(x.below(), 2)
+                        + (x.clearAbove().isPresent()
+                            ? ", clears above " + number(x.clearAbove().getAsDouble(), 2)
+                            : ""))
+            .orElse(""));
+    return m;
+  }
+
+  static Map<String, Object> alert(ActiveAlert a, List<Silence> silences, Instant now) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", a.id());
+    m.put("recipe", a.recipe());
+    m.put("href", a.recipe().equals("*") ? "/status" : href(a.recipe()));
+    m.put("rule", a.position() == null ? a.rule() : a.rule() + "[" + a.position() + "]");
+    m.put("state", a.phase().name().toLowerCase(Locale.ROOT));
+    m.put("firing", a.phase() == AlertPhase.FIRING);
+    m.put("value", number(a.value(), 3));
+    m.put("threshold", number(a.threshold(), 3));
+    m.put("since", time(a.activeSince()));
+    boolean silenced = silences.stream().anyMatch(s -> s.matches(a.recipe(), a.rule(), now));
+    m.put("silenced", silenced);
+    return m;
+  }
+
+  static Map<String, Object> transition(Transition t) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("at", time(t.at()));
+    m.put("recipe", t.recipe());
+    m.put("href", t.recipe().equals("*") ? "/status" : href(t.recipe()));
+    m.put("rule", t.position() == null ? t.rule() : t.rule() + "[" + t.position() + "]");
+    m.put("kind", t.kind().name().toLowerCase(Locale.ROOT));
+    m.put("firing", t.kind() == Transition.Kind.FIRING);
+    m.put("reason", t.reason());
+    m.put("silenced", t.silenced());
+    return m;
+  }
+
+  static Map<String, Object> silence(Silence s, Instant now) {
+    Map<String, Object> m = new LinkedHashMap<>(SilenceApi.view(s, now));
+    m.put("rule", s.rule().orElse("every rule"));
+    m.put("ends", time(s.endsAt()));
+    m.put("left", s.activeAt(now) ? human(Duration.between(now, s.endsAt())) : "expired");
+    return m;
+  }
+
+  static String human(Duration d) {
+    long m = Math.max(0, d.toMinutes());
+    return m >= 120 ? (m / 60) + "h " + (m % 60) + "m" : m + "m";
+  }
+}

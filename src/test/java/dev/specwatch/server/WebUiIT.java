@@ -1,0 +1,204 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.schedule.DaemonAccess;
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The web UI in Debian's Chromium (headless, through chromium-driver and Selenium): a real
+ * Prometheus scraping the simulator, the daemon serving the pages. The fleet shows the recipes and
+ * their states; a recipe and a model named like markup render as text; a silence created through
+ * the form keeps the regression's firing out of Slack, and expiring it through the form sends the
+ * firing that was held back. Screenshots go to target/ui/ for review.
+ */
+class WebUiIT {
+  static final String HOSTILE_RECIPE = "<script>alert(1)</script>";
+  static final String HOSTILE_MODEL = "\"x\" \\ y";
+
+  @TempDir Path dir;
+  WebDriver browser;
+  final Path shots = Path.of("target/ui");
+
+  @BeforeEach
+  void startBrowser() throws Exception {
+    System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1400,1000",
+        "--user-data-dir=" + Files.createTempDirectory(dir, "chromium"));
+    browser = new ChromeDriver(options);
+    Files.createDirectories(shots);
+  }
+
+  @AfterEach
+  void stopBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  String mainText() {
+    return browser.findElement(By.tagName("main")).getText();
+  }
+
+  void shot(String name) throws Exception {
+    Files.write(
+        shots.resolve(name + ".png"),
+        ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  @Test
+  void pagesShowTheFleetEscapeEverythingAndSilencesWorkThroughTheForms() throws Exception {
+    try (Fleet fleet = Fleet.start("/dev/specwatch/testing/daemon-it.yaml");
+        FakeSlackApi slack = new FakeSlackApi()) {
+      int port = PrometheusServer.freePort();
+      Files.createDirectories(dir.resolve("alerts"));
+      Files.writeString(
+          dir.resolve("alerts/daemon.yaml"),
+          """
+          recipe: daemon
+          match: {job: vllm, model_name: it/daemon}
+          num_speculative_tokens: 3
+          min_drafts: 10
+          for: 4s
+          keep_firing_for: 4s
+          thresholds:
+            acceptance_rate: {below: 0.45, clear_above: 0.5}
+          """);
+      Files.writeString(
+          dir.resolve("alerts/hostile.yaml"),
+          "recipe: \"<script>alert(1)</script>\"\nmatch: {model_name: '\"x\" \\ y'}\n"
+              + "num_speculative_tokens: 2\n");
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config,
+          "prometheus: {url: \""
+              + fleet.prometheus().baseUri()
+              + "\"}\nevaluation: {interval: 2s, window: 15s}\npolicies: alerts\n"
+              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:"
+              + port
+              + "\"}\nnotifiers:\n  - {type: slack, token: xoxb-ui-planted-2024, channel: \"#mtp\","
+              + " api_url: \""
+              + slack.apiUrl()
+              + "\"}\n");
+      try (var daemon =
+          DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
+        String base = "http://127.0.0.1:" + daemon.port();
+
+        // The fleet: both recipes, their states, the hostile names as text.
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  browser.get(base + "/");
+                  return browser.findElements(By.cssSelector("tbody tr")).size() == 2;
+                });
+        String fleetText = browser.findElement(By.tagName("table")).getText();
+        assertThat(fleetText).contains("daemon").contains(HOSTILE_RECIPE);
+        assertThat(browser.findElement(By.linkText("daemon")).getAttribute("href"))
+            .endsWith("/recipes/daemon");
+        assertThatThrownBy(() -> browser.switchTo().alert())
+            .as("no script ran")
+            .isInstanceOf(NoAlertPresentException.class);
+        assertThat(browser.getPageSource()).doesNotContain("<script>alert(1)");
+        assertThat(browser.findElements(By.cssSelector("th[scope=col]"))).hasSizeGreaterThan(5);
+        shot("fleet");
+
+        browser.findElement(By.linkText(HOSTILE_RECIPE)).click();
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo(HOSTILE_RECIPE);
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains(HOSTILE_MODEL);
+        assertThatThrownBy(() -> browser.switchTo().alert())
+            .isInstanceOf(NoAlertPresentException.class);
+
+        // A silence through the form, before the regression (20 s into the timeline).
+        browser.get(base + "/silences");
+        browser.findElement(By.id("recipe")).sendKeys("daemon");
+        browser.findElement(By.id("rule")).sendKeys("acceptance_rate");
+        browser.findElement(By.id("duration")).clear();
+        browser.findElement(By.id("duration")).sendKeys("10m");
+        browser.findElement(By.id("comment")).sendKeys("rolling out a new build");
+        browser.findElement(By.cssSelector("form.card button[type=submit]")).click();
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .ignoreExceptions()
+            .until(() -> mainText().contains("rolling out a new build"));
+        assertThat(browser.getCurrentUrl()).isEqualTo(base + "/silences");
+        shot("silences");
+
+        // The regression fires while silenced: the engine records it, Slack hears nothing.
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .until(
+                () -> {
+                  browser.get(base + "/alerts");
+                  String text = browser.findElement(By.tagName("main")).getText();
+                  return text.contains("firing") && text.contains("silenced");
+                });
+        shot("alerts-silenced");
+        assertThat(slack.calls()).as("silenced: nothing posted").isEmpty();
+
+        // Expire it through the form: the engine sends the late notification.
+        browser.get(base + "/silences");
+        browser.findElement(By.cssSelector("button[aria-label^='Expire silence']")).click();
+        assertThat(browser.findElement(By.tagName("main")).getText())
+            .contains("No active silences.");
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(slack.calls())
+                        .extracting(c -> c.params().getOrDefault("text", ""))
+                        .anyMatch(t -> t.contains("regressed: daemon")));
+
+        browser.get(base + "/recipes/daemon");
+        String recipe = browser.findElement(By.tagName("main")).getText();
+        assertThat(recipe).contains("acceptance rate").contains("below 0.45").contains("firing");
+        assertThat(browser.findElements(By.cssSelector("span.bar"))).hasSize(3);
+        shot("recipe");
+
+        browser.get(base + "/status");
+        assertThat(browser.findElement(By.tagName("main")).getText())
+            .contains("ready")
+            .contains("slack (slack)")
+            .doesNotContain("xoxb-ui-planted-2024");
+        shot("status");
+        for (String page : List.of("/", "/alerts", "/silences", "/status", "/recipes/daemon")) {
+          browser.get(base + page);
+          assertThat(browser.getPageSource()).doesNotContain("xoxb-ui-planted-2024");
+        }
+      }
+    }
+  }
+}
