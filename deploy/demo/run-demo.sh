@@ -85,6 +85,7 @@ cat <<TXT
 specwatch demo
   simulator (vLLM /metrics): http://127.0.0.1:$SIM_PORT/metrics
   prometheus:                http://127.0.0.1:$PROM_PORT   (rules: http://127.0.0.1:$PROM_PORT/rules)
+  specwatch web UI:          http://127.0.0.1:$API_PORT/   (fleet, alerts, silences, status)
   specwatch status API:      http://127.0.0.1:$API_PORT/api/v1/recipes   /api/v1/alerts   /metrics
   config:                    $WORK/specwatch.yaml
 
@@ -93,7 +94,9 @@ Scenario: qwen3.8-27b-nvfp4 (MTP, k=3) healthy for 45s (acceptance ~0.84), regre
 Expect, about two minutes in (the 1m window has to fill with the regression, then 20s of
 'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and a [slack]
 chat.postMessage; about a minute later "alert resolved", a [slack] chat.update of that same
-message and a reply in its thread; then the loop starts again. Ctrl-C to stop.
+message and a reply in its thread; then the loop starts again. Open the web UI meanwhile: the
+fleet page turns qwen3.8-27b-nvfp4 to "breach", /alerts shows the alert, and a silence created on
+/silences keeps the next regression out of Slack. Ctrl-C to stop.
 
 TXT
 
