@@ -83,7 +83,8 @@ public final class AlertEngine {
         Subject subject = new Subject(policy, rule, id, snapshot, labels(policy), silenced);
         int first = emit.count();
         ActiveAlert after = advance(subject, alerts.get(id), verdict, emit);
-        emit.addContext(first, policy.match(), snapshot.signals().positionAcceptance());
+        emit.addContext(
+            first, policy.match(), snapshot.signals().positionAcceptance(), signalValues(snapshot));
         if (after == null) {
           alerts.remove(id);
         } else {
@@ -253,6 +254,21 @@ public final class AlertEngine {
     return null;
   }
 
+  /** What a notification shows of the recipe's signals (those with a value). */
+  private static Map<String, Double> signalValues(RecipeSnapshot s) {
+    Map<String, Double> m = new java.util.TreeMap<>();
+    if (s.signals().acceptanceRate() != null) {
+      m.put("acceptance_rate", s.signals().acceptanceRate());
+    }
+    if (s.signals().meanAcceptedLength() != null) {
+      m.put("mean_accepted_length", s.signals().meanAcceptedLength());
+    }
+    if (s.signals().draftTokensPerSecond() != null) {
+      m.put("draft_tokens_per_second", s.signals().draftTokensPerSecond());
+    }
+    return m;
+  }
+
   /** Fires a self-alert for each problem; resolves those whose problem is gone. */
   private static void self(
       Map<String, String> problems, Map<String, ActiveAlert> alerts, Emitter emit) {
@@ -346,9 +362,10 @@ public final class AlertEngine {
     }
 
     /** Adds the recipe's match labels and positions to the transitions from {@code first} on. */
-    void addContext(int first, Map<String, String> match, List<Double> positions) {
+    void addContext(
+        int first, Map<String, String> match, List<Double> positions, Map<String, Double> values) {
       for (int i = first; i < out.size(); i++) {
-        out.set(i, out.get(i).withContext(match, positions));
+        out.set(i, out.get(i).withContext(match, positions, values));
       }
     }
 

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param labels the policy's extra labels, for routing
  * @param match the recipe's match labels (e.g. model_name, for dashboard links)
  * @param positionAcceptance the recipe's per-position acceptance at the transition, if known
+ * @param signals the recipe's signals at the transition ({@code acceptance_rate}, {@code
+ *     mean_accepted_length}, {@code draft_tokens_per_second}), those that had a value
  */
 public record Transition(
     long sequence,
@@ -37,7 +39,48 @@ public record Transition(
     boolean silenced,
     Map<String, String> labels,
     Map<String, String> match,
-    List<Double> positionAcceptance) {
+    List<Double> positionAcceptance,
+    Map<String, Double> signals) {
+
+  /** A transition without signals (specwatch's own alerts, tests, files from before them). */
+  public Transition(
+      long sequence,
+      String alertId,
+      String recipe,
+      String rule,
+      Integer position,
+      Kind kind,
+      String reason,
+      Double value,
+      double threshold,
+      Duration window,
+      Instant since,
+      Instant at,
+      String severity,
+      boolean silenced,
+      Map<String, String> labels,
+      Map<String, String> match,
+      List<Double> positionAcceptance) {
+    this(
+        sequence,
+        alertId,
+        recipe,
+        rule,
+        position,
+        kind,
+        reason,
+        value,
+        threshold,
+        window,
+        since,
+        at,
+        severity,
+        silenced,
+        labels,
+        match,
+        positionAcceptance,
+        Map.of());
+  }
 
   public enum Kind {
     FIRING,
@@ -51,12 +94,15 @@ public record Transition(
         positionAcceptance == null
             ? List.of()
             : Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
+    signals =
+        signals == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(signals));
   }
 
   /** The same transition with the recipe's match labels and per-position acceptance. */
-  public Transition withContext(Map<String, String> match, List<Double> positions) {
+  public Transition withContext(
+      Map<String, String> match, List<Double> positions, Map<String, Double> values) {
     return new Transition(
         sequence, alertId, recipe, rule, position, kind, reason, value, threshold, window, since,
-        at, severity, silenced, labels, match, positions);
+        at, severity, silenced, labels, match, positions, values);
   }
 }

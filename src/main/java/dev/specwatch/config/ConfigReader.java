@@ -163,8 +163,10 @@ final class ConfigReader {
       s.error("listen", "expected HOST:PORT with a port from 0 to 65535, e.g. 127.0.0.1:9464");
     }
     Optional<Secret> token = s.secret("bearer_token").map(Secret::of);
+    Optional<java.net.URI> external = Converters.url(s, "external_url", false);
     s.finish();
-    return new SpecwatchConfig.Server(listen.orElse(SpecwatchConfig.Server.DEFAULT_LISTEN), token);
+    return new SpecwatchConfig.Server(
+        listen.orElse(SpecwatchConfig.Server.DEFAULT_LISTEN), token, external);
   }
 
   private SpecwatchConfig.Digest readDigest(MapReader d) {

@@ -53,11 +53,15 @@ public record SpecwatchConfig(
   }
 
   /** specwatch's own HTTP server. */
-  public record Server(ListenAddress listen, Optional<Secret> bearerToken) {
+  /**
+   * @param externalUrl where people reach the daemon's web UI (links in notifications)
+   */
+  public record Server(
+      ListenAddress listen, Optional<Secret> bearerToken, Optional<URI> externalUrl) {
     public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 9464);
 
     public static Server defaults() {
-      return new Server(DEFAULT_LISTEN, Optional.empty());
+      return new Server(DEFAULT_LISTEN, Optional.empty(), Optional.empty());
     }
   }
 

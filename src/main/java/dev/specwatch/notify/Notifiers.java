@@ -25,7 +25,11 @@ public final class Notifiers {
   static Notifier create(
       NotifierConfig n, SpecwatchConfig config, SlackThreadStore threads, Clock clock) {
     if (n instanceof NotifierConfig.Slack slack) {
-      return new SlackNotifier(slack, config.grafanaUrl(), threads, clock);
+      return new SlackNotifier(
+          slack,
+          new SlackMessages.Urls(config.grafanaUrl(), config.server().externalUrl()),
+          threads,
+          clock);
     }
     if (n instanceof NotifierConfig.Log log) {
       return new LogNotifier(log.name());

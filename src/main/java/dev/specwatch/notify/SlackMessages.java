@@ -15,6 +15,8 @@ import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,8 +24,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Block Kit and plain-text renderings of transitions (docs/NOTIFICATIONS.md shows the JSON). */
+/**
+ * Block Kit and plain-text renderings of transitions, written to be read at a glance: one headline
+ * (the recipe, what dropped, by how much against its threshold), the recipe's signals as fields,
+ * links to act on, nothing said twice. docs/NOTIFICATIONS.md shows the JSON (golden-tested).
+ */
 public final class SlackMessages {
+  /** Where links point: Grafana's dashboard and specwatch's own web UI (server.external_url). */
+  public record Urls(Optional<URI> grafana, Optional<URI> ui) {
+    public static Urls none() {
+      return new Urls(Optional.empty(), Optional.empty());
+    }
+  }
+
+  /** The rule name of {@code specwatch notify test}'s message. */
+  public static final String TEST_RULE = "test";
+
+  private static final int HEADER_MAX = 150;
+
   private SlackMessages() {}
 
   /** Escapes the three characters Slack's mrkdwn treats as control characters. */
@@ -35,216 +53,231 @@ public final class SlackMessages {
     return t.position() == null ? t.rule() : t.rule() + "[" + t.position() + "]";
   }
 
+  /** The rule in words: "acceptance rate", "acceptance at position 0". */
+  static String label(Transition t) {
+    return switch (t.rule()) {
+      case "acceptance_rate" -> "acceptance rate";
+      case "mean_accepted_length" -> "mean accepted length";
+      case "position_acceptance" -> "acceptance at position " + t.position();
+      case "regression" -> "acceptance against its baseline";
+      case "change" -> "acceptance (learned change detection)";
+      case "throughput" -> "throughput per request";
+      case "slo_burn" -> "acceptance SLO budget";
+      default -> t.rule().replace('_', ' ');
+    };
+  }
+
   static String number(Double value) {
     return value == null ? "–" : String.format(Locale.ROOT, "%.3f", value);
   }
 
-  /** Whether the alert is specwatch's own (datasource, state), not a recipe's regression. */
   static boolean self(Transition t) {
     return t.alertId().startsWith(AlertEngine.SELF_PREFIX);
   }
 
-  /** What a self-alert means, in words. */
+  static boolean test(Transition t) {
+    return self(t) && t.rule().equals(TEST_RULE);
+  }
+
   static String selfTitle(Transition t) {
     return switch (t.rule()) {
       case "datasource_unavailable" -> "specwatch cannot query its datasource";
       case "state_recovered" -> "specwatch set damaged state files aside";
+      case TEST_RULE -> "Test message from `specwatch notify test`";
       default -> "specwatch: " + t.rule().replace('_', ' ');
     };
   }
 
+  /**
+   * One line: the recipe, what dropped and by how much against the threshold ("qwen: acceptance
+   * rate 0.410, 9 % below its 0.450 threshold"); rules that compare with a baseline say so in their
+   * reason, which is used as it is.
+   */
+  public static String headline(Transition t) {
+    if (test(t)) {
+      return selfTitle(t) + ": not an alert, no action needed";
+    }
+    if (self(t)) {
+      return selfTitle(t) + ": " + t.reason();
+    }
+    if (thresholdLike(t)) {
+      double under = (t.threshold() - t.value()) / t.threshold() * 100;
+      return String.format(
+          Locale.ROOT,
+          "%s: %s %s, %.0f %% below its %s threshold",
+          t.recipe(),
+          label(t),
+          number(t.value()),
+          under,
+          number(t.threshold()));
+    }
+    return t.recipe() + ": " + t.reason();
+  }
+
+  /** A static threshold's reason ("acceptance_rate 0.410 below 0.450") says nothing more. */
+  static boolean thresholdLike(Transition t) {
+    return t.value() != null && t.threshold() > 0 && t.reason().startsWith(rule(t) + " ");
+  }
+
+  /** A resolve's reason without its "recovered: " prefix (the header says it). */
+  static String recovered(Transition t) {
+    return t.reason().replaceFirst("^recovered:\\s*", "");
+  }
+
   /** The plain-text fallback (notifications, screen readers, clients without blocks). */
   public static String text(Transition t, Instant now) {
-    if (self(t)) {
-      return t.kind() == Transition.Kind.FIRING
-          ? String.format(
-              Locale.ROOT,
-              "[%s] %s: %s",
-              t.severity().toUpperCase(Locale.ROOT),
-              selfTitle(t),
-              t.reason())
-          : String.format(
-              Locale.ROOT,
-              "[RESOLVED] %s (after %s): %s",
-              selfTitle(t),
-              duration(t.since(), t.at()),
-              t.reason());
+    if (test(t)) {
+      return "[TEST] " + headline(t);
     }
     return switch (t.kind()) {
-      case FIRING ->
-          String.format(
-              Locale.ROOT,
-              "[%s] MTP efficiency regressed: %s %s %s" + " (threshold %s, window %s): %s",
-              t.severity().toUpperCase(Locale.ROOT),
-              t.recipe(),
-              rule(t),
-              number(t.value()),
-              number(t.threshold()),
-              Durations.format(t.window()),
-              t.reason());
+      case FIRING -> "[" + t.severity().toUpperCase(Locale.ROOT) + "] " + headline(t);
       case RESOLVED ->
-          String.format(
-              Locale.ROOT,
-              "[RESOLVED] %s %s recovered after %s: %s",
-              t.recipe(),
-              rule(t),
-              duration(t.since(), t.at()),
-              t.reason());
+          self(t)
+              ? "[RESOLVED] " + selfTitle(t) + ", after " + duration(t.since(), t.at())
+              : "[RESOLVED] "
+                  + t.recipe()
+                  + ": "
+                  + label(t)
+                  + " recovered after "
+                  + duration(t.since(), t.at())
+                  + " ("
+                  + recovered(t)
+                  + ")";
     };
   }
 
-  public static List<LayoutBlock> firing(Transition t, Optional<URI> grafana) {
+  public static List<LayoutBlock> firing(Transition t, Urls urls) {
+    if (test(t)) {
+      return layout(t, urls, ":test_tube: " + headline(t), null, true);
+    }
     if (self(t)) {
-      return selfLayout(t, ":warning: " + selfTitle(t), "since " + t.since());
+      return layout(t, urls, ":warning: " + selfTitle(t), t.reason(), true);
+    }
+    if (thresholdLike(t)) {
+      return layout(t, urls, ":red_circle: " + headline(t), null, true);
     }
     return layout(
-        t,
-        grafana,
-        ":red_circle: MTP efficiency regressed: " + t.recipe(),
-        "*"
-            + escape(rule(t))
-            + "* is *"
-            + number(t.value())
-            + "*, below "
-            + number(t.threshold())
-            + " over "
-            + Durations.format(t.window())
-            + "."
-            + detail(t),
-        true,
-        "since " + t.since());
-  }
-
-  /** The reason adds detail for regression and throughput; for thresholds it is the headline. */
-  private static String detail(Transition t) {
-    return t.reason().startsWith(rule(t) + " ") ? "" : "\n" + escape(t.reason());
+        t, urls, ":red_circle: " + t.recipe() + ": " + label(t) + " dropped", t.reason(), true);
   }
 
   /** Replaces the firing message once the alert resolves: same layout, green, with duration. */
-  public static List<LayoutBlock> resolved(Transition t, Optional<URI> grafana) {
-    if (self(t)) {
-      return selfLayout(
-          t,
-          ":large_green_circle: Resolved: " + selfTitle(t),
-          "fired " + t.since() + " · resolved " + t.at());
-    }
+  public static List<LayoutBlock> resolved(Transition t, Urls urls) {
+    String what = self(t) ? selfTitle(t) : t.recipe() + ": " + label(t);
     return layout(
         t,
-        grafana,
-        ":large_green_circle: Recovered: " + t.recipe(),
-        "*"
-            + escape(rule(t))
-            + "* recovered after *"
-            + duration(t.since(), t.at())
-            + "*.\n"
-            + escape(t.reason()),
-        false,
-        "fired " + t.since() + " · resolved " + t.at());
+        urls,
+        ":large_green_circle: " + what + " recovered after " + duration(t.since(), t.at()),
+        recovered(t),
+        false);
   }
 
-  /** specwatch's own alerts: no recipe, value or threshold to show, just what is wrong. */
-  private static List<LayoutBlock> selfLayout(Transition t, String headline, String footer) {
-    return List.of(
-        header(h -> h.text(plainText(headline, true))),
-        section(s -> s.text(markdownText(escape(t.reason())))),
-        context(
-            c ->
-                c.elements(
-                    List.of(
-                        markdownText(
-                            "specwatch · alert `" + escape(t.alertId()) + "` · " + footer)))));
-  }
-
-  /** The one message layout: header, summary, fields, buttons, footer. */
+  /**
+   * @param body the reason when the header does not already say it; null: none
+   */
   private static List<LayoutBlock> layout(
-      Transition t,
-      Optional<URI> grafana,
-      String headline,
-      String summary,
-      boolean firing,
-      String footer) {
+      Transition t, Urls urls, String headline, String body, boolean firing) {
     List<LayoutBlock> blocks = new ArrayList<>();
-    blocks.add(header(h -> h.text(plainText(headline, true))));
-    blocks.add(section(s -> s.text(markdownText(summary))));
-    blocks.add(section(s -> s.fields(fields(t, firing))));
-    actionsFor(t, grafana).ifPresent(blocks::add);
+    boolean cut = headline.length() > HEADER_MAX;
+    String head = cut ? headline.substring(0, HEADER_MAX - 1) + "…" : headline;
+    blocks.add(header(h -> h.text(plainText(head, true))));
+    String text = body != null ? body : cut ? headline : null;
+    if (text != null) {
+      blocks.add(section(s -> s.text(markdownText(escape(text)))));
+    }
+    if (!self(t)) {
+      blocks.add(section(s -> s.fields(fields(t))));
+    }
+    actionsFor(t, urls, firing).ifPresent(blocks::add);
+    String since =
+        "<!date^" + t.since().getEpochSecond() + "^{date_short_pretty} {time}|" + t.since() + ">";
     blocks.add(
         context(
             c ->
                 c.elements(
                     List.of(
                         markdownText(
-                            "specwatch · alert `" + escape(t.alertId()) + "` · " + footer)))));
+                            (firing ? "Since " : "Fired ")
+                                + since
+                                + " · "
+                                + escape(t.severity())
+                                + (self(t) ? "" : " · rule `" + escape(rule(t)) + "`")
+                                + " · window "
+                                + Durations.format(t.window())
+                                + " · alert `"
+                                + escape(t.alertId())
+                                + "`")))));
     return blocks;
   }
 
-  /** Thread reply text for a resolve or a repeat. */
+  /** Thread reply for a resolve or a repeat, in the same voice as the message. */
   public static String reply(Transition t, Intent.Kind kind, Instant now) {
-    if (kind == Intent.Kind.REPEAT && self(t)) {
-      return ":hourglass: Still firing after "
-          + duration(t.at(), now)
-          + ": "
-          + selfTitle(t)
-          + ": "
-          + escape(t.reason());
-    }
     if (kind == Intent.Kind.REPEAT) {
-      return ":hourglass: Still firing after "
-          + duration(t.at(), now)
-          + ": "
-          + escape(rule(t))
-          + " "
-          + number(t.value())
-          + " (threshold "
-          + number(t.threshold())
-          + ").";
+      return ":hourglass: Still firing after " + duration(t.at(), now) + ": " + escape(headline(t));
     }
-    return ":white_check_mark: Resolved after "
+    return ":white_check_mark: Recovered after "
         + duration(t.since(), t.at())
         + ": "
-        + escape(t.reason());
+        + escape(recovered(t));
   }
 
-  private static List<TextObject> fields(Transition t, boolean firing) {
+  private static List<TextObject> fields(Transition t) {
     List<TextObject> fields = new ArrayList<>();
-    fields.add(markdownText("*Recipe*\n" + escape(t.recipe())));
-    fields.add(markdownText("*Rule*\n" + escape(rule(t))));
-    fields.add(
-        markdownText("*Value vs threshold*\n" + number(t.value()) + " / " + number(t.threshold())));
-    fields.add(markdownText("*Window*\n" + Durations.format(t.window())));
-    fields.add(
-        markdownText(
-            "*"
-                + (firing ? "Since" : "Firing since")
-                + "*\n"
-                + "<!date^"
-                + t.since().getEpochSecond()
-                + "^{date_short_pretty} {time}|"
-                + t.since()
-                + ">"));
-    fields.add(markdownText("*Severity*\n" + escape(t.severity())));
+    fields.add(field("Acceptance rate", t.signals().get("acceptance_rate"), 3));
+    fields.add(field("Mean accepted length", t.signals().get("mean_accepted_length"), 2));
+    fields.add(field("Draft tokens/s", t.signals().get("draft_tokens_per_second"), 1));
     if (!t.positionAcceptance().isEmpty()) {
       StringBuilder positions = new StringBuilder("*Acceptance by position*\n");
       for (int i = 0; i < t.positionAcceptance().size(); i++) {
-        positions
-            .append(i == 0 ? "" : " · ")
-            .append(i)
-            .append(": ")
-            .append(number(t.positionAcceptance().get(i)));
+        positions.append(i == 0 ? "" : " · ").append(number(t.positionAcceptance().get(i)));
       }
       fields.add(markdownText(positions.toString()));
     }
     return fields;
   }
 
-  private static Optional<LayoutBlock> actionsFor(Transition t, Optional<URI> grafana) {
+  private static TextObject field(String name, Double value, int decimals) {
+    return markdownText(
+        "*"
+            + name
+            + "*\n"
+            + (value == null ? "–" : String.format(Locale.ROOT, "%." + decimals + "f", value)));
+  }
+
+  private static Optional<LayoutBlock> actionsFor(Transition t, Urls urls, boolean firing) {
     List<BlockElement> buttons = new ArrayList<>();
-    Links.dashboard(grafana, t)
-        .ifPresent(
-            url ->
+    if (!self(t)) {
+      Links.dashboard(urls.grafana(), t)
+          .ifPresent(
+              url ->
+                  buttons.add(
+                      button(b -> b.actionId("dashboard").text(plainText("Dashboard")).url(url))));
+      urls.ui()
+          .ifPresent(
+              ui -> {
+                String base = ui.toString().replaceAll("/+$", "");
+                String recipe = URLEncoder.encode(t.recipe(), StandardCharsets.UTF_8);
                 buttons.add(
                     button(
-                        b -> b.actionId("dashboard").text(plainText("Open dashboard")).url(url))));
+                        b ->
+                            b.actionId("recipe")
+                                .text(plainText("Recipe in specwatch"))
+                                .url(base + "/recipes/" + recipe.replace("+", "%20"))));
+                if (firing) {
+                  buttons.add(
+                      button(
+                          b ->
+                              b.actionId("silence")
+                                  .text(plainText("Silence 2h"))
+                                  .url(
+                                      base
+                                          + "/silences?recipe="
+                                          + recipe
+                                          + "&rule="
+                                          + URLEncoder.encode(t.rule(), StandardCharsets.UTF_8)
+                                          + "&duration=2h")));
+                }
+              });
+    }
     Optional.ofNullable(t.labels().get("runbook_url"))
         .ifPresent(
             url ->

@@ -14,7 +14,6 @@ import dev.specwatch.alerting.Transition;
 import dev.specwatch.http.HttpClients;
 import dev.specwatch.model.NotifierConfig;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,13 +41,13 @@ public final class SlackNotifier implements Notifier {
 
   private final NotifierConfig.Slack config;
   private final Slack slack;
-  private final Optional<URI> grafana;
+  private final SlackMessages.Urls urls;
   private final SlackThreadStore threads;
   private final Clock clock;
   private final Map<String, Instant> lastPost = new ConcurrentHashMap<>();
 
   public SlackNotifier(
-      NotifierConfig.Slack config, Optional<URI> grafana, SlackThreadStore threads, Clock clock) {
+      NotifierConfig.Slack config, SlackMessages.Urls urls, SlackThreadStore threads, Clock clock) {
     this.config = config;
     SlackConfig slackConfig = new SlackConfig();
     config
@@ -63,7 +62,7 @@ public final class SlackNotifier implements Notifier {
     slackConfig.setStatsEnabled(false);
     // The process' OkHttp client: its call timeout bounds a receiver that trickles its answer.
     this.slack = Slack.getInstance(slackConfig, new SlackHttpClient(HttpClients.shared()));
-    this.grafana = grafana;
+    this.urls = urls;
     this.threads = threads;
     this.clock = clock;
   }
@@ -146,7 +145,7 @@ public final class SlackNotifier implements Notifier {
                 req ->
                     req.channel(channel)
                         .text(SlackMessages.text(t, now))
-                        .blocks(SlackMessages.firing(t, grafana)));
+                        .blocks(SlackMessages.firing(t, urls)));
         Optional<DeliveryResult> failure = failure(r);
         if (failure.isPresent()) {
           return failure.get();
@@ -162,10 +161,10 @@ public final class SlackNotifier implements Notifier {
                   req ->
                       req.channel(channel)
                           .text(SlackMessages.text(t, now))
-                          .blocks(SlackMessages.resolved(t, grafana))));
+                          .blocks(SlackMessages.resolved(t, urls))));
         }
         SlackThreadStore.Thread th = thread.get();
-        List<LayoutBlock> blocks = SlackMessages.resolved(t, grafana);
+        List<LayoutBlock> blocks = SlackMessages.resolved(t, urls);
         Optional<DeliveryResult> failure =
             failure(
                 methods.chatUpdate(
@@ -217,8 +216,8 @@ public final class SlackNotifier implements Notifier {
     Transition t = intent.transition();
     List<LayoutBlock> blocks =
         intent.kind() == Intent.Kind.FIRING
-            ? SlackMessages.firing(t, grafana)
-            : SlackMessages.resolved(t, grafana);
+            ? SlackMessages.firing(t, urls)
+            : SlackMessages.resolved(t, urls);
     String payload =
         GsonFactory.createSnakeCase()
             .toJson(Map.of("text", SlackMessages.text(t, now), "blocks", blocks));

@@ -37,7 +37,8 @@ class NotifyCommandTest {
           .doesNotContain("xoxb-good-token-1")
           .doesNotContain("xoxb-bad-token-2");
       assertThat(slack.calls()).hasSize(2);
-      assertThat(slack.calls().get(0).params().get("text")).contains("test notification");
+      assertThat(slack.calls().get(0).params().get("text"))
+          .startsWith("[TEST] Test message from `specwatch notify test`: not an alert");
 
       MainTest.Result one =
           MainTest.run("notify", "test", "--config", config.toString(), "--notifier", "log");

@@ -324,7 +324,7 @@ class DigestIT {
                       Optional.of("#x"),
                       Optional.of(slack.apiUrl()),
                       Duration.ofHours(4)),
-                  Optional.empty(),
+                  dev.specwatch.notify.SlackMessages.Urls.none(),
               new SlackThreadStore(dir), Clock.systemUTC());
       DigestService service =
           service(c, Clock.systemUTC(), 1)

@@ -101,7 +101,7 @@ class NotifierBoundariesTest {
                   Optional.empty(),
                   Optional.empty(),
                   Duration.ofHours(4)),
-              Optional.empty(),
+              SlackMessages.Urls.none(),
               new SlackThreadStore(dir),
               clock);
       assertThat(notifier.repeatInterval()).as("a webhook cannot reply in a thread").isEmpty();

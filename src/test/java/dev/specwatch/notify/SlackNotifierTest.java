@@ -76,7 +76,9 @@ class SlackNotifierTest {
                 Optional.of("#mtp-alerts"),
                 Optional.of(slack.apiUrl()),
                 Duration.ofHours(4)),
-            Optional.of(URI.create("http://grafana:3000")),
+            new SlackMessages.Urls(
+                Optional.of(URI.create("http://grafana:3000")),
+                Optional.of(URI.create("http://specwatch:9464"))),
             threads,
             clock);
     return new DeliveryWorker(
@@ -134,18 +136,18 @@ class SlackNotifierTest {
     assertThat(post.method()).isEqualTo("chat.postMessage");
     assertThat(post.authorization()).isEqualTo("Bearer " + TOKEN);
     assertThat(post.params()).containsEntry("channel", "#qwen-serving");
-    assertThat(post.params().get("text")).startsWith("[WARNING] MTP efficiency regressed: qwen");
+    assertThat(post.params().get("text"))
+        .isEqualTo("[WARNING] qwen: acceptance rate 0.410, 9 % below its 0.450 threshold");
     JsonNode blocks = JSON.readTree(post.params().get("blocks"));
     assertThat(blocks.get(0).path("type").asText()).isEqualTo("header");
     assertThat(blocks.get(0).path("text").path("text").asText())
-        .isEqualTo(":red_circle: MTP efficiency regressed: qwen");
-    assertThat(blocks.get(1).path("text").path("text").asText())
-        .isEqualTo("*acceptance_rate* is *0.410*, below 0.450 over 5m.");
+        .isEqualTo(":red_circle: qwen: acceptance rate 0.410, 9 % below its 0.450 threshold");
     assertThat(SlackMessages.escape("a <b> & c")).isEqualTo("a &lt;b&gt; &amp; c");
-    assertThat(blocks.get(2).path("fields").toString())
-        .contains("0: 0.620 · 1: 0.380 · 2: 0.230")
-        .contains("*Severity*\\nwarning");
-    JsonNode buttons = blocks.get(3).path("elements");
+    assertThat(blocks.get(1).path("fields").toString())
+        .contains("*Acceptance by position*\\n0.620 · 0.380 · 0.230")
+        .doesNotContain("acceptance_rate 0.410 below");
+    assertThat(blocks.get(3).toString()).contains("warning").contains("rule `acceptance_rate`");
+    JsonNode buttons = blocks.get(2).path("elements");
     assertThat(buttons.get(0).path("url").asText())
         .isEqualTo(
             "http://grafana:3000/d/"
@@ -153,7 +155,10 @@ class SlackNotifierTest {
                 + "Qwen3.8-27B-NVFP4&from="
                 + T0.minusSeconds(300 + 1800).toEpochMilli()
                 + "&to=now");
-    assertThat(buttons.get(1).path("url").asText()).isEqualTo("https://wiki/runbook");
+    assertThat(buttons.get(1).path("url").asText()).isEqualTo("http://specwatch:9464/recipes/qwen");
+    assertThat(buttons.get(2).path("url").asText())
+        .isEqualTo("http://specwatch:9464/silences?recipe=qwen&rule=acceptance_rate&duration=2h");
+    assertThat(buttons.get(3).path("url").asText()).isEqualTo("https://wiki/runbook");
     String ts = threads.get("qwen/acceptance_rate").orElseThrow().ts();
 
     clock.advance(Duration.ofMinutes(20));
@@ -171,11 +176,11 @@ class SlackNotifierTest {
                 .path("text")
                 .path("text")
                 .asText())
-        .isEqualTo(":large_green_circle: Recovered: qwen");
+        .isEqualTo(":large_green_circle: qwen: acceptance rate recovered after 20m");
     assertThat(calls.get(2).method()).isEqualTo("chat.postMessage");
     assertThat(calls.get(2).params()).containsEntry("thread_ts", ts);
     assertThat(calls.get(2).params().get("text"))
-        .startsWith(":white_check_mark: Resolved after 20m");
+        .startsWith(":white_check_mark: Recovered after 20m");
     assertThat(outbox.pending()).isEmpty();
     assertThat(threads.get("qwen/acceptance_rate")).isEmpty();
   }

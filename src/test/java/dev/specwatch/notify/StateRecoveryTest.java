@@ -226,7 +226,7 @@ class StateRecoveryTest {
                 + " http://prometheus:9090/api/v1/query: connection refused")
         .doesNotContain("MTP efficiency regressed")
         .doesNotContain(" * ");
-    assertThat(SlackMessages.firing(t, Optional.empty()).toString())
+    assertThat(SlackMessages.firing(t, SlackMessages.Urls.none()).toString())
         .contains("specwatch cannot query its datasource")
         .doesNotContain("Value vs threshold");
   }

@@ -1,0 +1,190 @@
+package dev.specwatch.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.slack.api.util.json.GsonFactory;
+import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.Transition;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Golden files of the Slack messages as sent ({@code chat.postMessage} arguments), one per kind of
+ * message, and the promise that docs/NOTIFICATIONS.md shows exactly these. After a deliberate
+ * change: {@code mvn test -Dtest=SlackMessagesGoldenTest -Dgolden.update=true}, then paste the
+ * files into the docs.
+ */
+class SlackMessagesGoldenTest {
+  static final Path GOLDEN = Path.of("src/test/resources/dev/specwatch/notify/golden");
+  static final Instant T0 = Instant.parse("2026-11-30T10:07:00Z");
+  static final SlackMessages.Urls URLS =
+      new SlackMessages.Urls(
+          Optional.of(URI.create("http://grafana.example:3000")),
+          Optional.of(URI.create("http://specwatch.example:9464")));
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  static Transition transition(
+      long seq,
+      String alertId,
+      String rule,
+      Transition.Kind kind,
+      String reason,
+      Double value,
+      double threshold,
+      Instant since,
+      Instant at,
+      String severity) {
+    return new Transition(
+        seq,
+        alertId,
+        alertId.substring(0, alertId.indexOf('/')),
+        rule,
+        null,
+        kind,
+        reason,
+        value,
+        threshold,
+        Duration.ofMinutes(5),
+        since,
+        at,
+        severity,
+        false,
+        Map.of("runbook_url", "https://wiki.example.com/runbooks/mtp-acceptance"),
+        Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
+        List.of(0.62, 0.38, 0.23),
+        Map.of(
+            "acceptance_rate", value == null ? 0.41 : value,
+            "mean_accepted_length", 2.23,
+            "draft_tokens_per_second", 1533.4));
+  }
+
+  static Map<String, Object> message(String name) {
+    Transition t;
+    switch (name) {
+      case "firing" ->
+          t =
+              transition(
+                  41,
+                  "qwen3.8-27b-nvfp4/acceptance_rate",
+                  "acceptance_rate",
+                  Transition.Kind.FIRING,
+                  "acceptance_rate 0.410 below 0.450",
+                  0.41,
+                  0.45,
+                  T0.minusSeconds(300),
+                  T0,
+                  "warning");
+      case "firing-change" ->
+          t =
+              transition(
+                  43,
+                  "qwen3.8-27b-nvfp4/change",
+                  "change",
+                  Transition.Kind.FIRING,
+                  "acceptance 0.662 is 14 % below its learned normal 0.770 for this hour"
+                      + " (sequential test, false alarms about 1 in 30 days)",
+                  0.662,
+                  0.77,
+                  T0.minusSeconds(240),
+                  T0,
+                  "warning");
+      case "resolved" ->
+          t =
+              transition(
+                  42,
+                  "qwen3.8-27b-nvfp4/acceptance_rate",
+                  "acceptance_rate",
+                  Transition.Kind.RESOLVED,
+                  "recovered: acceptance_rate 0.840 above 0.500",
+                  0.84,
+                  0.45,
+                  T0,
+                  T0.plusSeconds(1260),
+                  "warning");
+      case "datasource" ->
+          t =
+              new Transition(
+                  44,
+                  AlertEngine.DATASOURCE_ALERT,
+                  "*",
+                  "datasource_unavailable",
+                  null,
+                  Transition.Kind.FIRING,
+                  "http://prometheus:9090/api/v1/query: connection refused",
+                  null,
+                  0,
+                  Duration.ofMinutes(5),
+                  T0.minusSeconds(180),
+                  T0,
+                  "critical",
+                  false,
+                  Map.of(),
+                  Map.of(),
+                  List.of());
+      case "notify-test" ->
+          t =
+              new Transition(
+                  0,
+                  AlertEngine.SELF_PREFIX + "test",
+                  "specwatch-test",
+                  SlackMessages.TEST_RULE,
+                  null,
+                  Transition.Kind.FIRING,
+                  "test",
+                  null,
+                  0,
+                  Duration.ofMinutes(5),
+                  T0,
+                  T0,
+                  "info",
+                  false,
+                  Map.of(),
+                  Map.of(),
+                  List.of());
+      default -> throw new IllegalArgumentException(name);
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("channel", "#qwen-serving");
+    m.put("text", SlackMessages.text(t, t.at()));
+    m.put(
+        "blocks",
+        t.kind() == Transition.Kind.FIRING
+            ? SlackMessages.firing(t, URLS)
+            : SlackMessages.resolved(t, URLS));
+    if (name.equals("resolved")) {
+      m.put("thread_reply", SlackMessages.reply(t, Intent.Kind.RESOLVED, t.at()));
+    }
+    return m;
+  }
+
+  /** The arguments as the SDK serialises them (Gson, snake_case), indented. */
+  static String render(String name) throws Exception {
+    String gson = GsonFactory.createSnakeCase().toJson(message(name));
+    return JSON.writeValueAsString(JSON.readTree(gson)) + "\n";
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"firing", "firing-change", "resolved", "datasource", "notify-test"})
+  void messagesMatchTheirGoldenFilesAndTheDocs(String name) throws Exception {
+    Path file = GOLDEN.resolve(name + ".json");
+    String rendered = render(name);
+    if (Boolean.getBoolean("golden.update")) {
+      Files.writeString(file, rendered);
+    }
+    assertThat(rendered).isEqualTo(Files.readString(file));
+    assertThat(Files.readString(Path.of("docs/NOTIFICATIONS.md")))
+        .as("docs/NOTIFICATIONS.md shows " + file + " as it is")
+        .contains(rendered.strip());
+  }
+}
