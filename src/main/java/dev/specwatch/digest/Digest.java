@@ -12,8 +12,11 @@ public record Digest(DigestPeriod period, List<RecipeWeek> recipes) {
     recipes = List.copyOf(recipes);
   }
 
+  /** Recipes that regressed week over week, or dropped within the week. */
   public long regressions() {
-    return recipes.stream().filter(RecipeWeek::regression).count();
+    return recipes.stream()
+        .filter(r -> r.regression() || r.notes().withinWeekDrop() != null)
+        .count();
   }
 
   /** The recipe whose acceptance fell the most week over week, if any fell. */
@@ -23,11 +26,22 @@ public record Digest(DigestPeriod period, List<RecipeWeek> recipes) {
         .min((a, b) -> Double.compare(a.acceptanceChange(), b.acceptanceChange()));
   }
 
-  /** The recipe with the highest mean accepted length (tokens per verification step). */
+  /**
+   * The healthy recipe with the highest estimated speed-up of its current k (the advisor's E_k / (1
+   * + c·k)): comparable across recipes with different k, unlike the mean accepted length. A recipe
+   * that regressed (week over week or within the week), has no data or too little for an estimate
+   * is not a candidate.
+   */
   public Optional<RecipeWeek> bestPerformer() {
     return recipes.stream()
-        .filter(r -> r.meanAcceptedLength() != null)
-        .max((a, b) -> Double.compare(a.meanAcceptedLength(), b.meanAcceptedLength()));
+        .filter(r -> r.notes().speedup() != null)
+        .filter(r -> !r.regression() && r.notes().withinWeekDrop() == null && !r.notes().noData())
+        .max((a, b) -> Double.compare(a.notes().speedup(), b.notes().speedup()));
+  }
+
+  /** Recipes whose match finds no series at all. */
+  public long withoutData() {
+    return recipes.stream().filter(r -> r.notes().noData()).count();
   }
 
   public String subject() {

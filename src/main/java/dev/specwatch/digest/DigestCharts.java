@@ -6,14 +6,16 @@ import java.awt.Font;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.text.DecimalFormat;
 import java.time.format.TextStyle;
+import java.util.List;
 import java.util.Locale;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
-import org.jfree.chart.plot.DatasetRenderingOrder;
+import org.jfree.chart.plot.CombinedDomainCategoryPlot;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
@@ -27,11 +29,16 @@ final class DigestCharts {
 
   private static final Color ACCEPTANCE = new Color(0x1f, 0x77, 0xb4);
   private static final Color LENGTH = new Color(0xff, 0x7f, 0x0e);
+  private static final Color PREVIOUS = new Color(0xb0, 0xbe, 0xc5);
   private static final Font FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
   private DigestCharts() {}
 
-  /** Daily acceptance rate (left axis, %) and mean accepted length (right axis). */
+  /**
+   * Daily acceptance rate and mean accepted length on two panels over the same days, each on a
+   * fixed, honest range: acceptance 0–100 %, mean accepted length 1 to k+1 (its whole possible
+   * range). Auto-scaled axes turned rounding noise (1.82 → 1.81) into a crash.
+   */
   static byte[] daily(RecipeWeek r) {
     DefaultCategoryDataset acceptance = new DefaultCategoryDataset();
     DefaultCategoryDataset length = new DefaultCategoryDataset();
@@ -41,44 +48,52 @@ final class DigestCharts {
               + " "
               + d.date().getDayOfMonth();
       acceptance.addValue(
-          d.acceptanceRate() == null ? null : d.acceptanceRate() * 100, "acceptance rate (%)", day);
+          d.acceptanceRate() == null ? null : d.acceptanceRate() * 100, "acceptance rate", day);
       length.addValue(d.meanAcceptedLength(), "mean accepted length", day);
     }
-    CategoryPlot plot = new CategoryPlot();
-    plot.setDomainAxis(new CategoryAxis());
-    NumberAxis left = new NumberAxis("acceptance %");
-    left.setRange(0, 100);
-    NumberAxis right = new NumberAxis("tokens / step");
-    right.setAutoRangeIncludesZero(false);
-    plot.setRangeAxis(0, left);
-    plot.setRangeAxis(1, right);
-    plot.setDataset(0, acceptance);
-    plot.setDataset(1, length);
-    plot.mapDatasetToRangeAxis(1, 1);
-    plot.setRenderer(0, line(ACCEPTANCE));
-    plot.setRenderer(1, line(LENGTH));
-    plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
-    style(plot);
-    return png(new JFreeChart(r.recipe() + ": daily", FONT, plot, true), 560, 240);
+    NumberAxis percent = axis("acceptance %", 0, 100, new DecimalFormat("0"));
+    CategoryPlot top = new CategoryPlot(acceptance, null, percent, line(ACCEPTANCE));
+    int k = Math.max(1, r.notes().k());
+    NumberAxis tokens = axis("tokens / step", 1, k + 1, new DecimalFormat("0.0"));
+    CategoryPlot bottom = new CategoryPlot(length, null, tokens, line(LENGTH));
+    style(top);
+    style(bottom);
+    CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis());
+    plot.setGap(8);
+    plot.add(top, 1);
+    plot.add(bottom, 1);
+    return png(new JFreeChart(r.recipe() + ": daily", FONT, plot, false), 560, 300);
   }
 
-  /** Acceptance by draft position over the week. */
+  /** Acceptance by draft position: the previous week beside this one, 0–100 %. */
   static byte[] positions(RecipeWeek r) {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
+    List<Double> previous = r.notes().previousPositions();
     for (int i = 0; i < r.positionAcceptance().size(); i++) {
-      Double v = r.positionAcceptance().get(i);
-      data.addValue(v == null ? null : v * 100, "acceptance (%)", "position " + i);
+      Double before = i < previous.size() ? previous.get(i) : null;
+      Double now = r.positionAcceptance().get(i);
+      data.addValue(before == null ? null : before * 100, "previous week", "position " + i);
+      data.addValue(now == null ? null : now * 100, "this week", "position " + i);
     }
     BarRenderer bars = new BarRenderer();
     bars.setBarPainter(new StandardBarPainter());
     bars.setShadowVisible(false);
-    bars.setSeriesPaint(0, ACCEPTANCE);
-    NumberAxis axis = new NumberAxis("% of drafts");
-    axis.setRange(0, 100);
+    bars.setSeriesPaint(0, PREVIOUS);
+    bars.setSeriesPaint(1, ACCEPTANCE);
+    NumberAxis axis = axis("% of drafts", 0, 100, new DecimalFormat("0"));
     CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(), axis, bars);
     style(plot);
     return png(
-        new JFreeChart(r.recipe() + ": acceptance by draft position", FONT, plot, false), 560, 200);
+        new JFreeChart(r.recipe() + ": acceptance by draft position", FONT, plot, true), 560, 220);
+  }
+
+  /** A fixed range with plain ticks: never scientific notation, never zoomed into noise. */
+  private static NumberAxis axis(String label, double lower, double upper, DecimalFormat format) {
+    NumberAxis axis = new NumberAxis(label);
+    axis.setAutoRange(false);
+    axis.setRange(lower, upper);
+    axis.setNumberFormatOverride(format);
+    return axis;
   }
 
   private static LineAndShapeRenderer line(Color color) {

@@ -21,10 +21,12 @@ import java.net.URLEncoder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.TextStyle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -36,10 +38,19 @@ import java.util.Optional;
 public final class DigestCollector {
   private final PrometheusApi api;
   private final Optional<URI> grafana;
+  private final Clock clock;
 
   public DigestCollector(PrometheusApi api, Optional<URI> grafana) {
+    this(api, grafana, Clock.systemUTC());
+  }
+
+  /**
+   * @param clock a period that has not ended yet is reported up to now, and says so
+   */
+  public DigestCollector(PrometheusApi api, Optional<URI> grafana, Clock clock) {
     this.api = api;
     this.grafana = grafana;
+    this.clock = clock;
   }
 
   public Digest collect(DigestPeriod period, List<Policy> policies, List<Transition> history)
@@ -54,16 +65,23 @@ public final class DigestCollector {
   private RecipeWeek recipe(Policy p, DigestPeriod period, List<Transition> history)
       throws PrometheusException {
     EngineProfile profile = EngineProfile.of(p.engine());
-    Duration week = Duration.between(period.start(), period.end());
-    QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), week);
-    Instant end = period.end();
     Instant start = period.start();
+    boolean unfinished = clock.instant().isBefore(period.end());
+    Instant end = unfinished ? clock.instant() : period.end();
+    Duration week = Duration.between(start, end);
+    if (week.compareTo(Duration.ofMinutes(5)) < 0) {
+      week = Duration.ofMinutes(5);
+    }
+    QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), week);
 
     Double acceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), end);
     Double meanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), end);
     Double previousAcceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), start);
     Double previousMeanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), start);
     List<Double> positions = positions(p, profile, scope, end);
+    List<Double> previousPositions = positions(p, profile, scope, start);
+    // No series at all is not idleness: the match is wrong, or the target is down.
+    boolean noData = value(profile.query(Signal.DRAFTS_IN_WINDOW, scope), end) == null;
     boolean vllm = p.engine() == Engine.VLLM;
     Double draftTokens = vllm ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end) : null;
     Double acceptedTokens = vllm ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end) : null;
@@ -79,6 +97,10 @@ public final class DigestCollector {
     QueryScope day = new QueryScope(p.matchLabelNames(), p.matchers(), Duration.ofDays(1));
     for (int d = 0; d < 7; d++) {
       Instant dayEnd = period.dayBoundary(d + 1);
+      if (dayEnd.isAfter(end)) {
+        daily.add(new RecipeWeek.Day(period.monday().plusDays(d), null, null));
+        continue;
+      }
       daily.add(
           new RecipeWeek.Day(
               period.monday().plusDays(d),
@@ -94,7 +116,7 @@ public final class DigestCollector {
         range(profile.query(Signal.DRAFTS_IN_WINDOW, hour), start.plus(step), end, step);
     long hours = week.toHours();
     long busy = Arrays.stream(drafts).filter(v -> v > 0).count();
-    Double idleShare = hours == 0 ? null : (hours - busy) / (double) hours;
+    Double idleShare = hours == 0 || noData ? null : (hours - busy) / (double) hours;
 
     Double change = relative(acceptance, previousAcceptance);
     Double lengthChange = relative(meanLength, previousMeanLength);
@@ -138,6 +160,7 @@ public final class DigestCollector {
     Integer recommendedK = null;
     Double recommendedGain = null;
     String adviceBasis = null;
+    Double speedup = null;
     if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
       Advisor.Advice advice =
           Advisor.advise(
@@ -145,6 +168,11 @@ public final class DigestCollector {
               p.numSpeculativeTokens(),
               Advisor.DEFAULT_DRAFT_COST,
               draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
+      // The current k's speed-up is measured, not extrapolated: only the drafts floor applies.
+      double steps = draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens();
+      if (steps >= Advisor.MIN_DRAFTS) {
+        speedup = advice.options().get(p.numSpeculativeTokens() - 1).speedup();
+      }
       if (advice.enough()) {
         recommendedK = advice.recommended().k();
         recommendedGain = advice.gain();
@@ -183,7 +211,51 @@ public final class DigestCollector {
         sloBudget,
         recommendedK,
         recommendedGain,
-        adviceBasis);
+        adviceBasis,
+        new RecipeWeek.Notes(
+            p.numSpeculativeTokens(),
+            previousPositions,
+            noData,
+            unfinished,
+            speedup,
+            withinWeekDrop(daily)));
+  }
+
+  /**
+   * The first day whose acceptance is more than {@link Digest#REGRESSION_DROP} below the mean of
+   * the week's earlier days with traffic, in words; null when there is none. Flags a drop inside
+   * the week even without a previous week to compare with.
+   */
+  static String withinWeekDrop(List<RecipeWeek.Day> days) {
+    double sum = 0;
+    int n = 0;
+    String first = null;
+    String last = null;
+    for (RecipeWeek.Day d : days) {
+      Double a = d.acceptanceRate();
+      if (a == null) {
+        continue;
+      }
+      String name = d.date().getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT);
+      if (n > 0) {
+        double earlier = sum / n;
+        if (a < earlier * (1 - Digest.REGRESSION_DROP)) {
+          return String.format(
+              Locale.ROOT,
+              "%s: acceptance %.1f %%, %.0f %% below the %.1f %% of %s",
+              name,
+              a * 100,
+              (1 - a / earlier) * 100,
+              earlier * 100,
+              first.equals(last) ? first : first + "–" + last);
+        }
+      }
+      first = first == null ? name : first;
+      last = name;
+      sum += a;
+      n++;
+    }
+    return null;
   }
 
   private String dashboard(Policy p, DigestPeriod period) {

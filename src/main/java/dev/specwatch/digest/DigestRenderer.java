@@ -105,7 +105,14 @@ public final class DigestRenderer {
             r ->
                 v.put(
                     "bestPerformer",
-                    Map.of("name", r.recipe(), "meanLength", fixed(r.meanAcceptedLength(), 2))));
+                    Map.of(
+                        "name",
+                        r.recipe(),
+                        "speedup",
+                        fixed(r.notes().speedup(), 2)
+                            + "× estimated speed-up at k="
+                            + r.notes().k())));
+    v.put("withoutData", d.withoutData() > 0 ? d.withoutData() : null);
     List<Map<String, Object>> recipes = new ArrayList<>();
     for (int i = 0; i < d.recipes().size(); i++) {
       RecipeWeek r = d.recipes().get(i);
@@ -114,6 +121,9 @@ public final class DigestRenderer {
       m.put("engine", r.engine());
       m.put("model", r.modelName() == null ? "" : r.modelName());
       m.put("regression", r.regression());
+      m.put("noData", r.notes().noData());
+      m.put("unfinished", r.notes().unfinished());
+      m.put("withinWeekDrop", r.notes().withinWeekDrop());
       m.put("acceptance", percent(r.acceptanceRate()));
       m.put("previousAcceptance", percent(r.previousAcceptanceRate()));
       m.put("acceptanceChange", signedPercent(r.acceptanceChange()));
@@ -143,7 +153,13 @@ public final class DigestRenderer {
       m.put("wastedTokens", count(r.wastedTokens()));
       m.put("generationTokens", count(r.generationTokens()));
       m.put("acceptedShare", percent(r.acceptedShare()));
-      m.put("idleShare", percent(r.idleShare()));
+      m.put(
+          "idleShare",
+          r.notes().noData()
+              ? "– (no data, which is not idleness)"
+              : percent(r.idleShare())
+                  + " of the "
+                  + (r.notes().unfinished() ? "week so far" : "week"));
       m.put(
           "alerts",
           r.alertsFired() == 0
@@ -195,9 +211,11 @@ public final class DigestRenderer {
                 fixed(dd.meanAcceptedLength(), 2)));
       }
       m.put("daily", daily);
-      String dailyCid = "daily-" + i + "@specwatch";
-      images.put(dailyCid, DigestCharts.daily(r));
-      m.put("dailyCid", dailyCid);
+      if (!r.notes().noData()) { // no chart of nothing: the box above says it loudly
+        String dailyCid = "daily-" + i + "@specwatch";
+        images.put(dailyCid, DigestCharts.daily(r));
+        m.put("dailyCid", dailyCid);
+      }
       if (r.positionAcceptance().stream().anyMatch(x -> x != null)) {
         String positionsCid = "positions-" + i + "@specwatch";
         images.put(positionsCid, DigestCharts.positions(r));

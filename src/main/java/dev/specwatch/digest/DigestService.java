@@ -80,7 +80,7 @@ public final class DigestService {
   public DigestRenderer.Rendered render(DigestPeriod period)
       throws PrometheusException, IOException {
     Digest d =
-        new DigestCollector(api, config.grafanaUrl())
+        new DigestCollector(api, config.grafanaUrl(), clock)
             .collect(
                 period,
                 config.policies(),
@@ -209,7 +209,7 @@ public final class DigestService {
   }
 
   private Digest collect(DigestPeriod period) throws PrometheusException, IOException {
-    return new DigestCollector(api, config.grafanaUrl())
+    return new DigestCollector(api, config.grafanaUrl(), clock)
         .collect(
             period,
             config.policies(),

@@ -60,8 +60,9 @@ public final class DigestSlack {
                     .append("Best performer: *")
                     .append(SlackMessages.escape(r.recipe()))
                     .append("*, ")
-                    .append(String.format(Locale.ROOT, "%.2f", r.meanAcceptedLength()))
-                    .append(" tokens per step"));
+                    .append(String.format(Locale.ROOT, "%.2f", r.notes().speedup()))
+                    .append("× estimated speed-up at k=")
+                    .append(r.notes().k()));
     if (fleet.length() > 0) {
       blocks.add(section(s -> s.text(markdownText(fleet.toString()))));
     }

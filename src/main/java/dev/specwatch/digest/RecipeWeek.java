@@ -46,7 +46,28 @@ public record RecipeWeek(
     Double sloBudgetRemaining,
     Integer recommendedK,
     Double recommendedGain,
-    String adviceBasis) {
+    String adviceBasis,
+    Notes notes) {
+
+  /**
+   * What the digest must say so that nothing misleads.
+   *
+   * @param k num_speculative_tokens: the mean accepted length chart runs from 1 to k+1
+   * @param previousPositions last week's acceptance by position, beside this week's
+   * @param noData the recipe's match finds no series at all: not idle, misconfigured or down
+   * @param unfinished the period has not ended: figures cover it up to now
+   * @param speedup the advisor's estimated speed-up of the current k (E_k / (1 + c·k)); comparable
+   *     across recipes with different k; null without enough data
+   * @param withinWeekDrop a day more than the regression threshold below the week's earlier days,
+   *     in words; null when there is none
+   */
+  public record Notes(
+      int k,
+      List<Double> previousPositions,
+      boolean noData,
+      boolean unfinished,
+      Double speedup,
+      String withinWeekDrop) {}
 
   public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
 }

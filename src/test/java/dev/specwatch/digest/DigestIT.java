@@ -125,6 +125,10 @@ class DigestIT {
     Files.writeString(
         dir.resolve("alerts/ds.yaml"),
         "recipe: ds\n" + "match: {model_name: it/ds}\nnum_speculative_tokens: 1\n");
+    // A match that finds nothing (a typo in the model name): no data, which is not idleness.
+    Files.writeString(
+        dir.resolve("alerts/ghost.yaml"),
+        "recipe: ghost\n" + "match: {model_name: it/qwne}\nnum_speculative_tokens: 3\n");
     Files.writeString(
         dir.resolve("specwatch.yaml"),
         "prometheus: {url: \""
@@ -235,9 +239,58 @@ class DigestIT {
     assertThat(ds.acceptanceRate()).isCloseTo(0.815, within(0.002));
     assertThat(ds.regression()).isFalse();
     assertThat(d.biggestRegression()).map(RecipeWeek::recipe).contains("qwen");
-    assertThat(d.bestPerformer()).map(RecipeWeek::recipe).contains("qwen");
+    // Before: qwen, the biggest regression, "best" by its mean accepted length at k=3.
+    assertThat(d.bestPerformer()).map(RecipeWeek::recipe).contains("ds");
+    assertThat(ds.notes().speedup()).isCloseTo(1.815 / 1.1, within(0.005));
+    assertThat(qwen.notes().withinWeekDrop())
+        .as("Friday against Monday to Wednesday, without needing the previous week")
+        .startsWith("Fri: acceptance 40.0 %, 43 % below the 70.0 % of Mon–Wed");
+    assertThat(qwen.notes().previousPositions().get(0)).isCloseTo(0.9, within(0.005));
+    assertThat(qwen.notes().unfinished()).isFalse();
+    RecipeWeek ghost =
+        d.recipes().stream().filter(r -> r.recipe().equals("ghost")).findFirst().orElseThrow();
+    assertThat(ghost.notes().noData()).isTrue();
+    assertThat(ghost.idleShare()).as("no data is not 100 % idle").isNull();
+    assertThat(d.withoutData()).isEqualTo(1);
     assertThat(d.subject())
-        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 2 recipes, 1 regression");
+        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 3 recipes, 1 regression");
+    DigestRenderer.Rendered text = new DigestRenderer(Optional.empty()).render(d);
+    assertThat(text.text())
+        .contains("NO DATA for 1 recipe(s)")
+        .contains("DROP WITHIN THE WEEK: Fri")
+        .contains("Best performer: ds, 1.65× estimated speed-up at k=1")
+        .doesNotContain("Idle 100");
+    if (System.getProperty("digest.example") != null) {
+      writeExample(text, Path.of(System.getProperty("digest.example")));
+    }
+
+    // The same week seen on its Thursday: not over yet, and it says so.
+    Digest partial =
+        new DigestCollector(
+                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+                c.grafanaUrl(),
+                Clock.fixed(PERIOD.start().plus(Duration.ofDays(3)), ZoneOffset.UTC))
+            .collect(PERIOD, c.policies(), List.of());
+    RecipeWeek early =
+        partial.recipes().stream().filter(r -> r.recipe().equals("qwen")).findFirst().orElseThrow();
+    assertThat(early.notes().unfinished()).isTrue();
+    assertThat(early.acceptanceRate()).as("Monday to Wednesday only").isCloseTo(0.7, within(0.002));
+    assertThat(early.daily().get(4).acceptanceRate()).as("Friday has not happened").isNull();
+    assertThat(new DigestRenderer(Optional.empty()).render(partial).text())
+        .contains("The week is not over");
+  }
+
+  /** Writes the rendered digest as docs/digest-example/ shows it (-Ddigest.example=DIR). */
+  private static void writeExample(DigestRenderer.Rendered r, Path out) throws IOException {
+    Files.createDirectories(out);
+    String html = r.html();
+    for (Map.Entry<String, byte[]> image : r.images().entrySet()) {
+      String file = image.getKey().replace("@specwatch", "") + ".png";
+      Files.write(out.resolve(file), image.getValue());
+      html = html.replace("cid:" + image.getKey(), file);
+    }
+    Files.writeString(out.resolve("digest.html"), html);
+    Files.writeString(out.resolve("digest.txt"), r.text());
   }
 
   @Test
@@ -262,7 +315,7 @@ class DigestIT {
                     .isEqualTo("specwatch weekly " + PERIOD.label() + ": 1 recipe, 1 regression"));
     MimeMessage m = mail.getReceivedMessagesForDomain("lead@example.com")[0];
     assertThat(m.getSubject())
-        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 2 recipes, 1 regression");
+        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 3 recipes, 1 regression");
     Multipart alternative = (Multipart) m.getContent();
     assertThat(alternative.getContentType()).startsWith("multipart/alternative");
     assertThat(alternative.getCount()).isEqualTo(2);
@@ -336,7 +389,7 @@ class DigestIT {
           .satisfies(
               call -> {
                 assertThat(call.params()).containsEntry("channel", "#fleet");
-                assertThat(call.params().get("text")).endsWith(": 2 recipes, 1 regression");
+                assertThat(call.params().get("text")).endsWith(": 3 recipes, 1 regression");
                 assertThat(call.params().get("blocks"))
                     .contains("Biggest regression: *qwen*")
                     .contains(":warning:");
