@@ -188,7 +188,7 @@ final class UiRoutes {
           r.form().getOrDefault("rule", ""),
           r.form().getOrDefault("duration", ""),
           r.form().getOrDefault("comment", ""),
-          r.form().getOrDefault("author", "web UI").isBlank() ? "web UI" : r.form().get("author"));
+          r.form().getOrDefault("author", "").isBlank() ? "web UI" : r.form().get("author"));
     } catch (IllegalArgumentException e) {
       return silences(s, r, e.getMessage(), 400);
     }

@@ -18,7 +18,7 @@ class StatusServerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   /** A daemon whose datasource is down. */
-  static final class Down implements StatusServer.Source {
+  static class Down implements StatusServer.Source {
     @Override
     public boolean ready() {
       return false;

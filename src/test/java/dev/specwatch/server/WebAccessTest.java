@@ -1,0 +1,209 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.model.Secret;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Who may read and write through the web UI and the API: with a bearer token the pages need the
+ * /login session and the API the token; forms need their CSRF token; without a token writes come
+ * from loopback. The session cookie is never the token.
+ */
+class WebAccessTest {
+  static final String TOKEN = "ui-token-planted-7788";
+  final HttpClient http =
+      HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+  /** A source that keeps silences in memory. */
+  static final class Silences extends StatusServerTest.Down {
+    final List<Silence> added = new ArrayList<>();
+
+    @Override
+    public List<Silence> silences() {
+      return List.copyOf(added);
+    }
+
+    @Override
+    public Silence addSilence(
+        String recipe, Optional<String> rule, Duration d, String comment, String author) {
+      Silence s =
+          new Silence(
+              "s" + (added.size() + 1),
+              recipe,
+              rule,
+              Instant.now(),
+              Instant.now().plus(d),
+              comment,
+              author);
+      added.add(s);
+      return s;
+    }
+
+    @Override
+    public boolean expireSilence(String id) {
+      return added.removeIf(s -> s.id().equals(id));
+    }
+  }
+
+  HttpResponse<String> send(
+      int port, String method, String path, String body, String type, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (type != null) {
+      r.header("Content-Type", type);
+    }
+    for (int i = 0; i < headers.length; i += 2) {
+      r.header(headers[i], headers[i + 1]);
+    }
+    return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static String csrf(String page) {
+    Matcher m = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(page);
+    assertThat(m.find()).as("the form carries a CSRF token").isTrue();
+    return m.group(1);
+  }
+
+  @Test
+  void withATokenPagesNeedTheLoginAndFormsTheirCsrfToken() throws Exception {
+    Silences source = new Silences();
+    try (StatusServer server =
+        StatusServer.start(
+            new InetSocketAddress("127.0.0.1", 0), Optional.of(Secret.of(TOKEN)), source)) {
+      int port = server.port();
+      HttpResponse<String> anonymous = send(port, "GET", "/silences", null, null);
+      assertThat(anonymous.statusCode()).isEqualTo(303);
+      assertThat(anonymous.headers().firstValue("Location")).contains("/login");
+
+      String form = "application/x-www-form-urlencoded";
+      assertThat(send(port, "POST", "/login", "token=wrong", form).statusCode()).isEqualTo(401);
+      HttpResponse<String> login = send(port, "POST", "/login", "token=" + TOKEN, form);
+      assertThat(login.statusCode()).isEqualTo(303);
+      String cookie = login.headers().firstValue("Set-Cookie").orElseThrow();
+      assertThat(cookie).contains("HttpOnly").contains("SameSite=Strict").doesNotContain(TOKEN);
+      String session = cookie.substring(0, cookie.indexOf(';'));
+
+      HttpResponse<String> page = send(port, "GET", "/silences", null, null, "Cookie", session);
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.body()).doesNotContain(TOKEN);
+      String body = "recipe=qwen&duration=1h&comment=upgrade";
+      assertThat(send(port, "POST", "/silences", body, form, "Cookie", session).statusCode())
+          .as("no CSRF token: a cross-site form")
+          .isEqualTo(403);
+      assertThat(
+              send(port, "POST", "/silences", body + "&csrf=" + csrf(page.body()), form)
+                  .statusCode())
+          .as("a CSRF token without the session")
+          .isEqualTo(403);
+      HttpResponse<String> created =
+          send(
+              port,
+              "POST",
+              "/silences",
+              body + "&csrf=" + csrf(page.body()),
+              form,
+              "Cookie",
+              session);
+      assertThat(created.statusCode()).isEqualTo(303);
+      assertThat(source.added).extracting(Silence::comment).containsExactly("upgrade");
+      assertThat(source.added.get(0).createdBy()).isEqualTo("web UI");
+
+      String json = "{\"recipe\": \"ds\", \"duration\": \"30m\", \"comment\": \"api\"}";
+      assertThat(send(port, "POST", "/api/v1/silences", json, "application/json").statusCode())
+          .isEqualTo(401);
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/api/v1/silences",
+                      json,
+                      "application/json",
+                      "Authorization",
+                      "Bearer " + TOKEN)
+                  .statusCode())
+          .isEqualTo(201);
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/api/v1/silences",
+                      "{\"recipe\": \"ds\"}",
+                      "application/json",
+                      "Authorization",
+                      "Bearer " + TOKEN)
+                  .body())
+          .contains("comment is required");
+      assertThat(
+              send(
+                      port,
+                      "DELETE",
+                      "/api/v1/silences/s2",
+                      null,
+                      null,
+                      "Authorization",
+                      "Bearer " + TOKEN)
+                  .statusCode())
+          .isEqualTo(200);
+      assertThat(
+              send(
+                      port,
+                      "DELETE",
+                      "/api/v1/silences/s9",
+                      null,
+                      null,
+                      "Authorization",
+                      "Bearer " + TOKEN)
+                  .statusCode())
+          .isEqualTo(404);
+      assertThat(send(port, "GET", "/api/v1/silences", null, null, "Cookie", session).statusCode())
+          .as("the API takes the token, not the UI's cookie")
+          .isEqualTo(401);
+    }
+  }
+
+  @Test
+  void withoutATokenReadsAreOpenAndLoopbackMayWrite() throws Exception {
+    Silences source = new Silences();
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), source)) {
+      int port = server.port();
+      assertThat(send(port, "GET", "/", null, null).statusCode()).isEqualTo(200);
+      String json = "{\"recipe\": \"ds\", \"duration\": \"30m\", \"comment\": \"api\"}";
+      assertThat(send(port, "POST", "/api/v1/silences", json, "application/json").statusCode())
+          .isEqualTo(201);
+      String page = send(port, "GET", "/silences", null, null).body();
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/silences/s1",
+                      "csrf=" + csrf(page),
+                      "application/x-www-form-urlencoded")
+                  .statusCode())
+          .isEqualTo(303);
+      assertThat(source.added).isEmpty();
+      assertThat(send(port, "GET", "/login", null, null).body()).contains("Bearer token");
+    }
+  }
+}
