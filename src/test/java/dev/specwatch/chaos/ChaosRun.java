@@ -218,13 +218,13 @@ final class ChaosRun implements AutoCloseable {
   static boolean firing(FakeSlackApi.Call c) {
     return c.method().equals("chat.postMessage")
         && !c.params().containsKey("thread_ts")
-        && c.params().getOrDefault("text", "").contains("regressed: chaos ");
+        && c.params().getOrDefault("text", "").startsWith("[WARNING] chaos: ");
   }
 
   static boolean resolve(FakeSlackApi.Call c) {
     String text = c.params().getOrDefault("text", "");
     return (c.method().equals("chat.update") || !c.params().containsKey("thread_ts"))
-        && text.startsWith("[RESOLVED] chaos ");
+        && text.startsWith("[RESOLVED] chaos: ");
   }
 
   static void exec(String... cmd) throws IOException, InterruptedException {

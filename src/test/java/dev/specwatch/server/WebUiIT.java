@@ -180,7 +180,7 @@ class WebUiIT {
                 () ->
                     assertThat(slack.calls())
                         .extracting(c -> c.params().getOrDefault("text", ""))
-                        .anyMatch(t -> t.contains("regressed: daemon")));
+                        .anyMatch(t -> t.startsWith("[WARNING] daemon: acceptance rate")));
 
         browser.get(base + "/recipes/daemon");
         String recipe = browser.findElement(By.tagName("main")).getText();
