@@ -16,6 +16,8 @@ command -v systemd-analyze >/dev/null 2>&1 || missing_pkgs+=(systemd)
 # The web UI's browser tests drive Debian's Chromium through its ChromeDriver.
 command -v chromium >/dev/null 2>&1 || missing_pkgs+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing_pkgs+=(chromium-driver)
+# VictoriaMetricsIT checks the same queries against VictoriaMetrics single-node.
+[ -x /usr/bin/victoria-metrics ] || missing_pkgs+=(victoria-metrics)
 
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   exit 0
