@@ -277,7 +277,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
         e == null ? null : e.evaluatedAt().toString(),
         wiring.notifications().outbox().pending().size(),
         wiring.alerts().state().queued().size(),
-        config());
+        config(),
+        metrics.notifierHealth());
   }
 
   @Override

@@ -125,17 +125,45 @@ public final class SpecwatchMetrics implements DeliveryListener {
     for (String name : names) {
       notificationsSent.labelValues(name);
       notificationsFailed.labelValues(name);
+      health.putIfAbsent(name, NotifierHealth.NONE);
     }
   }
 
   @Override
   public void delivered(String notifier) {
     notificationsSent.labelValues(notifier).inc();
+    health.compute(notifier, (k, h) -> (h == null ? NotifierHealth.NONE : h).delivered(now()));
   }
 
   @Override
   public void failed(String notifier) {
     notificationsFailed.labelValues(notifier).inc();
+    health.compute(notifier, (k, h) -> (h == null ? NotifierHealth.NONE : h).failed(now()));
+  }
+
+  /** A notifier's deliveries since start, for the status page and /api/v1/status. */
+  public record NotifierHealth(long sent, long failures, String lastSent, String lastFailure) {
+    static final NotifierHealth NONE = new NotifierHealth(0, 0, null, null);
+
+    NotifierHealth delivered(String at) {
+      return new NotifierHealth(sent + 1, failures, at, lastFailure);
+    }
+
+    NotifierHealth failed(String at) {
+      return new NotifierHealth(sent, failures + 1, lastSent, at);
+    }
+  }
+
+  private final java.util.concurrent.ConcurrentMap<String, NotifierHealth> health =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Each notifier's deliveries and failures since start. */
+  public java.util.Map<String, NotifierHealth> notifierHealth() {
+    return new java.util.TreeMap<>(health);
+  }
+
+  private static String now() {
+    return Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
   }
 
   /** The text exposition, with the outbox depth and the state directory read at scrape time. */

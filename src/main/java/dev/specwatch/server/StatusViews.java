@@ -205,7 +205,8 @@ public final class StatusViews {
       String lastEvaluation,
       int outboxDepth,
       int transitionsQueued,
-      Config config) {}
+      Config config,
+      Map<String, SpecwatchMetrics.NotifierHealth> notifiers) {}
 
   /** The state directory: writable now, and the damaged files set aside at start. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

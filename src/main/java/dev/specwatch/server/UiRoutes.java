@@ -216,6 +216,23 @@ final class UiRoutes {
     StatusViews.Config c = s.config();
     v.put("version", c.version());
     v.put("notifiers", c.notifiers());
+    List<Map<String, Object>> health = new ArrayList<>();
+    st.notifiers()
+        .forEach(
+            (name, h) ->
+                health.add(
+                    Map.of(
+                        "name",
+                        name,
+                        "sent",
+                        h.sent(),
+                        "failures",
+                        h.failures(),
+                        "last_sent",
+                        h.lastSent() == null ? "never" : h.lastSent(),
+                        "last_failure",
+                        h.lastFailure() == null ? "never" : h.lastFailure())));
+    v.put("notifier_health", health);
     v.put("evaluation", c.evaluation());
     v.put("prometheus", c.prometheus());
     v.put("config_recipes", c.recipes());

@@ -113,9 +113,14 @@ class FaultToleranceTest {
           .untilAsserted(() -> assertThat(stores.outbox().pending()).isEmpty());
       await().atMost(Duration.ofSeconds(10)).until(() -> health.problem().isEmpty());
       assertThat(methods(api)).containsExactly("chat.postMessage");
-      assertThat(Files.readString(state.resolve("slack-messages.json")))
-          .as("the message map written once the directory is back")
-          .contains("qwen/acceptance_rate");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(Files.readString(state.resolve("slack-messages.json")))
+                      .as("the message map written once the directory is back")
+                      .contains("qwen/acceptance_rate"));
       notifications.close();
     }
   }

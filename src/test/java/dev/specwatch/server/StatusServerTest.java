@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +59,8 @@ class StatusServerTest {
           null,
           0,
           0,
-          config());
+          config(),
+          Map.of());
     }
   }
 

@@ -192,6 +192,7 @@ class WebUiIT {
         assertThat(browser.findElement(By.tagName("main")).getText())
             .contains("ready")
             .contains("slack (slack)")
+            .contains("Notifiers since start")
             .doesNotContain("xoxb-ui-planted-2024");
         shot("status");
         for (String page : List.of("/", "/alerts", "/silences", "/status", "/recipes/daemon")) {
