@@ -186,7 +186,7 @@ public final class StatusServer implements AutoCloseable {
               Access.API,
               (s, r) ->
                   s.lastEvaluation()
-                      .map(e -> Response.json(200, StatusViews.recipes(e, s.policies())))
+                      .map(e -> Response.json(200, StatusViews.recipes(e, s.policies(), s)))
                       .orElseGet(
                           () ->
                               Response.json(
@@ -214,6 +214,7 @@ public final class StatusServer implements AutoCloseable {
               Access.API,
               (s, r) -> Response.json(200, SilenceApi.list(s.silences()))),
           new Endpoint("/api/v1/silences", "POST", Access.API_WRITE, SilenceApi::create),
+          new Endpoint("/api/v1/history", "GET", Access.API, StatusViews::history),
           new Endpoint("/api/v1/silences/{}", "DELETE", Access.API_WRITE, SilenceApi::expire),
           new Endpoint("/-/reload", "POST", Access.API_WRITE, (s, r) -> reload(s)));
 

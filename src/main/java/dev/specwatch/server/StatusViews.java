@@ -156,13 +156,17 @@ public final class StatusViews {
    * each recipe with the recipe file its policy was imported from, when it was.
    */
   @SuppressWarnings("unchecked")
-  public static Map<String, Object> recipes(Evaluation e, List<Policy> policies) {
+  public static Map<String, Object> recipes(
+      Evaluation e, List<Policy> policies, StatusServer.Source source) {
     Map<String, Object> root = EvaluationJson.of(e);
     Map<String, Policy.ImportedFrom> from = new java.util.HashMap<>();
     policies.forEach(p -> p.importedFrom().ifPresent(f -> from.put(p.recipe(), f)));
     for (Object r : (List<Object>) root.get("recipes")) {
       Map<String, Object> recipe = (Map<String, Object>) r;
-      Policy.ImportedFrom f = from.get((String) recipe.get("name"));
+      String name = (String) recipe.get("name");
+      // The web UI's 6-hour sparkline: 5-minute points, null where idle (cached per evaluation).
+      recipe.put("acceptance_6h", source.sparkline(name));
+      Policy.ImportedFrom f = from.get(name);
       if (f != null) {
         recipe.put("imported_from", Map.of("recipe", f.written(), "method", f.method()));
       }
@@ -194,6 +198,35 @@ public final class StatusViews {
             + Durations.format(c.evaluation().window()),
         c.prometheus().url().toString(),
         c.policies().stream().map(Policy::recipe).toList());
+  }
+
+  /**
+   * {@code GET /api/v1/history?since=24h}: transitions since then (at most 7 days), oldest first:
+   * what the web UI's alert history shows.
+   */
+  static Response history(StatusServer.Source s, Request r) throws java.io.IOException {
+    java.util.Optional<java.time.Duration> since =
+        Durations.parse(r.query().getOrDefault("since", "24h"));
+    if (since.isEmpty() || since.get().compareTo(java.time.Duration.ofDays(7)) > 0) {
+      return Response.json(
+          400, Map.of("status", "error", "error", "since must be a duration up to 7d, e.g. 24h"));
+    }
+    List<Object> out = new ArrayList<>();
+    for (dev.specwatch.alerting.Transition t : s.history(Instant.now().minus(since.get()))) {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("at", t.at().toString());
+      m.put("alert_id", t.alertId());
+      m.put("recipe", t.recipe());
+      m.put("rule", t.rule());
+      m.put("position", t.position());
+      m.put("kind", t.kind().name().toLowerCase(Locale.ROOT));
+      m.put("reason", t.reason());
+      m.put("value", t.value());
+      m.put("silenced", t.silenced());
+      m.put("sequence", t.sequence());
+      out.add(m);
+    }
+    return Response.json(200, Map.of("transitions", out));
   }
 
   /** {@code GET /api/v1/status}: is the daemon well, and what did it lose. */

@@ -94,6 +94,10 @@ class StatusServerTest {
       assertThat(send(port, "GET", "/api/v1/alerts", "t0ken").statusCode()).isEqualTo(200);
       assertThat(send(port, "GET", "/api/v1/detectors", "t0ken").body()).contains("\"detectors\"");
       assertThat(send(port, "GET", "/api/v1/slos", "t0ken").body()).contains("\"slos\"");
+      assertThat(send(port, "GET", "/api/v1/history?since=2h", "t0ken").body())
+          .contains("\"transitions\"");
+      assertThat(send(port, "GET", "/api/v1/history?since=30d", "t0ken").statusCode())
+          .isEqualTo(400);
       assertThat(send(port, "GET", "/api/v1/status", "t0ken").body())
           .contains("\"state_dir\"", "\"writable\" : true", "connection refused");
       assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
@@ -112,6 +116,7 @@ class StatusServerTest {
               "/api/v1/status",
               "/api/v1/detectors",
               "/api/v1/silences",
+              "/api/v1/history",
               "/api/v1/silences/{}",
               "/-/reload");
     }
