@@ -18,11 +18,18 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The fleet page's 6-hour acceptance sparklines: one range query per recipe (5-minute points over
  * the evaluation window), cached until the next evaluation, so a page view costs Prometheus at most
- * one query per recipe per evaluation interval.
+ * one query per recipe per evaluation interval, and for at most {@link #MAX_PER_EVALUATION}
+ * recipes.
  */
 final class Sparklines {
   static final Duration SPAN = Duration.ofHours(6);
   static final Duration STEP = Duration.ofMinutes(5);
+
+  /**
+   * At most this many recipes get a sparkline per evaluation (one range query each): a fleet of
+   * thousands must not turn one page view into thousands of queries. Beyond it: no sparkline.
+   */
+  static final int MAX_PER_EVALUATION = 500;
 
   private record Key(String recipe, Instant evaluatedAt) {}
 
@@ -34,6 +41,13 @@ final class Sparklines {
     }
     Key key = new Key(recipe, last.evaluatedAt());
     cache.keySet().removeIf(k -> !k.evaluatedAt().equals(last.evaluatedAt()));
+    List<Double> cached = cache.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    if (cache.size() >= MAX_PER_EVALUATION) {
+      return List.of();
+    }
     return cache.computeIfAbsent(key, k -> query(recipe, wiring, last.evaluatedAt()));
   }
 
