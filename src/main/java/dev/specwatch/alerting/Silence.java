@@ -27,6 +27,23 @@ public record Silence(
         && rule.map(r -> r.equals(alertRule)).orElse(true);
   }
 
+  /**
+   * The silence as `silence list --output json` and {@code /api/v1/silences} show it: id, recipe,
+   * rule (null: every rule), starts_at, ends_at, comment, created_by, active.
+   */
+  public java.util.Map<String, Object> json(Instant now) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("id", id);
+    m.put("recipe", recipe);
+    m.put("rule", rule.orElse(null));
+    m.put("starts_at", startsAt.toString());
+    m.put("ends_at", endsAt.toString());
+    m.put("comment", comment);
+    m.put("created_by", createdBy);
+    m.put("active", activeAt(now));
+    return m;
+  }
+
   public boolean activeAt(Instant at) {
     return !at.isBefore(startsAt) && at.isBefore(endsAt);
   }

@@ -10,7 +10,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,16 +142,7 @@ final class SilenceCommand implements Runnable {
       if (output.json()) {
         List<Object> list = new ArrayList<>();
         for (Silence s : silences) {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("id", s.id());
-          m.put("recipe", s.recipe());
-          m.put("rule", s.rule().orElse(null));
-          m.put("starts_at", s.startsAt().toString());
-          m.put("ends_at", s.endsAt().toString());
-          m.put("comment", s.comment());
-          m.put("created_by", s.createdBy());
-          m.put("active", s.activeAt(now));
-          list.add(m);
+          list.add(s.json(now));
         }
         out.println(EvaluationJson.MAPPER.writeValueAsString(Map.of("silences", list)));
         return ExitCodes.OK;

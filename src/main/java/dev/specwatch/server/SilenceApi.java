@@ -7,7 +7,6 @@ import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,16 +24,7 @@ final class SilenceApi {
   }
 
   static Map<String, Object> view(Silence s, Instant now) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", s.id());
-    m.put("recipe", s.recipe());
-    m.put("rule", s.rule().orElse(null));
-    m.put("starts_at", s.startsAt().toString());
-    m.put("ends_at", s.endsAt().toString());
-    m.put("comment", s.comment());
-    m.put("created_by", s.createdBy());
-    m.put("active", s.activeAt(now));
-    return m;
+    return s.json(now);
   }
 
   /** Body: {@code {"recipe": "qwen*", "rule": null, "duration": "2h", "comment": "…"}}. */
