@@ -158,6 +158,11 @@ public final class FileOutbox implements Outbox {
 
   @Override
   public synchronized boolean claim(Intent intent) {
+    // Delivered or set aside since the caller listed it (by the worker of the config before a
+    // reload): its file is gone, and it must not be sent again.
+    if (gone.contains(intent.id()) || !Files.exists(file(intent))) {
+      return false;
+    }
     return claimed.add(intent.id());
   }
 

@@ -15,7 +15,8 @@ public interface Outbox {
 
   /**
    * Claims an intent for one delivery attempt; false while another worker holds it (the worker of
-   * the config before a reload, still waiting on a receiver). Released with {@link #release}.
+   * the config before a reload, still waiting on a receiver), or when it was delivered or set aside
+   * since it was listed. Released with {@link #release}.
    */
   default boolean claim(Intent intent) {
     return true;

@@ -230,4 +230,18 @@ class StateRecoveryTest {
         .contains("specwatch cannot query its datasource")
         .doesNotContain("Value vs threshold");
   }
+
+  @Test
+  void anIntentDeliveredSinceItWasListedCannotBeClaimed() throws Exception {
+    FileOutbox outbox = new FileOutbox(dir, seq -> Optional.empty(), health, clock);
+    Intent i =
+        Intent.of("slack", Intent.Kind.FIRING, transition(9, "qwen/a", Transition.Kind.FIRING), T0);
+    outbox.add(List.of(i));
+    Intent listed = outbox.pending().get(0);
+    // Another worker (the config before a reload) delivers it meanwhile.
+    assertThat(outbox.claim(i)).isTrue();
+    outbox.delivered(i);
+    outbox.release(i);
+    assertThat(outbox.claim(listed)).as("delivered: must not be sent again").isFalse();
+  }
 }
