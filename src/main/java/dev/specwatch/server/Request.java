@@ -34,7 +34,7 @@ record Request(
       try (InputStream in = ex.getRequestBody()) {
         byte[] bytes = in.readNBytes(MAX_BODY + 1);
         if (bytes.length > MAX_BODY) {
-          throw new IllegalArgumentException("request body over " + MAX_BODY + " bytes");
+          throw new TooLarge();
         }
         body = new String(bytes, StandardCharsets.UTF_8);
       }
@@ -53,6 +53,15 @@ record Request(
         headers,
         ex.getRemoteAddress().getAddress().isLoopbackAddress(),
         null);
+  }
+
+  /** A body over {@link #MAX_BODY}: answered 413. */
+  static final class TooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge() {
+      super("request body over " + MAX_BODY + " bytes", null, false, false);
+    }
   }
 
   /** {@code a=1&b=x%20y} into a map (the first value of each name). */

@@ -296,8 +296,10 @@ public final class StatusServer implements AutoCloseable {
     Request r;
     try {
       r = Request.of(ex, e.param(ex.getRequestURI().getRawPath()));
+    } catch (Request.TooLarge big) {
+      return Response.text(413, big.getMessage() + "\n");
     } catch (IllegalArgumentException | IOException bad) {
-      return Response.text(413, bad.getMessage() + "\n");
+      return Response.text(400, "bad request: " + bad.getMessage() + "\n");
     }
     boolean allowed =
         switch (e.access()) {

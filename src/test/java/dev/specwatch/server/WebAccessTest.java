@@ -204,6 +204,20 @@ class WebAccessTest {
           .isEqualTo(303);
       assertThat(source.added).isEmpty();
       assertThat(send(port, "GET", "/login", null, null).body()).contains("Bearer token");
+      try (java.net.Socket raw = new java.net.Socket("127.0.0.1", port)) {
+        raw.getOutputStream()
+            .write(
+                "GET /silences?recipe=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String status =
+            new String(
+                raw.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(status).as("a malformed query").isEqualTo("HTTP/1.1 400");
+      }
+      assertThat(
+              send(port, "POST", "/api/v1/silences", "x".repeat(70_000), "application/json")
+                  .statusCode())
+          .isEqualTo(413);
     }
   }
 }
