@@ -205,7 +205,11 @@ final class UiRoutes {
     StatusViews.Status st = s.status();
     v.put("ready", st.ready());
     v.put("not_ready_reason", st.notReadyReason());
-    v.put("last_evaluation", st.lastEvaluation());
+    v.put(
+        "last_evaluation",
+        st.lastEvaluation() == null
+            ? "none yet"
+            : WebPages.time(Instant.parse(st.lastEvaluation())));
     v.put("outbox_depth", st.outboxDepth());
     v.put("queued", st.transitionsQueued());
     v.put("state_dir", st.stateDir().path());
