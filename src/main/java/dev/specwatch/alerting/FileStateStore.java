@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 
 /**
  * {@link StateStore} in {@code <state.dir>/alerts.json}, written atomically and fsynced. A file
@@ -18,9 +16,6 @@ import java.time.format.DateTimeFormatter;
  * self-alert) and replaced by an empty state: specwatch keeps running and says so.
  */
 public final class FileStateStore implements StateStore {
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
   private final Path file;
   private final Clock clock;
   private final StateHealth health;
@@ -62,8 +57,7 @@ public final class FileStateStore implements StateStore {
   }
 
   private AlertState moveAside(String why) throws IOException {
-    Path aside =
-        file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(clock.instant()));
+    Path aside = DurableFiles.corruptSibling(file, clock.instant());
     Files.move(file, aside);
     health.recovered(
         new StateHealth.Recovery(

@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -22,9 +20,6 @@ import java.util.regex.Pattern;
  * daemon (which re-reads the file every evaluation). Writes are atomic.
  */
 public final class SilenceStore {
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
   /** One silence in the file: silences are flat objects. */
   private static final Pattern OBJECT = Pattern.compile("\\{[^{}]*\\}");
 
@@ -87,7 +82,7 @@ public final class SilenceStore {
       }
     }
     Instant now = Instant.now();
-    Path aside = file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(now));
+    Path aside = DurableFiles.corruptSibling(file, now);
     Files.copy(file, aside);
     DurableFiles.writeAtomically(file, kept);
     health.recovered(

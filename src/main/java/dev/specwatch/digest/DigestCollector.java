@@ -2,6 +2,7 @@ package dev.specwatch.digest;
 
 import dev.specwatch.advisor.Advisor;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.detect.Percentiles;
 import dev.specwatch.model.Engine;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
@@ -324,15 +325,7 @@ public final class DigestCollector {
   }
 
   static Double percentile(double[] values, double q) {
-    if (values.length == 0) {
-      return null;
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    double rank = q * (sorted.length - 1);
-    int lo = (int) Math.floor(rank);
-    int hi = (int) Math.ceil(rank);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+    return values.length == 0 ? null : Percentiles.of(values, q);
   }
 
   private static Double relative(Double now, Double before) {

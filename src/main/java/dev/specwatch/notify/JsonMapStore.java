@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -24,9 +22,6 @@ import java.util.TreeMap;
  * so a delivery that succeeded is not mistaken for one that failed (and sent again).
  */
 final class JsonMapStore<V> {
-  private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-
   private final Path file;
   private final StateHealth health;
   private final TreeMap<String, V> values;
@@ -52,8 +47,7 @@ final class JsonMapStore<V> {
     } catch (NoSuchFileException e) {
       loaded = new TreeMap<>();
     } catch (JacksonException | IllegalArgumentException e) {
-      Path aside =
-          file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(clock.instant()));
+      Path aside = DurableFiles.corruptSibling(file, clock.instant());
       Files.move(file, aside);
       health.recovered(
           new StateHealth.Recovery(file.toString(), aside.toString(), lost, clock.instant()));

@@ -1,6 +1,6 @@
 package dev.specwatch.recipes;
 
-import java.util.ArrayList;
+import dev.specwatch.detect.Percentiles;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,17 +76,9 @@ public final class Suggestion {
     return new Line(below, clear, p5, p10, median, values.size());
   }
 
-  /** Linear-interpolated percentile (type 7, as numpy's default) of {@code values}. */
+  /** The {@code q}-quantile of {@code values} ({@link Percentiles#of}); NaN for none. */
   public static double percentile(List<Double> values, double q) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    double h = (sorted.size() - 1) * q;
-    int lo = (int) Math.floor(h);
-    int hi = Math.min(lo + 1, sorted.size() - 1);
-    return sorted.get(lo) + (h - lo) * (sorted.get(hi) - sorted.get(lo));
+    return Percentiles.of(values.stream().mapToDouble(Double::doubleValue).toArray(), q);
   }
 
   static double round2Down(double v) {

@@ -20,11 +20,7 @@ final class SilenceApi {
 
   static Map<String, Object> list(List<Silence> silences) {
     Instant now = Instant.now();
-    return Map.of("silences", silences.stream().map(s -> view(s, now)).toList());
-  }
-
-  static Map<String, Object> view(Silence s, Instant now) {
-    return s.json(now);
+    return Map.of("silences", silences.stream().map(s -> s.json(now)).toList());
   }
 
   /** Body: {@code {"recipe": "qwen*", "rule": null, "duration": "2h", "comment": "…"}}. */
@@ -47,7 +43,7 @@ final class SilenceApi {
               body.path("duration").asText(""),
               body.path("comment").asText(""),
               body.path("created_by").asText("api"));
-      return Response.json(201, view(s, Instant.now()));
+      return Response.json(201, s.json(Instant.now()));
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
     }

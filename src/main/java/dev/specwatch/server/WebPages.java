@@ -191,7 +191,7 @@ final class WebPages {
   }
 
   static Map<String, Object> silence(Silence s, Instant now) {
-    Map<String, Object> m = new LinkedHashMap<>(SilenceApi.view(s, now));
+    Map<String, Object> m = new LinkedHashMap<>(s.json(now));
     m.put("rule", s.rule().orElse("every rule"));
     m.put("ends", time(s.endsAt()));
     m.put("left", s.activeAt(now) ? human(Duration.between(now, s.endsAt())) : "expired");

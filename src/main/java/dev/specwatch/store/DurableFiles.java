@@ -71,6 +71,15 @@ public final class DurableFiles {
     }
   }
 
+  private static final java.time.format.DateTimeFormatter STAMP =
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+          .withZone(java.time.ZoneOffset.UTC);
+
+  /** Where a damaged {@code file} is set aside: {@code <file>.corrupt-20261201T100000Z}. */
+  public static Path corruptSibling(Path file, java.time.Instant at) {
+    return file.resolveSibling(file.getFileName() + ".corrupt-" + STAMP.format(at));
+  }
+
   /** Makes renames and deletions in {@code dir} durable (best effort where unsupported). */
   public static void fsyncDirectory(Path dir) {
     // Makes the rename durable on Linux; not supported (and not needed) on some platforms.

@@ -100,7 +100,7 @@ class ArchitectureTest {
         .mayOnlyAccessLayers("model", "alerting", "signals", "store", "http")
         .whereLayer("digest")
         .mayOnlyAccessLayers(
-            "model", "alerting", "notify", "signals", "prometheus", "store", "advisor")
+            "model", "alerting", "notify", "signals", "prometheus", "store", "advisor", "detect")
         .whereLayer("server")
         .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect", "store")
         .whereLayer("schedule")
@@ -119,7 +119,7 @@ class ArchitectureTest {
         .whereLayer("sim")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("recipes")
-        .mayOnlyAccessLayers("model", "yaml")
+        .mayOnlyAccessLayers("model", "yaml", "detect")
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer()
         .check(classes);
