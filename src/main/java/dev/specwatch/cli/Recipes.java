@@ -4,7 +4,6 @@ import dev.specwatch.model.Globs;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.yaml.MapReader;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -31,13 +30,10 @@ final class Recipes {
 
   /** Checks a rule name against the rules a policy can have. */
   static void checkRule(String rule) {
-    if (!RULES.contains(rule)) {
-      throw unknown("unknown rule '" + rule + "'", rule, new TreeSet<>(RULES));
+    if (!Policy.RULE_NAMES.contains(rule)) {
+      throw unknown("unknown rule '" + rule + "'", rule, new TreeSet<>(Policy.RULE_NAMES));
     }
   }
-
-  /** The rule names of policies (docs/ALERTING.md). */
-  static final List<String> RULES = Policy.RULE_NAMES;
 
   private static Set<String> names(SpecwatchConfig c) {
     Set<String> names = new TreeSet<>();

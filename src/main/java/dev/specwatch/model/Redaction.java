@@ -57,8 +57,7 @@ public final class Redaction {
       }
     }
     if (added) {
-      longestFirst =
-          SECRETS.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+      reorder();
     }
   }
 
@@ -73,6 +72,11 @@ public final class Redaction {
         List.of(u + ":" + password, "\0" + u + "\0" + password, u + "\0" + password)) {
       SECRETS.add(Base64.getEncoder().encodeToString(form.getBytes(StandardCharsets.UTF_8)));
     }
+    reorder();
+  }
+
+  /** Longest first, so a secret is replaced before any shorter one inside it. */
+  private static void reorder() {
     longestFirst =
         SECRETS.stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
   }
