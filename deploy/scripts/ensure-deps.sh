@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the real components the tests and the demo run are installed: Prometheus, promtool
 # and Alertmanager from Debian's packages, Chromium and its ChromeDriver (the web UI's browser
-# tests), plus a JDK 17+ and Maven. Installs them with apt-get
+# tests), PostgreSQL at 127.0.0.1:5432 (state.backend: postgres and the cluster tests), plus a
+# JDK 17+ and Maven. Installs them with apt-get
 # when running as root; otherwise names what is missing and fails.
 set -euo pipefail
 
@@ -19,8 +20,39 @@ command -v chromedriver >/dev/null 2>&1 || missing_pkgs+=(chromium-driver)
 # VictoriaMetricsIT checks the same queries against VictoriaMetrics single-node.
 [ -x /usr/bin/victoria-metrics ] || missing_pkgs+=(victoria-metrics)
 
+# The cluster tests (src/test/java/dev/specwatch/ha) need PostgreSQL at 127.0.0.1:5432 with trust
+# authentication for user postgres, and pg_ctlcluster to stop and start it.
+postgres_up() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
+command -v pg_ctlcluster >/dev/null 2>&1 || missing_pkgs+=(postgresql)
+
+start_postgres() {
+  local version
+  if [ -n "${fresh_postgres:-}" ]; then
+    # A cluster this script just installed: let the tests connect as postgres without a password
+    # over loopback (as on the project's machines). An existing installation is left as it is.
+    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    sed -i '1i host all postgres 127.0.0.1/32 trust' "/etc/postgresql/$version/main/pg_hba.conf"
+    if postgres_up; then
+      pg_ctlcluster --skip-systemctl-redirect "$version" main reload
+    fi
+  fi
+  postgres_up && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "specwatch: PostgreSQL is not running at 127.0.0.1:5432; start it (as root:" \
+      "pg_ctlcluster <version> main start)" >&2
+    return 1
+  fi
+  version=$(ls /etc/postgresql | sort -V | tail -n 1)
+  echo "specwatch: starting PostgreSQL $version" >&2
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  for _ in $(seq 1 30); do postgres_up && return 0; sleep 1; done
+  echo "specwatch: PostgreSQL did not start listening on 127.0.0.1:5432" >&2
+  return 1
+}
+
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
-  exit 0
+  start_postgres
+  exit $?
 fi
 # de-duplicate
 mapfile -t missing_pkgs < <(printf '%s\n' "${missing_pkgs[@]}" | sort -u)
@@ -37,3 +69,5 @@ apt-get update -qq
 # Debian's prometheus packages ship services; in a container without systemd they are not
 # started, and tests never use the default ports anyway.
 apt-get install -y -qq --no-install-recommends "${missing_pkgs[@]}" >/dev/null
+case " ${missing_pkgs[*]} " in *" postgresql "*) fresh_postgres=1 ;; esac
+start_postgres

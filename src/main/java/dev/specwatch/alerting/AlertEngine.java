@@ -30,9 +30,19 @@ public final class AlertEngine {
   public static final String DATASOURCE_ALERT = SELF_PREFIX + "datasource_unavailable";
 
   private final SpecwatchConfig.Alerting settings;
+  private final boolean selfAlerts;
 
   public AlertEngine(SpecwatchConfig.Alerting settings) {
+    this(settings, true);
+  }
+
+  /**
+   * @param selfAlerts whether this engine raises specwatch's own alerts (one evaluation shard of a
+   *     cluster does, so they are raised once)
+   */
+  public AlertEngine(SpecwatchConfig.Alerting settings, boolean selfAlerts) {
     this.settings = settings;
+    this.selfAlerts = selfAlerts;
   }
 
   /** The new state and the transitions this evaluation produced. */
@@ -104,8 +114,8 @@ public final class AlertEngine {
       alerts.remove(a.id());
     }
 
-    Instant failingSince = datasource(state, evaluation, alerts, emit);
-    self(problems, alerts, emit);
+    Instant failingSince = selfAlerts ? datasource(state, evaluation, alerts, emit) : null;
+    self(selfAlerts ? problems : Map.of(), alerts, emit);
     return new Step(
         new AlertState(
             AlertState.VERSION,

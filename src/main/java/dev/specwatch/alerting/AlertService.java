@@ -3,6 +3,7 @@ package dev.specwatch.alerting;
 import dev.specwatch.model.Policy;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.store.ConflictException;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.time.Clock;
@@ -32,7 +33,7 @@ public final class AlertService {
   private final Learner learner;
   private final AlertEngine engine;
   private final StateStore store;
-  private final SilenceStore silences;
+  private final Silences silences;
   private final TransitionSink sink;
   private final Clock clock;
 
@@ -45,7 +46,7 @@ public final class AlertService {
   /** How long {@code specwatch/state_recovered} fires after a damaged state file was set aside. */
   static final Duration RECOVERED_ALERT_FOR = Duration.ofHours(1);
 
-  private final TransitionHistory history;
+  private final History history;
 
   public AlertService(
       Evaluator evaluator,
@@ -95,6 +96,32 @@ public final class AlertService {
       Clock clock,
       StateHealth health)
       throws IOException {
+    this(
+        evaluator,
+        learner,
+        engine,
+        store,
+        silences,
+        new TransitionHistory(silences.file().getParent()),
+        sink,
+        clock,
+        health);
+  }
+
+  /**
+   * @param history where transitions are appended
+   */
+  public AlertService(
+      Evaluator evaluator,
+      Learner learner,
+      AlertEngine engine,
+      StateStore store,
+      Silences silences,
+      History history,
+      TransitionSink sink,
+      Clock clock,
+      StateHealth health)
+      throws IOException {
     this.health = health;
     this.learner = learner;
     this.evaluator = evaluator;
@@ -103,7 +130,7 @@ public final class AlertService {
     this.silences = silences;
     this.sink = sink;
     this.clock = clock;
-    this.history = new TransitionHistory(silences.file().getParent());
+    this.history = history;
     this.state = store.load();
   }
 
@@ -121,6 +148,10 @@ public final class AlertService {
    */
   public synchronized Cycle runOnce(List<Policy> policies, Duration window, Duration stepSize) {
     Instant now = clock.instant();
+    if (store.shared() && !reload()) {
+      return new Cycle(
+          new Evaluation(now, window, List.of(), 0), List.of(), 0, state.queued().size());
+    }
     AlertState current = state;
     if (learner != null && stepSize != null) {
       current = current.withModels(learner.learn(policies, current, stepSize, now));
@@ -178,10 +209,22 @@ public final class AlertService {
     } catch (IOException | RuntimeException e) {
       logger.warn(
           "cannot read silences from {}: {}; using the last ones read",
-          silences.file(),
+          silences.where(),
           e.getMessage());
     }
     return lastSilences;
+  }
+
+  /** Reads a shared state again (another replica may have run this shard last). */
+  private boolean reload() {
+    try {
+      state = store.load();
+      health.ok();
+      return true;
+    } catch (IOException e) {
+      health.failed(e);
+      return false;
+    }
   }
 
   /** Saves the state; false (reported to the health, logged once) when it cannot be written. */
@@ -190,6 +233,10 @@ public final class AlertService {
       store.save(next);
       health.ok();
       return true;
+    } catch (ConflictException e) {
+      // Another replica took this work over (this one missed its check-ins): its state stands.
+      logger.warn("not saving this evaluation: {}", e.getMessage());
+      return false;
     } catch (IOException e) {
       health.failed(e);
       return false;

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * Ad-hoc silences in {@code <state.dir>/silences.json}, shared by `specwatch silence` and the
  * daemon (which re-reads the file every evaluation). Writes are atomic.
  */
-public final class SilenceStore {
+public final class SilenceStore implements Silences {
   /** One silence in the file: silences are flat objects. */
   private static final Pattern OBJECT = Pattern.compile("\\{[^{}]*\\}");
 
@@ -42,11 +42,17 @@ public final class SilenceStore {
     return file;
   }
 
+  @Override
+  public String where() {
+    return file.toString();
+  }
+
   /**
    * The silences. A damaged file is salvaged silence by silence (every intact entry is kept), moved
    * aside, rewritten with what was salvaged and reported: a silenced alert must not page because
    * one byte of the file went bad.
    */
+  @Override
   public synchronized List<Silence> load() throws IOException {
     byte[] bytes;
     try {
@@ -99,6 +105,7 @@ public final class SilenceStore {
     return kept;
   }
 
+  @Override
   public synchronized void add(Silence silence) throws IOException {
     List<Silence> all = new ArrayList<>(load());
     all.add(silence);
@@ -106,6 +113,7 @@ public final class SilenceStore {
   }
 
   /** Ends a silence now; returns false when no silence has that id. */
+  @Override
   public synchronized boolean expire(String id, Instant now) throws IOException {
     List<Silence> all = new ArrayList<>();
     boolean found = false;
@@ -126,6 +134,7 @@ public final class SilenceStore {
   }
 
   /** Drops silences that ended before {@code cutoff}, so the file does not grow forever. */
+  @Override
   public synchronized void prune(Instant cutoff) throws IOException {
     List<Silence> all = load();
     List<Silence> kept = all.stream().filter(s -> s.endsAt().isAfter(cutoff)).toList();

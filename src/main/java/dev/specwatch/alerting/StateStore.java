@@ -3,8 +3,8 @@ package dev.specwatch.alerting;
 import java.io.IOException;
 
 /**
- * Durable alert state. The file store serves one process; a PostgreSQL store (shared by replicas)
- * is planned behind the same interface. Implementations are thread-safe.
+ * Durable alert state: a file for one process, or one row per evaluation shard of the shared
+ * database. Implementations are thread-safe.
  */
 public interface StateStore {
   /** The saved state, or {@link AlertState#empty()} when there is none or it was unreadable. */
@@ -12,4 +12,13 @@ public interface StateStore {
 
   /** Replaces the saved state atomically: after a crash the old or the new state is read. */
   void save(AlertState state) throws IOException;
+
+  /**
+   * Whether other processes write this state too (the shared database): it is then read again
+   * before every evaluation, and a save may be refused with {@link
+   * dev.specwatch.store.ConflictException} when another replica saved it since.
+   */
+  default boolean shared() {
+    return false;
+  }
 }

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * Every transition, one JSON object per line, in {@code <state.dir>/history.jsonl}: what the weekly
  * digest counts (alerts fired, firing time). Append-only; a torn last line is skipped.
  */
-public final class TransitionHistory {
+public final class TransitionHistory implements History {
   private static final Logger logger = LoggerFactory.getLogger(TransitionHistory.class);
   private final Path file;
 
@@ -30,6 +30,7 @@ public final class TransitionHistory {
     this.file = stateDir.resolve("history.jsonl");
   }
 
+  @Override
   public synchronized void append(List<Transition> transitions) throws IOException {
     if (transitions.isEmpty()) {
       return;
@@ -77,6 +78,7 @@ public final class TransitionHistory {
   }
 
   /** Transitions at or after {@code from} and before {@code to}. */
+  @Override
   public synchronized List<Transition> between(Instant from, Instant to) throws IOException {
     List<Transition> out = new ArrayList<>();
     List<String> lines;

@@ -37,15 +37,15 @@ final class ConfigReader {
     SpecwatchConfig.Evaluation evaluation =
         r.map("evaluation").map(this::readEvaluation).orElse(SpecwatchConfig.Evaluation.defaults());
     Path policiesDir = r.baseDir().resolve(r.string("policies", "alerts")).normalize();
-    Path stateDir =
+    Path[] stateDir = {Path.of("/var/lib/specwatch")};
+    Optional<SpecwatchConfig.Database> database =
         r.map("state")
-            .map(
+            .flatMap(
                 s -> {
-                  Path dir = s.baseDir().resolve(s.string("dir", "/var/lib/specwatch"));
+                  Optional<SpecwatchConfig.Database> db = readState(s, stateDir);
                   s.finish();
-                  return dir;
-                })
-            .orElse(Path.of("/var/lib/specwatch"));
+                  return db;
+                });
     SpecwatchConfig.Server server =
         r.map("server").map(this::readServer).orElse(SpecwatchConfig.Server.defaults());
     List<NotifierConfig> notifiers = this.notifiers.read(r);
@@ -86,12 +86,50 @@ final class ConfigReader {
         evaluation,
         policiesDir,
         policies,
-        stateDir,
+        stateDir[0],
         server,
         notifiers,
         digest,
         grafana,
-        alerting);
+        alerting,
+        database);
+  }
+
+  /** {@code state}: a directory (backend file, the default) or a PostgreSQL database. */
+  private Optional<SpecwatchConfig.Database> readState(MapReader s, Path[] dir) {
+    String backend = s.string("backend", "file");
+    if (backend.equals("file")) {
+      dir[0] = s.baseDir().resolve(s.string("dir", "/var/lib/specwatch"));
+      for (String key : List.of("url", "user", "password", "password_file", "shards")) {
+        if (s.has(key)) {
+          s.keyError(key, "is a setting of backend: postgres (this state is backend: file)");
+        }
+      }
+      return Optional.empty();
+    }
+    if (!backend.equals("postgres")) {
+      s.error("backend", "must be file or postgres, not '" + backend + "'");
+      return Optional.empty();
+    }
+    if (s.has("dir")) {
+      s.keyError("dir", "is a setting of backend: file (backend: postgres keeps no files)");
+    }
+    String url = s.requiredString("url");
+    if (!url.isEmpty() && !url.startsWith("jdbc:postgresql://")) {
+      s.error(
+          "url", "must be a PostgreSQL JDBC URL, e.g. jdbc:postgresql://127.0.0.1:5432/specwatch");
+    }
+    Optional<String> user = s.optionalString("user");
+    Optional<Secret> password = s.secret("password").map(Secret::of);
+    int shards = s.integer("shards", SpecwatchConfig.Database.DEFAULT_SHARDS, 1, 256);
+    Duration checkin =
+        s.duration("checkin_interval", SpecwatchConfig.Database.DEFAULT_CHECKIN_INTERVAL);
+    if (checkin.compareTo(Duration.ofMillis(500)) < 0) {
+      s.error("checkin_interval", "must be at least 500ms");
+    }
+    return url.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new SpecwatchConfig.Database(url, user, password, shards, checkin));
   }
 
   private PrometheusSettings readPrometheus(MapReader p) {

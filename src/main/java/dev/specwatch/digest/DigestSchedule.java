@@ -25,13 +25,37 @@ public final class DigestSchedule {
   public static void apply(
       Scheduler scheduler, SpecwatchConfig.Digest digest, DigestService service)
       throws SchedulerException {
-    scheduler.deleteJob(JOB);
+    apply(scheduler, digest, service, false);
+  }
+
+  /**
+   * @param clustered the scheduler is shared by replicas: the catch-up at start runs as a one-shot
+   *     trigger of the same job, so one replica sends (and the ledger in the database stops the
+   *     others), never two at once
+   */
+  public static void apply(
+      Scheduler scheduler, SpecwatchConfig.Digest digest, DigestService service, boolean clustered)
+      throws SchedulerException {
     scheduler.getContext().remove(DigestJob.CONTEXT_KEY);
     if (service == null) {
+      if (!clustered) {
+        scheduler.deleteJob(JOB);
+      }
       return;
     }
     scheduler.getContext().put(DigestJob.CONTEXT_KEY, service);
     JobDetail job = JobBuilder.newJob(DigestJob.class).withIdentity(JOB).build();
+    if (clustered) {
+      Trigger catchUp =
+          TriggerBuilder.newTrigger()
+              .withIdentity("digest-catch-up", JOB.getGroup())
+              .forJob(JOB)
+              .startNow()
+              .build();
+      scheduler.scheduleJob(job, java.util.Set.of(trigger(digest), catchUp), true);
+      return;
+    }
+    scheduler.deleteJob(JOB);
     scheduler.scheduleJob(job, trigger(digest));
     Thread catchUp = new Thread(service::sendIfDue, "specwatch-digest-catch-up");
     catchUp.setDaemon(true);
@@ -40,6 +64,7 @@ public final class DigestSchedule {
 
   static Trigger trigger(SpecwatchConfig.Digest digest) {
     return TriggerBuilder.newTrigger()
+        .withIdentity("digest", JOB.getGroup())
         .forJob(JOB)
         .withSchedule(
             CronScheduleBuilder.cronSchedule(digest.schedule())

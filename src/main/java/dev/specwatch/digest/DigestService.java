@@ -4,11 +4,13 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
+import dev.specwatch.alerting.History;
 import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.store.DurableFiles;
+import dev.specwatch.store.KeyedStore;
 import jakarta.mail.MessagingException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,6 +57,8 @@ public final class DigestService {
   private final PrometheusApi api;
   private final Clock clock;
   private final Path sentFile;
+  private History history;
+  private KeyedStore<SentRecord> ledger;
   private final RetryPolicy<Object> retry;
 
   public DigestService(
@@ -64,7 +68,15 @@ public final class DigestService {
     this.api = api;
     this.clock = clock;
     this.sentFile = config.stateDir().resolve("digest-sent.json");
+    this.history = new TransitionHistory(config.stateDir());
     this.retry = retry;
+  }
+
+  /** Reads transitions from, and records sent digests in, the shared database (not files). */
+  public DigestService withStores(History transitions, KeyedStore<SentRecord> sentLedger) {
+    this.history = transitions;
+    this.ledger = sentLedger;
+    return this;
   }
 
   /** SMTP retries: 1 s doubling to 5 min, six attempts (about ten minutes). */
@@ -81,10 +93,7 @@ public final class DigestService {
       throws PrometheusException, IOException {
     Digest d =
         new DigestCollector(api, config.grafanaUrl(), clock)
-            .collect(
-                period,
-                config.policies(),
-                new TransitionHistory(config.stateDir()).between(period.start(), period.end()));
+            .collect(period, config.policies(), history.between(period.start(), period.end()));
     return new DigestRenderer(digest.templateDir()).render(d);
   }
 
@@ -210,10 +219,7 @@ public final class DigestService {
 
   private Digest collect(DigestPeriod period) throws PrometheusException, IOException {
     return new DigestCollector(api, config.grafanaUrl(), clock)
-        .collect(
-            period,
-            config.policies(),
-            new TransitionHistory(config.stateDir()).between(period.start(), period.end()));
+        .collect(period, config.policies(), history.between(period.start(), period.end()));
   }
 
   private Optional<Consumer<Digest>> slack = Optional.empty();
@@ -226,6 +232,9 @@ public final class DigestService {
 
   /** Periods already handled, with when they were sent (or skipped as too late). */
   public Map<String, SentRecord> sent() {
+    if (ledger != null) {
+      return new TreeMap<>(ledger.all());
+    }
     try {
       return DurableFiles.JSON.readValue(
           Files.readAllBytes(sentFile), new TypeReference<TreeMap<String, SentRecord>>() {});
@@ -241,6 +250,10 @@ public final class DigestService {
   public record SentRecord(Instant at, boolean sent) {}
 
   private void record(String key, Instant at, boolean sent) {
+    if (ledger != null) {
+      ledger.put(key, new SentRecord(at, sent));
+      return;
+    }
     Map<String, SentRecord> all = new TreeMap<>(sent());
     all.put(key, new SentRecord(at, sent));
     try {

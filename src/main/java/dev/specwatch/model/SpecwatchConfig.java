@@ -19,7 +19,8 @@ public record SpecwatchConfig(
     List<NotifierConfig> notifiers,
     Optional<Digest> digest,
     Optional<URI> grafanaUrl,
-    Alerting alerting) {
+    Alerting alerting,
+    Optional<Database> database) {
 
   public SpecwatchConfig {
     policies = List.copyOf(policies);
@@ -49,6 +50,35 @@ public record SpecwatchConfig(
 
     public static Alerting defaults() {
       return new Alerting(DEFAULT_IDLE_RESOLVE_AFTER, DEFAULT_DATASOURCE_FAILURE_FOR);
+    }
+  }
+
+  /** True when the state is kept in PostgreSQL (state.backend: postgres), shared by replicas. */
+  public boolean clustered() {
+    return database.isPresent();
+  }
+
+  /**
+   * {@code state.backend: postgres}: the state in one database shared by every replica, which
+   * cluster through Quartz's JDBC job store in the same database.
+   *
+   * @param shards the evaluation is split into this many jobs (recipes by a hash of their name),
+   *     each run by one replica at a time; every replica must use the same number
+   * @param checkinInterval how often a replica checks in; one that misses two is taken over
+   */
+  public record Database(
+      String url,
+      Optional<String> user,
+      Optional<Secret> password,
+      int shards,
+      Duration checkinInterval) {
+    public static final int DEFAULT_SHARDS = 4;
+    public static final Duration DEFAULT_CHECKIN_INTERVAL = Duration.ofSeconds(2);
+
+    /** The URL without its parameters (which may hold credentials): for logs and status. */
+    public String safeUrl() {
+      int q = url.indexOf('?');
+      return q < 0 ? url : url.substring(0, q);
     }
   }
 

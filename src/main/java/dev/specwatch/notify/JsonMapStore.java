@@ -3,6 +3,7 @@ package dev.specwatch.notify;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.specwatch.store.DurableFiles;
+import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  * reports the state directory as not writable and is retried by {@link #flush()}; it never throws,
  * so a delivery that succeeded is not mistaken for one that failed (and sent again).
  */
-final class JsonMapStore<V> {
+final class JsonMapStore<V> implements KeyedStore<V> {
   private final Path file;
   private final StateHealth health;
   private final TreeMap<String, V> values;
@@ -63,27 +64,32 @@ final class JsonMapStore<V> {
     return recovered;
   }
 
-  synchronized Optional<V> get(String key) {
+  @Override
+  public synchronized Optional<V> get(String key) {
     return Optional.ofNullable(values.get(key));
   }
 
-  synchronized Map<String, V> all() {
+  @Override
+  public synchronized Map<String, V> all() {
     return Map.copyOf(values);
   }
 
-  synchronized void put(String key, V value) {
+  @Override
+  public synchronized void put(String key, V value) {
     values.put(key, value);
     save();
   }
 
-  synchronized void remove(String key) {
+  @Override
+  public synchronized void remove(String key) {
     if (values.remove(key) != null) {
       save();
     }
   }
 
   /** Writes changes a failed save left in memory; returns whether the file is up to date. */
-  synchronized boolean flush() {
+  @Override
+  public synchronized boolean flush() {
     if (dirty) {
       save();
     }

@@ -5,6 +5,7 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.time.Clock;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,7 @@ public final class NotificationService implements AutoCloseable {
   private final Map<String, Notifier> notifiers;
   private final List<DeliveryWorker> workers;
   private final SlackThreadStore threads;
-  private final JsonMapStore<Transition> firing;
+  private final KeyedStore<Transition> firing;
   private final NotificationStores stores;
   private final Clock clock;
 
@@ -112,9 +114,20 @@ public final class NotificationService implements AutoCloseable {
    * Repeats for alerts still firing past their notifier's repeat interval; Alertmanager re-sends.
    */
   public void afterCycle(AlertState state) {
+    afterCycle(state, id -> true);
+  }
+
+  /**
+   * Repeats and re-sends for the alerts {@code owned} by the evaluation that produced {@code state}
+   * (one shard of a cluster's evaluation owns its recipes' alerts).
+   */
+  public void afterCycle(AlertState state, Predicate<String> owned) {
     Instant now = clock.instant();
     List<Transition> stillFiring = new ArrayList<>();
     for (Transition t : firing.all().values()) {
+      if (!owned.test(t.alertId())) {
+        continue;
+      }
       var alert = state.alerts().get(t.alertId());
       if (alert == null || alert.phase() != AlertPhase.FIRING) {
         firing.remove(t.alertId());
@@ -182,7 +195,7 @@ public final class NotificationService implements AutoCloseable {
    */
   public void start() {
     try {
-      for (Intent i : outbox.pending()) {
+      for (Intent i : outbox.shared() ? List.<Intent>of() : outbox.pending()) {
         if (!notifiers.containsKey(i.notifier())) {
           logger.warn(
               "dropping notification {}: notifier '{}' is no longer configured",

@@ -2,6 +2,7 @@ package dev.specwatch.notify;
 
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
+import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,16 +19,18 @@ import org.slf4j.LoggerFactory;
 public final class NotificationStores {
   private static final Logger logger = LoggerFactory.getLogger(NotificationStores.class);
 
-  private final FileOutbox outbox;
+  private final Outbox outbox;
   private final SlackThreadStore threads;
-  private final JsonMapStore<Transition> firing;
+  private final KeyedStore<Transition> firing;
   private final StateHealth health;
 
-  private NotificationStores(
-      FileOutbox outbox,
-      SlackThreadStore threads,
-      JsonMapStore<Transition> firing,
-      StateHealth health) {
+  /**
+   * Stores kept elsewhere (the shared database of {@code state.backend: postgres}).
+   *
+   * @param firing alerts firing now, by id (their repeats)
+   */
+  public NotificationStores(
+      Outbox outbox, SlackThreadStore threads, KeyedStore<Transition> firing, StateHealth health) {
     this.outbox = outbox;
     this.threads = threads;
     this.firing = firing;
@@ -62,7 +65,7 @@ public final class NotificationStores {
     return new NotificationStores(outbox, threads, firing, health);
   }
 
-  public FileOutbox outbox() {
+  public Outbox outbox() {
     return outbox;
   }
 
@@ -70,7 +73,7 @@ public final class NotificationStores {
     return threads;
   }
 
-  JsonMapStore<Transition> firing() {
+  KeyedStore<Transition> firing() {
     return firing;
   }
 

@@ -25,6 +25,14 @@ public interface Outbox {
   default void release(Intent intent) {}
 
   /**
+   * Whether other processes deliver from this outbox too (the shared database): intents of a
+   * notifier this process does not know are then another replica's, not to be dropped.
+   */
+  default boolean shared() {
+    return false;
+  }
+
+  /**
    * Records a delivery. Once called, {@link #pending()} never returns the intent again in this
    * process, even when the record cannot be written yet (it is retried).
    */

@@ -1,5 +1,6 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ public final class SlackThreadStore {
   /** Where an alert's message lives; {@code lastPostAt} drives repeats. */
   public record Thread(String channel, String ts, Instant lastPostAt) {}
 
-  private final JsonMapStore<Thread> store;
+  private final KeyedStore<Thread> store;
 
   /** A store of its own (commands and tests); the daemon shares one per state directory. */
   public SlackThreadStore(Path stateDir) throws IOException {
@@ -32,6 +33,11 @@ public final class SlackThreadStore {
             clock,
             "the Slack messages of alerts firing now are forgotten: their repeats stop and their"
                 + " resolves are posted as new messages instead of updating the red ones");
+  }
+
+  /** Threads kept elsewhere (the shared database). */
+  public SlackThreadStore(KeyedStore<Thread> store) {
+    this.store = store;
   }
 
   public Optional<Thread> get(String alertId) {

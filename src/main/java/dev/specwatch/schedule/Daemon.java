@@ -3,12 +3,9 @@ package dev.specwatch.schedule;
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
-import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.Silence;
-import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.digest.DigestSlack;
@@ -16,7 +13,6 @@ import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
-import dev.specwatch.notify.NotificationStores;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
@@ -24,7 +20,6 @@ import dev.specwatch.server.StatusViews;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
-import dev.specwatch.store.StateHealth;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
 import java.io.IOException;
@@ -60,21 +55,22 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private volatile Wiring wiring;
   private volatile Evaluation last;
   private volatile boolean ready;
-  private volatile String notReady = "no evaluation yet";
+  private static final String NO_EVALUATION = "no evaluation yet";
+  private volatile String notReady = NO_EVALUATION;
   private Schedule schedule;
   private StatusServer server;
 
-  /** Fixed at start: a reload cannot move the state (the stores of the first config stay). */
-  private Path stateDir;
-
-  private StateHealth health;
-  private NotificationStores stores;
+  /**
+   * Fixed at start: a reload cannot move the state or switch backends (the stores of the first
+   * config stay).
+   */
+  private Backend backend;
 
   /** Everything built from one config. */
   record Wiring(
       SpecwatchConfig config,
       PrometheusClient prometheus,
-      AlertService alerts,
+      List<AlertService> shards,
       NotificationService notifications) {}
 
   public Daemon(Path configPath, ConfigLoader loader, Clock clock) {
@@ -91,23 +87,25 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
    */
   public void start() throws IOException, SchedulerException {
     SpecwatchConfig config = loader.load(configPath);
-    stateDir = config.stateDir();
-    health = new StateHealth(stateDir);
-    stores = NotificationStores.open(stateDir, health, clock);
+    backend = Backend.open(config, clock);
     wiring = wire(config);
     wiring.notifications().start();
     server =
         StatusServer.start(
             config.server().listen().socketAddress(), config.server().bearerToken(), this);
-    schedule = Schedule.start(this::evaluate, config.evaluation().interval());
+    schedule = backend.schedule(this::evaluate, config.evaluation().interval());
     scheduleDigest(wiring);
     logger.info(
-        "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; status on"
-            + " http://{}/ (port {})",
+        "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; state in {}{};"
+            + " status on http://{}/ (port {})",
         config.policies().size(),
         config.policiesDir(),
         Durations.format(config.evaluation().interval()),
         Durations.format(config.evaluation().window()),
+        backend.health().location(),
+        backend.clustered()
+            ? " (replica " + instance() + ", " + backend.shards() + " evaluation shards)"
+            : "",
         config.server().listen(),
         server.port());
   }
@@ -118,19 +116,24 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
-    NotificationService notifications = new NotificationService(config, stores, clock, metrics);
+    NotificationService notifications =
+        new NotificationService(config, backend.stores(), clock, metrics);
     metrics.notifiers(notifications.notifiers().keySet());
-    AlertService alerts =
-        new AlertService(
-            new Evaluator(prometheus, clock),
-            new Learner(prometheus),
-            new AlertEngine(config.alerting()),
-            new FileStateStore(stateDir, clock, health),
-            new SilenceStore(stateDir, health),
-            notifications.sink(),
-            clock,
-            health);
-    return new Wiring(config, prometheus, alerts, notifications);
+    List<AlertService> shards = new java.util.ArrayList<>();
+    for (int i = 0; i < backend.shards(); i++) {
+      shards.add(
+          new AlertService(
+              new Evaluator(prometheus, clock),
+              new Learner(prometheus),
+              new AlertEngine(config.alerting(), i == 0),
+              backend.state(i),
+              backend.silences(),
+              backend.history(),
+              notifications.sink(),
+              clock,
+              backend.health()));
+    }
+    return new Wiring(config, prometheus, List.copyOf(shards), notifications);
   }
 
   /** The digest job, with the fleet summary posted to Slack when digest.slack_channel is set. */
@@ -138,7 +141,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     Optional<SpecwatchConfig.Digest> digest = w.config().digest();
     DigestService service = null;
     if (digest.isPresent()) {
-      service = new DigestService(w.config(), w.prometheus(), clock, DigestService.defaultRetry());
+      service = backend.digest(w.config(), w.prometheus());
       Optional<String> channel = digest.get().slackChannel();
       if (channel.isPresent()) {
         Optional<java.util.function.Consumer<dev.specwatch.digest.Digest>> poster =
@@ -159,28 +162,43 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     schedule.digest(digest.orElse(null), service);
   }
 
-  /** One evaluation cycle; run by the schedule. */
+  /** Every shard's evaluation cycle, one after another (tests, benchmarks). */
   void evaluate() {
+    for (int i = 0; i < backend.shards(); i++) {
+      evaluate(i);
+    }
+  }
+
+  /** One evaluation cycle of one shard (of all recipes without a cluster); run by the schedule. */
+  void evaluate(int shard) {
     cycle.lock();
     try {
       Wiring w = wiring;
+      if (shard >= w.shards().size()) {
+        return; // a job of a larger shard count, deleted at start by this replica's schedule
+      }
+      java.time.Instant started = clock.instant();
       long start = System.nanoTime();
+      AlertService alerts = w.shards().get(shard);
       AlertService.Cycle c =
-          w.alerts()
-              .runOnce(
-                  w.config().policies(),
-                  w.config().evaluation().window(),
-                  w.config().evaluation().interval());
-      w.notifications().afterCycle(w.alerts().state());
+          alerts.runOnce(
+              backend.policies(w.config().policies(), shard),
+              w.config().evaluation().window(),
+              w.config().evaluation().interval());
+      w.notifications().afterCycle(alerts.state(), id -> backend.ownsAlert(shard, id));
       double seconds = (System.nanoTime() - start) / 1e9;
-      last = c.evaluation();
-      metrics.evaluated(c.evaluation(), w.alerts().state(), seconds, clock.instant());
-      datasourceLog.report(c.evaluation());
+      backend.evaluated(shard, c.evaluation(), started);
+      // What this process evaluated lately, every shard it ran as one.
+      Evaluation mine =
+          backend.localEvaluation(w.config().evaluation().interval().multipliedBy(3)).orElseThrow();
+      last = mine;
+      metrics.evaluated(mine, backend.localAlertState(w.shards()), seconds, clock.instant());
+      datasourceLog.report(mine);
       // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
       // alerts are frozen), and it is ready again with the first evaluation that succeeds.
-      ready = !c.evaluation().anyDatasourceError();
+      ready = !mine.anyDatasourceError();
       notReady =
-          c.evaluation().recipes().stream()
+          mine.recipes().stream()
               .flatMap(r -> r.error().stream())
               .findFirst()
               .map(e -> "datasource: " + e)
@@ -203,12 +221,14 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
    */
   @Override
   public boolean ready() {
-    return ready && health.problem().isEmpty();
+    // A replica of a cluster is ready while it reaches the database: it may run no shard yet.
+    return (ready || backend.clustered() && notReady == NO_EVALUATION)
+        && backend.health().problem().isEmpty();
   }
 
   @Override
   public String notReadyReason() {
-    Optional<String> state = health.problem();
+    Optional<String> state = backend.health().problem();
     if (state.isPresent()) {
       return state.get();
     }
@@ -223,7 +243,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public List<Silence> silences() throws IOException {
-    return new SilenceStore(stateDir, health).load();
+    return backend.silences().load();
   }
 
   @Override
@@ -231,29 +251,22 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       String recipe, Optional<String> rule, Duration duration, String comment, String author)
       throws IOException {
     return SilenceActions.add(
-        new SilenceStore(stateDir, health),
-        policies(),
-        clock,
-        recipe,
-        rule,
-        duration,
-        comment,
-        author);
+        backend.silences(), policies(), clock, recipe, rule, duration, comment, author);
   }
 
   @Override
   public boolean expireSilence(String id) throws IOException {
-    return SilenceActions.expire(new SilenceStore(stateDir, health), clock, id);
+    return SilenceActions.expire(backend.silences(), clock, id);
   }
 
   @Override
   public List<Transition> history(java.time.Instant from) throws IOException {
-    return new TransitionHistory(stateDir).between(from, clock.instant().plusSeconds(1));
+    return backend.history().between(from, clock.instant().plusSeconds(1));
   }
 
   @Override
   public List<Double> sparkline(String recipe) {
-    return sparklines.get(recipe, wiring, last);
+    return sparklines.get(recipe, wiring, lastEvaluation().orElse(null));
   }
 
   @Override
@@ -269,31 +282,41 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public StatusViews.Status status() throws IOException {
-    Evaluation e = last;
+    Evaluation e = lastEvaluation().orElse(null);
     return new StatusViews.Status(
         ready(),
         ready() ? null : notReadyReason(),
-        StatusViews.stateDir(health),
+        StatusViews.stateDir(backend.health()),
         e == null ? null : e.evaluatedAt().toString(),
         wiring.notifications().outbox().pending().size(),
-        wiring.alerts().state().queued().size(),
+        alertState().queued().size(),
         config(),
         metrics.notifierHealth());
   }
 
   @Override
   public Optional<Evaluation> lastEvaluation() {
-    return Optional.ofNullable(last);
+    return backend.clustered() ? backend.evaluation() : Optional.ofNullable(last);
   }
 
   @Override
   public AlertState alertState() {
-    return wiring.alerts().state();
+    return backend.alertState(wiring.shards());
+  }
+
+  @Override
+  public Optional<dev.specwatch.ha.ClusterView> cluster() throws IOException {
+    return backend.view();
+  }
+
+  /** This replica's name in the cluster; empty without one. */
+  String instance() {
+    return backend.clustered() ? backend.instance() : "";
   }
 
   @Override
   public String metrics() throws IOException {
-    return metrics.scrape(wiring.notifications().outbox().pending().size(), health);
+    return metrics.scrape(wiring.notifications().outbox().pending().size(), backend.health());
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
@@ -320,11 +343,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       wiring = fresh;
       schedule.interval(next.evaluation().interval());
       scheduleDigest(fresh);
-      if (!next.stateDir().equals(stateDir)) {
+      if (!next.stateDir().equals(old.config().stateDir())
+          || !next.database().equals(old.config().database())) {
         logger.warn(
-            "state.dir changed to {}: takes effect after a restart (still using {})",
-            next.stateDir(),
-            stateDir);
+            "the state section changed: takes effect after a restart (still using {})",
+            backend.health().location());
       }
       if (!next.server().listen().equals(old.config().server().listen())) {
         logger.warn(
@@ -376,6 +399,9 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     }
     if (server != null) {
       server.close();
+    }
+    if (backend != null) {
+      backend.close();
     }
     logger.info("specwatch stopped");
   }

@@ -1,7 +1,7 @@
 package dev.specwatch.schedule;
 
 import dev.specwatch.alerting.Silence;
-import dev.specwatch.alerting.SilenceStore;
+import dev.specwatch.alerting.Silences;
 import dev.specwatch.model.Globs;
 import dev.specwatch.model.Policy;
 import java.io.IOException;
@@ -25,7 +25,7 @@ final class SilenceActions {
   private SilenceActions() {}
 
   static Silence add(
-      SilenceStore store,
+      Silences store,
       List<Policy> policies,
       Clock clock,
       String recipe,
@@ -65,7 +65,7 @@ final class SilenceActions {
     return s;
   }
 
-  static boolean expire(SilenceStore store, Clock clock, String id) throws IOException {
+  static boolean expire(Silences store, Clock clock, String id) throws IOException {
     boolean expired = store.expire(id, clock.instant());
     if (expired) {
       logger.info("silence {} expired", id);

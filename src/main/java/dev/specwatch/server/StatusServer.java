@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.ha.ClusterView;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Secret;
 import dev.specwatch.signals.Evaluation;
@@ -78,6 +79,11 @@ public final class StatusServer implements AutoCloseable {
 
     /** {@code /api/v1/status}: readiness, the state directory, last evaluation, outbox. */
     StatusViews.Status status() throws IOException;
+
+    /** {@code /api/v1/cluster}: the replicas sharing the database; empty without one. */
+    default Optional<ClusterView> cluster() throws IOException {
+      return Optional.empty();
+    }
 
     /** The running config's policies (what /api/v1/recipes adds to each recipe). */
     default List<Policy> policies() {
@@ -203,6 +209,21 @@ public final class StatusServer implements AutoCloseable {
               (s, r) -> Response.json(200, StatusViews.slos(s.lastEvaluation().orElse(null)))),
           new Endpoint(
               "/api/v1/status", "GET", Access.API, (s, r) -> Response.json(200, s.status())),
+          new Endpoint(
+              "/api/v1/cluster",
+              "GET",
+              Access.API,
+              (s, r) ->
+                  Response.json(
+                      200,
+                      s.cluster()
+                          .<Object>map(v -> v)
+                          .orElse(
+                              Map.of(
+                                  "clustered",
+                                  false,
+                                  "reason",
+                                  "state.backend is file: one process, no cluster")))),
           new Endpoint(
               "/api/v1/detectors",
               "GET",

@@ -256,7 +256,7 @@ public final class StatusViews {
 
   public static StateDir stateDir(StateHealth health) {
     return new StateDir(
-        health.dir().toString(),
+        health.location(),
         health.problem().isEmpty(),
         health.problem().orElse(null),
         health.failures(),

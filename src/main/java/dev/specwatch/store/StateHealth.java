@@ -27,29 +27,61 @@ public final class StateHealth {
   /** A damaged file moved aside, and what specwatch lost or salvaged with it. */
   public record Recovery(String file, String movedTo, String lost, Instant at) {}
 
-  private final Path dir;
+  /** Tries a write to the store (or a query); throws what made it fail. */
+  public interface Probe {
+    void run() throws IOException;
+  }
+
+  private final String location;
+  private final String what;
+  private final String back;
+  private final Probe probe;
   private final AtomicLong failures = new AtomicLong();
   private final List<Recovery> recoveries = new ArrayList<>();
   private volatile String problem;
 
   public StateHealth(Path dir) {
-    this.dir = dir.toAbsolutePath();
+    Path abs = dir.toAbsolutePath();
+    this.location = abs.toString();
+    this.what = "state dir " + abs + " is not writable";
+    this.back = "state dir " + abs + " is writable again";
+    this.probe =
+        () -> {
+          Files.createDirectories(abs);
+          Path probe = Files.createTempFile(abs, ".probe", ".tmp");
+          Files.delete(probe);
+        };
   }
 
-  public Path dir() {
-    return dir;
+  /**
+   * The health of a store that is not a directory: the shared database.
+   *
+   * @param location what to name (a URL without credentials)
+   * @param what the problem's first words, e.g. "database … is unreachable"
+   * @param back said when it is over, e.g. "database … is reachable again"
+   */
+  public StateHealth(String location, String what, String back, Probe probe) {
+    this.location = location;
+    this.what = what;
+    this.back = back;
+    this.probe = probe;
+  }
+
+  /** The state directory, or the database's URL. */
+  public String location() {
+    return location;
   }
 
   /** A write to the state directory failed: logged once until writes succeed again. */
   public void failed(IOException e) {
     failures.incrementAndGet();
-    String now = "state dir " + dir + " is not writable: " + reason(e);
+    String now = what + ": " + reason(e);
     String before = problem;
     problem = now;
     if (before == null) {
       logger.error(
-          "{}; evaluation and notifications are paused until it is (nothing is sent that cannot"
-              + " be recorded)",
+          "{}; evaluation and notifications are paused until it is usable (nothing is sent that"
+              + " cannot be recorded)",
           now);
     }
   }
@@ -58,7 +90,7 @@ public final class StateHealth {
   public void ok() {
     if (problem != null) {
       problem = null;
-      logger.info("state dir {} is writable again; resuming", dir);
+      logger.info("{}; resuming", back);
     }
   }
 
@@ -68,9 +100,7 @@ public final class StateHealth {
    */
   public boolean probe() {
     try {
-      Files.createDirectories(dir);
-      Path probe = Files.createTempFile(dir, ".probe", ".tmp");
-      Files.delete(probe);
+      probe.run();
       ok();
       return true;
     } catch (IOException e) {
@@ -106,6 +136,9 @@ public final class StateHealth {
   public static String reason(IOException e) {
     if (e instanceof StateWriteException w) {
       return w.reason();
+    }
+    if (e instanceof DatabaseException d) {
+      return d.reason();
     }
     if (e instanceof AccessDeniedException) {
       return "permission denied";

@@ -64,6 +64,8 @@ class ArchitectureTest {
         .definedBy("dev.specwatch.notify..")
         .layer("digest")
         .definedBy("dev.specwatch.digest..")
+        .layer("ha")
+        .definedBy("dev.specwatch.ha..")
         .layer("server")
         .definedBy("dev.specwatch.server..")
         .layer("schedule")
@@ -101,8 +103,10 @@ class ArchitectureTest {
         .whereLayer("digest")
         .mayOnlyAccessLayers(
             "model", "alerting", "notify", "signals", "prometheus", "store", "advisor", "detect")
+        .whereLayer("ha")
+        .mayOnlyAccessLayers("model", "alerting", "notify", "digest", "signals", "detect", "store")
         .whereLayer("server")
-        .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect", "store")
+        .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect", "store", "ha")
         .whereLayer("schedule")
         .mayOnlyAccessLayers(
             "model",
@@ -115,7 +119,8 @@ class ArchitectureTest {
             "digest",
             "server",
             "detect",
-            "store")
+            "store",
+            "ha")
         .whereLayer("sim")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("recipes")

@@ -1,0 +1,210 @@
+package dev.specwatch.ha;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.store.DatabaseException;
+import dev.specwatch.store.StateHealth;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shared PostgreSQL database of {@code state.backend: postgres}: a HikariCP pool, the schema
+ * migrated by Flyway on start (PostgreSQL advisory lock: replicas starting together migrate once),
+ * and the {@link StateHealth} every statement reports to. Connections time out in seconds so an
+ * unreachable database makes the replica not ready instead of hanging it.
+ */
+public final class Database implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(Database.class);
+
+  /** What runs in one connection (or one transaction). */
+  public interface Work<T> {
+    T run(Connection c) throws SQLException, IOException;
+  }
+
+  private final HikariDataSource pool;
+  private final String url;
+  private final String instance;
+  private final StateHealth health;
+
+  private Database(HikariDataSource pool, String url, String instance) {
+    this.pool = pool;
+    this.url = url;
+    this.instance = instance;
+    this.health =
+        new StateHealth(
+            url,
+            "database " + url + " is unreachable",
+            "database " + url + " is reachable again",
+            () -> call("checking the database", c -> c.isValid(3)));
+  }
+
+  /**
+   * Connects and migrates the schema.
+   *
+   * @throws IOException when the database cannot be reached or migrated (the message says why)
+   */
+  public static Database open(SpecwatchConfig.Database settings, String instance)
+      throws IOException {
+    HikariConfig hc = new HikariConfig();
+    hc.setPoolName("specwatch-db");
+    hc.setJdbcUrl(settings.url());
+    settings.user().ifPresent(hc::setUsername);
+    settings.password().ifPresent(p -> hc.setPassword(p.reveal()));
+    hc.setMaximumPoolSize(12);
+    hc.setMinimumIdle(2);
+    hc.setConnectionTimeout(3_000);
+    hc.setValidationTimeout(2_000);
+    hc.setInitializationFailTimeout(-1);
+    hc.addDataSourceProperty("connectTimeout", "3");
+    hc.addDataSourceProperty("socketTimeout", "30");
+    hc.addDataSourceProperty("tcpKeepAlive", "true");
+    hc.addDataSourceProperty("ApplicationName", "specwatch " + instance);
+    HikariDataSource pool = new HikariDataSource(hc);
+    Database db = new Database(pool, settings.safeUrl(), instance);
+    try {
+      db.migrate();
+    } catch (IOException | RuntimeException e) {
+      pool.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /** Applies pending migrations; a second run (or a replica's) finds none and changes nothing. */
+  public int migrate() throws IOException {
+    try {
+      MigrateResult result =
+          Flyway.configure()
+              .dataSource(pool)
+              .locations("classpath:db/migration")
+              .table("sw_schema_history")
+              .baselineOnMigrate(false)
+              .load()
+              .migrate();
+      if (result.migrationsExecuted > 0) {
+        logger.info(
+            "database {}: schema migrated to version {} ({} migration(s))",
+            url,
+            result.targetSchemaVersion,
+            result.migrationsExecuted);
+      }
+      return result.migrationsExecuted;
+    } catch (FlywayException e) {
+      SQLException sql = sqlCause(e);
+      throw sql != null
+          ? new DatabaseException("cannot migrate database " + url, sql)
+          : new IOException("cannot migrate database " + url + ": " + e.getMessage());
+    }
+  }
+
+  private static SQLException sqlCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Runs {@code work} on a pooled connection in auto-commit; failures reach the health. */
+  public <T> T call(String doing, Work<T> work) throws IOException {
+    try (Connection c = pool.getConnection()) {
+      T result = work.run(c);
+      health.ok();
+      return result;
+    } catch (SQLException e) {
+      DatabaseException failure = new DatabaseException(doing, e);
+      health.failed(failure);
+      throw failure;
+    }
+  }
+
+  /**
+   * Runs {@code work} in one transaction, committed when it returns, rolled back when it throws.
+   */
+  public <T> T transaction(String doing, Work<T> work) throws IOException {
+    return call(
+        doing,
+        c -> {
+          c.setAutoCommit(false);
+          try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+          } catch (SQLException | IOException | RuntimeException e) {
+            try {
+              c.rollback();
+            } catch (SQLException ignored) {
+              // the connection is gone: the transaction is rolled back by the server
+            }
+            throw e;
+          } finally {
+            try {
+              c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+              // a broken connection is evicted by the pool
+            }
+          }
+        });
+  }
+
+  /** Runs one statement (tests, maintenance). */
+  public void execute(String sql) throws IOException {
+    call(
+        "running " + sql,
+        c -> {
+          try (Statement s = c.createStatement()) {
+            s.execute(sql);
+          }
+          return null;
+        });
+  }
+
+  public DataSource dataSource() {
+    return pool;
+  }
+
+  public StateHealth health() {
+    return health;
+  }
+
+  /** This replica's name in the cluster: host and process id. */
+  public String instance() {
+    return instance;
+  }
+
+  /** The URL without parameters. */
+  public String url() {
+    return url;
+  }
+
+  /** A name for this process that is unique in the cluster: {@code host-pid}. */
+  public static String defaultInstance() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "localhost";
+    }
+    String jvm = ManagementFactory.getRuntimeMXBean().getName();
+    String pid = jvm.contains("@") ? jvm.substring(0, jvm.indexOf('@')) : jvm;
+    return host + "-" + pid;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,260 @@
+package dev.specwatch.ha;
+
+import dev.specwatch.notify.Intent;
+import dev.specwatch.notify.Outbox;
+import dev.specwatch.store.DurableFiles;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The outbox in {@code sw_outbox}, shared by every replica. Every replica runs delivery workers; an
+ * intent is claimed with {@code SELECT … FOR UPDATE SKIP LOCKED} and a lease of {@link #LEASE}, so
+ * exactly one replica attempts it at a time, and the intents of one alert stay in order (a stream
+ * whose head is claimed elsewhere waits). A replica killed mid-send leaves its lease to expire;
+ * another then retries the intent (the crash window: at worst one duplicate, as with one process).
+ * The row's primary key makes a transition queued twice one notification.
+ *
+ * <p>A delivery whose record cannot be written (the database went away) is remembered in memory,
+ * never attempted again by this process, and its lease is kept so no other replica sends it; the
+ * record is written when the database is back.
+ */
+public final class PgOutbox implements Outbox {
+  /** How long a claim holds: longer than any one attempt (receivers time out after 15 s). */
+  static final Duration LEASE = Duration.ofMinutes(2);
+
+  /** Delivered and failed rows are kept this long (re-queued duplicates stay recognisable). */
+  static final Duration RETENTION = Duration.ofDays(7);
+
+  private final Database db;
+  private final Clock clock;
+  private final String owner;
+
+  /** Delivered, or given up, with the record not written yet: id → reason (null: delivered). */
+  private final Map<String, String> unrecorded = new LinkedHashMap<>();
+
+  private final Set<String> gone = new HashSet<>();
+  private Instant lastPrune = Instant.EPOCH;
+
+  public PgOutbox(Database db, Clock clock) {
+    this.db = db;
+    this.clock = clock;
+    this.owner = db.instance();
+  }
+
+  static String key(Intent i) {
+    return i.id() + "|" + i.transition().alertId();
+  }
+
+  @Override
+  public boolean shared() {
+    return true;
+  }
+
+  @Override
+  public void add(List<Intent> intents) throws IOException {
+    if (intents.isEmpty()) {
+      return;
+    }
+    db.call(
+        "queueing notifications",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "INSERT INTO sw_outbox (id, notifier, status, created_at, next_attempt_at,"
+                      + " intent) VALUES (?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+            for (Intent i : intents) {
+              s.setString(1, key(i));
+              s.setString(2, i.notifier());
+              s.setTimestamp(3, Timestamp.from(i.createdAt()));
+              s.setTimestamp(4, Timestamp.from(i.nextAttemptAt()));
+              s.setString(5, DurableFiles.JSON.writeValueAsString(i));
+              s.addBatch();
+            }
+            s.executeBatch();
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public synchronized List<Intent> pending() throws IOException {
+    flush();
+    Instant now = clock.instant();
+    List<Intent> out =
+        db.call(
+            "reading the outbox",
+            c -> {
+              if (lastPrune.plus(Duration.ofHours(1)).isBefore(now)) {
+                prune(c, now);
+              }
+              List<Intent> rows = new ArrayList<>();
+              try (PreparedStatement s =
+                      c.prepareStatement(
+                          "SELECT intent FROM sw_outbox WHERE status = 'pending'"
+                              + " ORDER BY created_at, id");
+                  ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                  rows.add(DurableFiles.JSON.readValue(r.getString(1), Intent.class));
+                }
+              }
+              return rows;
+            });
+    out.removeIf(i -> gone.contains(key(i)));
+    return out;
+  }
+
+  private void prune(Connection c, Instant now) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement("DELETE FROM sw_outbox WHERE status <> 'pending' AND finished_at < ?")) {
+      s.setTimestamp(1, Timestamp.from(now.minus(RETENTION)));
+      s.executeUpdate();
+    }
+    lastPrune = now;
+  }
+
+  /**
+   * Claims the intent for one attempt: false when another worker (of this replica or another) holds
+   * it, when it was delivered or set aside since it was listed, when it is not due any more (its
+   * attempt was rescheduled since), or when the database cannot be reached.
+   */
+  @Override
+  public synchronized boolean claim(Intent intent) {
+    if (gone.contains(key(intent))) {
+      return false;
+    }
+    Instant now = clock.instant();
+    try {
+      return db.transaction(
+          "claiming a notification",
+          c -> {
+            try (PreparedStatement s =
+                c.prepareStatement(
+                    "SELECT id FROM sw_outbox WHERE id = ? AND status = 'pending'"
+                        + " AND next_attempt_at <= ?"
+                        + " AND (claimed_until IS NULL OR claimed_until < ?)"
+                        + " FOR UPDATE SKIP LOCKED")) {
+              s.setString(1, key(intent));
+              s.setTimestamp(2, Timestamp.from(now));
+              s.setTimestamp(3, Timestamp.from(now));
+              try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                  return false;
+                }
+              }
+            }
+            try (PreparedStatement s =
+                c.prepareStatement(
+                    "UPDATE sw_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?")) {
+              s.setString(1, owner);
+              s.setTimestamp(2, Timestamp.from(now.plus(LEASE)));
+              s.setString(3, key(intent));
+              s.executeUpdate();
+            }
+            return true;
+          });
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public synchronized void release(Intent intent) {
+    if (unrecorded.containsKey(key(intent))) {
+      return; // keep the lease until the outcome is written
+    }
+    try {
+      update(
+          "releasing a notification",
+          "UPDATE sw_outbox SET claimed_by = NULL, claimed_until = NULL"
+              + " WHERE id = ? AND claimed_by = ?",
+          key(intent),
+          owner);
+    } catch (IOException e) {
+      // the lease runs out by itself
+    }
+  }
+
+  @Override
+  public synchronized void delivered(Intent intent) throws IOException {
+    gone.add(key(intent));
+    unrecorded.put(key(intent), null);
+    flush();
+  }
+
+  @Override
+  public synchronized void reschedule(Intent intent) throws IOException {
+    db.call(
+        "rescheduling a notification",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE sw_outbox SET intent = ?, next_attempt_at = ?, claimed_by = NULL,"
+                      + " claimed_until = NULL WHERE id = ? AND status = 'pending'")) {
+            s.setString(1, DurableFiles.JSON.writeValueAsString(intent));
+            s.setTimestamp(2, Timestamp.from(intent.nextAttemptAt()));
+            s.setString(3, key(intent));
+            return s.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public synchronized void failed(Intent intent, String reason) throws IOException {
+    gone.add(key(intent));
+    unrecorded.put(key(intent), reason == null ? "" : reason);
+    flush();
+  }
+
+  /** Writes the outcomes not recorded yet; throws while the database cannot take them. */
+  private void flush() throws IOException {
+    if (unrecorded.isEmpty()) {
+      return;
+    }
+    Instant now = clock.instant();
+    db.transaction(
+        "recording deliveries",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE sw_outbox SET status = ?, reason = ?, finished_at = ?,"
+                      + " claimed_by = NULL, claimed_until = NULL WHERE id = ?")) {
+            for (Map.Entry<String, String> e : unrecorded.entrySet()) {
+              s.setString(1, e.getValue() == null ? "delivered" : "failed");
+              s.setString(2, e.getValue());
+              s.setTimestamp(3, Timestamp.from(now));
+              s.setString(4, e.getKey());
+              s.addBatch();
+            }
+            s.executeBatch();
+          }
+          return null;
+        });
+    unrecorded.clear();
+  }
+
+  private void update(String doing, String sql, String... args) throws IOException {
+    db.call(
+        doing,
+        c -> {
+          try (PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+              s.setString(i + 1, args[i]);
+            }
+            return s.executeUpdate();
+          }
+        });
+  }
+}

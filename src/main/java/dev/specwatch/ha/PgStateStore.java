@@ -1,0 +1,106 @@
+package dev.specwatch.ha;
+
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.StateStore;
+import dev.specwatch.store.ConflictException;
+import dev.specwatch.store.DurableFiles;
+import java.io.IOException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The alert state of one evaluation shard, one row of {@code sw_alert_state}. A save is a
+ * compare-and-set on the version read last: a replica that lost the shard to another (it missed its
+ * check-ins while still evaluating) is refused with {@link ConflictException} instead of
+ * overwriting the newer state, so its transitions are neither recorded nor sent.
+ */
+public final class PgStateStore implements StateStore {
+  private final Database db;
+  private final int shard;
+  private final Clock clock;
+  private long version = -1;
+
+  public PgStateStore(Database db, int shard, Clock clock) {
+    this.db = db;
+    this.shard = shard;
+    this.clock = clock;
+  }
+
+  @Override
+  public boolean shared() {
+    return true;
+  }
+
+  @Override
+  public synchronized AlertState load() throws IOException {
+    return db.call(
+        "reading the alert state",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement("SELECT version, state FROM sw_alert_state WHERE shard = ?")) {
+            s.setInt(1, shard);
+            try (ResultSet r = s.executeQuery()) {
+              if (!r.next()) {
+                version = 0;
+                return AlertState.emptyAt(clock.instant());
+              }
+              version = r.getLong(1);
+              return DurableFiles.JSON.readValue(r.getString(2), AlertState.class);
+            }
+          }
+        });
+  }
+
+  @Override
+  public synchronized void save(AlertState state) throws IOException {
+    String json = DurableFiles.JSON.writeValueAsString(state);
+    long expected = version;
+    int updated =
+        db.call(
+            "saving the alert state",
+            c -> {
+              String sql =
+                  expected <= 0
+                      ? "INSERT INTO sw_alert_state (version, state, updated_at, updated_by, shard)"
+                          + " VALUES (1, ?, ?, ?, ?) ON CONFLICT (shard) DO NOTHING"
+                      : "UPDATE sw_alert_state SET version = version + 1, state = ?,"
+                          + " updated_at = ?, updated_by = ? WHERE shard = ? AND version = ?";
+              try (PreparedStatement s = c.prepareStatement(sql)) {
+                s.setString(1, json);
+                s.setTimestamp(2, Timestamp.from(clock.instant()));
+                s.setString(3, db.instance());
+                s.setInt(4, shard);
+                if (expected > 0) {
+                  s.setLong(5, expected);
+                }
+                return s.executeUpdate();
+              }
+            });
+    if (updated == 0) {
+      throw new ConflictException(
+          "evaluation shard " + shard + " was saved by another replica since this one read it");
+    }
+    version = Math.max(expected, 0) + 1;
+  }
+
+  /** Every shard's saved state (what the API serves), in shard order. */
+  public static List<AlertState> all(Database db) throws IOException {
+    return db.call(
+        "reading the alert state",
+        c -> {
+          List<AlertState> out = new ArrayList<>();
+          try (PreparedStatement s =
+                  c.prepareStatement("SELECT state FROM sw_alert_state ORDER BY shard");
+              ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+              out.add(DurableFiles.JSON.readValue(r.getString(1), AlertState.class));
+            }
+          }
+          return out;
+        });
+  }
+}

@@ -1,0 +1,193 @@
+package dev.specwatch.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replicas of {@code specwatch run} sharing the machine's real PostgreSQL: exactly one firing and
+ * one resolved notification in all, even when the replica evaluating the regressed recipe is killed
+ * with {@code kill -9} while the alert fires, or PostgreSQL stops and starts mid-run; a silence
+ * added through one replica holds on all.
+ */
+class ClusterIT {
+  @TempDir Path dir;
+
+  @Test
+  void threeReplicasKillNineTheEvaluatingOneAndNothingIsLostOrDoubled() throws Exception {
+    try (ClusterRun run = new ClusterRun(dir, 3)) {
+      run.start();
+      ClusterRun.Replica first = run.replicas.get(0);
+      assertThat(
+              first
+                  .post(
+                      "/api/v1/silences",
+                      "{\"recipe\": \"quiet\", \"duration\": \"2h\", \"comment\": \"known\"}")
+                  .statusCode())
+          .isEqualTo(201);
+      for (ClusterRun.Replica r : run.replicas) {
+        assertThat(r.json("/api/v1/silences").path("silences").toString())
+            .as("replica %d sees the silence", r.index)
+            .contains("\"recipe\":\"quiet\"");
+      }
+      assertThat(run.await(ClusterRun::firing, "ha", Duration.ofSeconds(60)))
+          .as("firing posted\n%s", run.logs())
+          .isTrue();
+
+      // Every replica serves the same alerts, from the database.
+      List<String> firingSeen = new ArrayList<>();
+      for (ClusterRun.Replica r : run.replicas) {
+        firingSeen.add(firingIds(r.json("/api/v1/alerts")).toString());
+      }
+      assertThat(firingSeen).allMatch(s -> s.contains("ha/acceptance_rate"));
+
+      // Kill the replica that evaluates "ha" while its alert fires.
+      String job = ClusterRun.jobOf("ha");
+      String runner = lastRunBy(first.json("/api/v1/cluster"), job);
+      ClusterRun.Replica victim =
+          run.replicas.stream().filter(r -> r.is(runner)).findFirst().orElseThrow();
+      ClusterRun.Replica survivor =
+          run.replicas.stream().filter(r -> r != victim).findFirst().orElseThrow();
+      Instant killed = Instant.now();
+      victim.kill9();
+
+      // Failover: the next evaluation of that job, on another replica.
+      Instant takenOver = null;
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (takenOver == null && System.nanoTime() < deadline) {
+        JsonNode cluster = survivor.json("/api/v1/cluster");
+        for (JsonNode j : cluster.path("jobs")) {
+          if (j.path("job").asText().equals(job)
+              && !j.path("last_run_by").asText().equals(runner)
+              && Instant.parse(j.path("started_at").asText()).isAfter(killed)) {
+            takenOver = Instant.parse(j.path("started_at").asText());
+          }
+        }
+        Thread.sleep(100);
+      }
+      assertThat(takenOver).as("a survivor took %s over\n%s", job, run.logs()).isNotNull();
+      double failover = Duration.between(killed, takenOver).toMillis() / 1000.0;
+
+      assertThat(run.await(ClusterRun::resolve, "ha", Duration.ofSeconds(90)))
+          .as("resolve posted\n%s", run.logs())
+          .isTrue();
+      Thread.sleep(4000); // anything sent twice would arrive by now
+      long fires = run.count(ClusterRun::firing, "ha");
+      long resolves = run.count(ClusterRun::resolve, "ha");
+      int lost = (fires == 0 ? 1 : 0) + (resolves == 0 ? 1 : 0);
+      long duplicated = Math.max(0, fires - 1) + Math.max(0, resolves - 1);
+      String row =
+          String.format(
+              Locale.ROOT,
+              "replicas=3 shards=%d checkin=1s interval=1s failover_s=%.1f lost=%d duplicated=%d"
+                  + " killed=%s",
+              ClusterRun.SHARDS,
+              failover,
+              lost,
+              duplicated,
+              runner);
+      System.out.println("cluster: " + row);
+      Files.createDirectories(Path.of("target/ha"));
+      Files.writeString(Path.of("target/ha/kill9.txt"), row + "\n");
+      assertThat(fires).as("firing notifications\n%s", run.logs()).isEqualTo(1);
+      assertThat(resolves).as("resolved notifications\n%s", run.logs()).isEqualTo(1);
+      assertThat(run.count(ClusterRun::firing, "quiet")).as("silenced on every replica").isZero();
+      // Two check-ins (1 s each) and one evaluation interval (1 s), with a second of slack for
+      // the survivor's own check-in and JVM scheduling: measured, not a timing target of the test.
+      System.out.println("cluster: failover " + failover + " s");
+
+      // The database password and the Slack token appear nowhere.
+      for (ClusterRun.Replica r : run.replicas) {
+        if (r.alive()) {
+          for (String path : List.of("/api/v1/status", "/api/v1/cluster", "/metrics", "/status")) {
+            assertThat(r.get(path).body())
+                .doesNotContain(ClusterRun.DB_PASSWORD)
+                .doesNotContain(ClusterRun.TOKEN);
+          }
+        }
+      }
+      assertThat(run.logs())
+          .doesNotContain(ClusterRun.DB_PASSWORD)
+          .doesNotContain(ClusterRun.TOKEN)
+          .doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void postgresStoppedAndStartedMidRunLosesAndDoublesNothing() throws Exception {
+    try (ClusterRun run = new ClusterRun(dir, 2)) {
+      run.start();
+      assertThat(run.await(ClusterRun::firing, "ha", Duration.ofSeconds(60)))
+          .as("firing posted\n%s", run.logs())
+          .isTrue();
+      Postgres.stop();
+      try {
+        for (ClusterRun.Replica r : run.replicas) {
+          awaitReady(r, false);
+          assertThat(r.get("/readyz").body()).contains("unreachable");
+        }
+        Thread.sleep(3000); // retries go on meanwhile: still one line each
+      } finally {
+        Postgres.start();
+      }
+      for (ClusterRun.Replica r : run.replicas) {
+        awaitReady(r, true);
+        assertThat(r.logText().lines().filter(l -> l.contains("is unreachable")).count())
+            .as("replica %d logs the outage once\n%s", r.index, r.logText())
+            .isEqualTo(1);
+        assertThat(r.logText()).contains("is reachable again").doesNotContain("\tat ");
+      }
+      assertThat(run.await(ClusterRun::resolve, "ha", Duration.ofSeconds(90)))
+          .as("resolve posted\n%s", run.logs())
+          .isTrue();
+      Thread.sleep(4000);
+      assertThat(run.count(ClusterRun::firing, "ha")).as(run.logs()).isEqualTo(1);
+      assertThat(run.count(ClusterRun::resolve, "ha")).as(run.logs()).isEqualTo(1);
+    }
+  }
+
+  static void awaitReady(ClusterRun.Replica r, boolean ready) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (r.ready() != ready) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "replica "
+                + r.index
+                + " never became "
+                + (ready ? "ready" : "not ready")
+                + "\n"
+                + r.logText());
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  static String lastRunBy(JsonNode cluster, String job) {
+    for (JsonNode j : cluster.path("jobs")) {
+      if (j.path("job").asText().equals(job)) {
+        return j.path("last_run_by").asText();
+      }
+    }
+    throw new AssertionError("no run of " + job + " in " + cluster);
+  }
+
+  static TreeSet<String> firingIds(JsonNode alerts) {
+    TreeSet<String> ids = new TreeSet<>();
+    for (JsonNode a : alerts.path("alerts")) {
+      if ("firing".equals(a.path("state").asText()) || "FIRING".equals(a.path("phase").asText())) {
+        ids.add(a.path("id").asText());
+      }
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,249 @@
+package dev.specwatch.ha;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.FakeSlackApi;
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.PostgresDatabase;
+import dev.specwatch.testing.PrometheusServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster of {@code specwatch run} processes (the shaded jar) on one fresh PostgreSQL database,
+ * against a real Prometheus scraping the simulator's {@code cluster.yaml} timeline (healthy 10 s,
+ * regressed 40 s, recovered), posting to one Slack Web API stand-in.
+ */
+final class ClusterRun implements AutoCloseable {
+  static final Duration REGRESSION = Duration.ofSeconds(10);
+  static final Duration RECOVERY = Duration.ofSeconds(50);
+  static final String TOKEN = "xoxb-cluster-planted-4711";
+  static final String DB_PASSWORD = "db-password-planted-0815";
+  static final int SHARDS = 4;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final Path dir;
+  final PostgresDatabase pg;
+  final Fleet fleet;
+  final FakeSlackApi slack;
+  final List<Replica> replicas = new ArrayList<>();
+  final HttpClient http = HttpClient.newHttpClient();
+
+  /** One {@code specwatch run} process. */
+  final class Replica {
+    final int index;
+    final int port;
+    final Path config;
+    final Path log;
+    Process process;
+
+    Replica(int index) throws IOException {
+      this.index = index;
+      this.port = PrometheusServer.freePort();
+      this.config = dir.resolve("specwatch-" + index + ".yaml");
+      this.log = dir.resolve("specwatch-" + index + ".log");
+      Files.writeString(
+          config,
+          "prometheus: {url: \""
+              + fleet.prometheus().baseUri()
+              + "\"}\n"
+              + "evaluation: {interval: 1s, window: 10s}\n"
+              + "policies: alerts\n"
+              + "state:\n  backend: postgres\n  url: \""
+              + pg.url()
+              + "\"\n  user: postgres\n  password: \""
+              + DB_PASSWORD
+              + "\"\n  shards: "
+              + SHARDS
+              + "\n  checkin_interval: 1s\n"
+              + "server: {listen: \"127.0.0.1:"
+              + port
+              + "\"}\n"
+              + "notifiers:\n  - {type: slack, token: "
+              + TOKEN
+              + ", channel: \"#mtp\", api_url: \""
+              + slack.apiUrl()
+              + "\"}\n");
+    }
+
+    void start() throws IOException {
+      process =
+          new ProcessBuilder("java", "-jar", jarPath(), "run", "--config", config.toString())
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+    }
+
+    /** The replica's name in the cluster: host-pid. */
+    boolean is(String instance) {
+      return process != null && instance.endsWith("-" + process.pid());
+    }
+
+    boolean alive() {
+      return process != null && process.isAlive();
+    }
+
+    void kill9() throws InterruptedException {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    JsonNode json(String path) throws IOException, InterruptedException {
+      return JSON.readTree(get(path).body());
+    }
+
+    HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .timeout(Duration.ofSeconds(5))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    boolean ready() {
+      try {
+        return get("/readyz").statusCode() == 200;
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+
+    String logText() throws IOException {
+      return Files.exists(log) ? Files.readString(log) : "";
+    }
+  }
+
+  ClusterRun(Path dir, int replicas) throws Exception {
+    this.dir = dir;
+    this.pg = PostgresDatabase.create();
+    this.slack = new FakeSlackApi();
+    this.fleet = Fleet.start("/dev/specwatch/testing/cluster.yaml");
+    Files.createDirectories(dir.resolve("alerts"));
+    for (String recipe : List.of("ha", "quiet")) {
+      Files.writeString(
+          dir.resolve("alerts/" + recipe + ".yaml"),
+          "recipe: "
+              + recipe
+              + "\nmatch: {job: vllm, model_name: it/"
+              + recipe
+              + "}\nnum_speculative_tokens: 3\nmin_drafts: 10\nfor: 2s\nkeep_firing_for: 2s\n"
+              + "thresholds:\n  acceptance_rate: {below: 0.45, clear_above: 0.5}\n");
+    }
+    for (int i = 0; i < replicas; i++) {
+      this.replicas.add(new Replica(i));
+    }
+  }
+
+  static String jarPath() {
+    return Path.of(System.getProperty("specwatch.jar", "target/specwatch.jar"))
+        .toAbsolutePath()
+        .toString();
+  }
+
+  /** Starts every replica and waits until each is ready. */
+  void start() throws Exception {
+    for (Replica r : replicas) {
+      r.start();
+    }
+    for (Replica r : replicas) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!r.ready()) {
+        if (System.nanoTime() > deadline || !r.alive()) {
+          throw new IllegalStateException(
+              "replica " + r.index + " did not become ready:\n" + r.logText());
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /** The job that evaluates {@code recipe} (as the daemon names it). */
+  static String jobOf(String recipe) {
+    int shard = Math.floorMod(recipe.hashCode(), SHARDS);
+    return shard == 0 ? "evaluation" : "evaluation-" + shard;
+  }
+
+  static boolean firing(FakeSlackApi.Call c, String recipe) {
+    return c.method().equals("chat.postMessage")
+        && !c.params().containsKey("thread_ts")
+        && c.params().getOrDefault("text", "").startsWith("[WARNING] " + recipe + ": ");
+  }
+
+  static boolean resolve(FakeSlackApi.Call c, String recipe) {
+    String text = c.params().getOrDefault("text", "");
+    return (c.method().equals("chat.update") || !c.params().containsKey("thread_ts"))
+        && text.startsWith("[RESOLVED] " + recipe + ": ");
+  }
+
+  long count(java.util.function.BiPredicate<FakeSlackApi.Call, String> what, String recipe) {
+    return slack.accepted().stream().filter(c -> what.test(c, recipe)).count();
+  }
+
+  /** Waits until Slack accepted {@code what} for the recipe; false after {@code within}. */
+  boolean await(
+      java.util.function.BiPredicate<FakeSlackApi.Call, String> what,
+      String recipe,
+      Duration within)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (count(what, recipe) > 0) {
+        return true;
+      }
+      Thread.sleep(100);
+    }
+    return false;
+  }
+
+  Instant at(Duration offset) {
+    return fleet.startedAt().plus(offset);
+  }
+
+  String logs() throws IOException {
+    StringBuilder all = new StringBuilder();
+    for (Replica r : replicas) {
+      all.append("---- replica ").append(r.index).append('\n').append(r.logText());
+    }
+    return all.toString();
+  }
+
+  @Override
+  public void close() throws java.sql.SQLException {
+    for (Replica r : replicas) {
+      if (r.process != null) {
+        r.process.destroyForcibly();
+        try {
+          r.process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+    fleet.close();
+    slack.close();
+    pg.close();
+  }
+}
