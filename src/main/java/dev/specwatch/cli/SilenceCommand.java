@@ -1,7 +1,6 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.alerting.Silence;
-import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
@@ -108,7 +107,9 @@ final class SilenceCommand implements Runnable {
               now.plus(duration),
               comment,
               who);
-      new SilenceStore(c.stateDir()).add(silence);
+      try (SilenceAccess store = SilenceAccess.open(c)) {
+        store.silences().add(silence);
+      }
       spec.commandLine()
           .getOut()
           .printf(
@@ -135,9 +136,11 @@ final class SilenceCommand implements Runnable {
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
       Instant now = Clock.systemUTC().instant();
-      List<Silence> silences =
-          new SilenceStore(c.stateDir())
-              .load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
+      List<Silence> silences;
+      try (SilenceAccess store = SilenceAccess.open(c)) {
+        silences =
+            store.silences().load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
+      }
       PrintWriter out = spec.commandLine().getOut();
       if (output.json()) {
         List<Object> list = new ArrayList<>();
@@ -177,8 +180,10 @@ final class SilenceCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
-      if (!new SilenceStore(c.stateDir()).expire(id, Clock.systemUTC().instant())) {
-        throw new UsageException("no active silence " + id + " (see `specwatch silence list`)");
+      try (SilenceAccess store = SilenceAccess.open(c)) {
+        if (!store.silences().expire(id, Clock.systemUTC().instant())) {
+          throw new UsageException("no active silence " + id + " (see `specwatch silence list`)");
+        }
       }
       spec.commandLine().getOut().println("silence " + id + " expired");
       return ExitCodes.OK;

@@ -6,7 +6,6 @@ import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.store.DatabaseException;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
@@ -198,9 +197,7 @@ public final class Database implements AutoCloseable {
     } catch (UnknownHostException e) {
       host = "localhost";
     }
-    String jvm = ManagementFactory.getRuntimeMXBean().getName();
-    String pid = jvm.contains("@") ? jvm.substring(0, jvm.indexOf('@')) : jvm;
-    return host + "-" + pid;
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   @Override

@@ -7,11 +7,8 @@ import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
-import dev.specwatch.digest.DigestService;
-import dev.specwatch.digest.DigestSlack;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
-import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.NotificationService;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
@@ -138,28 +135,9 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   /** The digest job, with the fleet summary posted to Slack when digest.slack_channel is set. */
   private void scheduleDigest(Wiring w) throws SchedulerException {
-    Optional<SpecwatchConfig.Digest> digest = w.config().digest();
-    DigestService service = null;
-    if (digest.isPresent()) {
-      service = backend.digest(w.config(), w.prometheus());
-      Optional<String> channel = digest.get().slackChannel();
-      if (channel.isPresent()) {
-        Optional<java.util.function.Consumer<dev.specwatch.digest.Digest>> poster =
-            DigestSlack.poster(
-                w.notifications().notifiers().values(),
-                channel.get(),
-                r -> {
-                  if (!(r instanceof DeliveryResult.Delivered)) {
-                    logger.warn("posting the digest summary to {} failed: {}", channel.get(), r);
-                  }
-                });
-        if (poster.isEmpty()) {
-          logger.warn("digest.slack_channel is set but no slack notifier is configured");
-        }
-        poster.ifPresent(service::withSlackSummary);
-      }
-    }
-    schedule.digest(digest.orElse(null), service);
+    schedule.digest(
+        w.config().digest().orElse(null),
+        DigestWiring.service(backend, w.config(), w.prometheus(), w.notifications()));
   }
 
   /** Every shard's evaluation cycle, one after another (tests, benchmarks). */

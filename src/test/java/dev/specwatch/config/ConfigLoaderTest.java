@@ -182,6 +182,77 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void statePostgresIsReadWithItsPasswordSecretAndEveryMistakeIsReported() throws IOException {
+    write("alerts/.keep", "");
+    Path config =
+        write(
+            "specwatch.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        state:
+          backend: postgres
+          url: jdbc:postgresql://db:5432/specwatch
+          user: specwatch
+          password: ${SPECWATCH_DB_PASSWORD}
+        """);
+    SpecwatchConfig ok =
+        new ConfigLoader(Map.of("SPECWATCH_DB_PASSWORD", "db-secret-planted-1")::get).load(config);
+    SpecwatchConfig.Database db = ok.database().orElseThrow();
+    assertThat(ok.clustered()).isTrue();
+    assertThat(db.url()).isEqualTo("jdbc:postgresql://db:5432/specwatch");
+    assertThat(db.password().orElseThrow().reveal()).isEqualTo("db-secret-planted-1");
+    assertThat(db.shards()).isEqualTo(SpecwatchConfig.Database.DEFAULT_SHARDS);
+    assertThat(db.checkinInterval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(ok.toString()).doesNotContain("db-secret-planted-1");
+
+    Path bad =
+        write(
+            "bad.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        state:
+          backend: postgres
+          dir: /var/lib/specwatch
+          url: "mysql://db/specwatch?password=db-secret-planted-2"
+          shards: 0
+          checkin_interval: 100ms
+        """);
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(bad)))
+        .containsExactly(
+            bad
+                + ":5:3: state.dir: is a setting of backend: file (backend: postgres keeps no files)",
+            bad
+                + ":6:8: state.url: must be a PostgreSQL JDBC URL, e.g."
+                + " jdbc:postgresql://127.0.0.1:5432/specwatch",
+            bad + ":7:11: state.shards: must be between 1 and 256, got 0",
+            bad + ":8:21: state.checkin_interval: must be at least 500ms");
+
+    Path file =
+        write(
+            "file.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        state: {backend: files, password: x}
+        """);
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(file)))
+        .anySatisfy(p -> assertThat(p).contains("state.backend: must be file or postgres"));
+    Path stray =
+        write(
+            "stray.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        state: {dir: /tmp/x, url: "jdbc:postgresql://db/x"}
+        """);
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(stray)))
+        .singleElement()
+        .satisfies(p -> assertThat(p).contains("state.url: is a setting of backend: postgres"));
+  }
+
+  @Test
   void missingPolicyDirectoryAndMissingFileAreClear() throws IOException {
     Path config =
         write("specwatch.yaml", "prometheus: {url: http://localhost:9090}\n" + "policies: nope\n");

@@ -100,6 +100,8 @@ class StatusServerTest {
           .isEqualTo(400);
       assertThat(send(port, "GET", "/api/v1/status", "t0ken").body())
           .contains("\"state_dir\"", "\"writable\" : true", "connection refused");
+      assertThat(send(port, "GET", "/api/v1/cluster", "t0ken").body())
+          .contains("\"clustered\" : false", "state.backend is file");
       assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
       HttpResponse<String> wrongMethod = send(port, "GET", "/-/reload", "t0ken");
       assertThat(wrongMethod.statusCode()).isEqualTo(405);
@@ -114,6 +116,7 @@ class StatusServerTest {
               "/api/v1/alerts",
               "/api/v1/slos",
               "/api/v1/status",
+              "/api/v1/cluster",
               "/api/v1/detectors",
               "/api/v1/silences",
               "/api/v1/history",
