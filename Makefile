@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps build jar rules rules-check unit-check fmt demo bench detect-bench chaos clean
+.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench chaos clean
 
 all: test
 
@@ -13,8 +13,12 @@ all: test
 deps:
 	@bash deploy/scripts/ensure-deps.sh
 
+## deps-postgres: deps, plus PostgreSQL running at 127.0.0.1:5432 (the cluster tests and bench)
+deps-postgres:
+	@bash deploy/scripts/ensure-deps.sh --postgres
+
 ## test: promtool checks of the rules, the systemd unit, then the Maven build with all tests
-test: deps rules-check unit-check
+test: deps-postgres rules-check unit-check
 	$(MVN) verify
 
 ## unit-check: systemd-analyze verify of deploy/systemd/specwatch.service (any warning fails)
@@ -53,17 +57,20 @@ chaos: deps
 	@echo; echo "fault	lost	duplicated	fire delay s	resolve delay s	webhook fire delay s	note"; \
 	  cat target/chaos/*.tsv
 
-## bench: specwatch's own CPU, allocation and heap per evaluation (docs/PERFORMANCE.md)
-bench:
+## bench: specwatch's own CPU, allocation and heap per evaluation; three replicas on PostgreSQL with 10,000 recipes and their failover (docs/PERFORMANCE.md)
+bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.bench.EvaluationBench \
 	  -Dexec.cleanupDaemonThreads=false
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 	java -Xmx256m -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.schedule.DaemonBench
+	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
+	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.ClusterBench
 
 ## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)
-detect-bench: deps
+detect-bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 	java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \

@@ -6,6 +6,10 @@
 # when running as root; otherwise names what is missing and fails.
 set -euo pipefail
 
+# --postgres: also PostgreSQL (make test, make bench); make demo needs no database.
+want_postgres=0
+[ "${1:-}" = "--postgres" ] && want_postgres=1
+
 missing_pkgs=()
 command -v prometheus >/dev/null 2>&1 || missing_pkgs+=(prometheus)
 command -v promtool >/dev/null 2>&1 || missing_pkgs+=(prometheus)
@@ -23,9 +27,12 @@ command -v chromedriver >/dev/null 2>&1 || missing_pkgs+=(chromium-driver)
 # The cluster tests (src/test/java/dev/specwatch/ha) need PostgreSQL at 127.0.0.1:5432 with trust
 # authentication for user postgres, and pg_ctlcluster to stop and start it.
 postgres_up() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
-command -v pg_ctlcluster >/dev/null 2>&1 || missing_pkgs+=(postgresql)
+if [ $want_postgres -eq 1 ]; then
+  command -v pg_ctlcluster >/dev/null 2>&1 || missing_pkgs+=(postgresql)
+fi
 
 start_postgres() {
+  [ $want_postgres -eq 1 ] || return 0
   local version
   if [ -n "${fresh_postgres:-}" ]; then
     # A cluster this script just installed: let the tests connect as postgres without a password

@@ -182,6 +182,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void shippedHaConfigValidates() {
+    SpecwatchConfig config =
+        new ConfigLoader(
+                Map.of(
+                        "PROMETHEUS_URL", "http://prometheus:9090",
+                        "GRAFANA_URL", "http://localhost:3000",
+                        "SPECWATCH_DB_URL", "jdbc:postgresql://postgres:5432/specwatch",
+                        "SPECWATCH_DB_PASSWORD", "pw")
+                    ::get)
+            .load(Path.of("deploy/docker/specwatch-ha.yaml"));
+    assertThat(config.database().orElseThrow().shards()).isEqualTo(4);
+  }
+
+  @Test
   void statePostgresIsReadWithItsPasswordSecretAndEveryMistakeIsReported() throws IOException {
     write("alerts/.keep", "");
     Path config =
