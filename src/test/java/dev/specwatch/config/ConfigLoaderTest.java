@@ -182,8 +182,17 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void shippedHaConfigValidates() {
-    SpecwatchConfig config =
+  void shippedHaConfigValidates() throws IOException {
+    // As the compose file mounts it: /etc/specwatch/specwatch-ha.yaml beside the policies.
+    Path config = dir.resolve("specwatch-ha.yaml");
+    Files.copy(Path.of("deploy/docker/specwatch-ha.yaml"), config);
+    Files.createDirectories(dir.resolve("alerts"));
+    try (var policies = Files.list(Path.of("alerts"))) {
+      for (Path p : policies.filter(f -> f.toString().endsWith(".yaml")).toList()) {
+        Files.copy(p, dir.resolve("alerts").resolve(p.getFileName()));
+      }
+    }
+    SpecwatchConfig loaded =
         new ConfigLoader(
                 Map.of(
                         "PROMETHEUS_URL", "http://prometheus:9090",
@@ -191,8 +200,9 @@ class ConfigLoaderTest {
                         "SPECWATCH_DB_URL", "jdbc:postgresql://postgres:5432/specwatch",
                         "SPECWATCH_DB_PASSWORD", "pw")
                     ::get)
-            .load(Path.of("deploy/docker/specwatch-ha.yaml"));
-    assertThat(config.database().orElseThrow().shards()).isEqualTo(4);
+            .load(config);
+    assertThat(loaded.database().orElseThrow().shards()).isEqualTo(4);
+    assertThat(loaded.policies()).isNotEmpty();
   }
 
   @Test
