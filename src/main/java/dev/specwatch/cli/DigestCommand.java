@@ -82,6 +82,14 @@ final class DigestCommand implements Callable<Integer> {
             new PrometheusClient(c.prometheus()),
             Clock.systemUTC(),
             DigestService.defaultRetry());
+    try (StateAccess state = StateAccess.open(c)) {
+      state.digestStores(service);
+      return run(c, p, service);
+    }
+  }
+
+  private Integer run(SpecwatchConfig c, DigestPeriod p, DigestService service)
+      throws IOException, PrometheusException {
     if (mode.dryRun) {
       if (out == null) {
         throw new UsageException("--dry-run needs --out DIR");

@@ -107,7 +107,7 @@ final class SilenceCommand implements Runnable {
               now.plus(duration),
               comment,
               who);
-      try (SilenceAccess store = SilenceAccess.open(c)) {
+      try (StateAccess store = StateAccess.open(c)) {
         store.silences().add(silence);
       }
       spec.commandLine()
@@ -137,7 +137,7 @@ final class SilenceCommand implements Runnable {
       SpecwatchConfig c = config.load();
       Instant now = Clock.systemUTC().instant();
       List<Silence> silences;
-      try (SilenceAccess store = SilenceAccess.open(c)) {
+      try (StateAccess store = StateAccess.open(c)) {
         silences =
             store.silences().load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
       }
@@ -180,7 +180,7 @@ final class SilenceCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
-      try (SilenceAccess store = SilenceAccess.open(c)) {
+      try (StateAccess store = StateAccess.open(c)) {
         if (!store.silences().expire(id, Clock.systemUTC().instant())) {
           throw new UsageException("no active silence " + id + " (see `specwatch silence list`)");
         }

@@ -40,7 +40,7 @@ public final class Cluster implements AutoCloseable {
   private final Clock clock;
   private final NotificationStores stores;
 
-  private Cluster(Database db, SpecwatchConfig.Database settings, Clock clock) {
+  Cluster(Database db, SpecwatchConfig.Database settings, Clock clock) {
     this.db = db;
     this.settings = settings;
     this.clock = clock;

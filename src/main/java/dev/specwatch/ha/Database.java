@@ -73,6 +73,11 @@ public final class Database implements AutoCloseable {
     HikariDataSource pool = new HikariDataSource(hc);
     Database db = new Database(pool, settings.safeUrl(), instance);
     try {
+      try (Connection c = pool.getConnection()) {
+        c.isValid(3);
+      } catch (SQLException e) {
+        throw new DatabaseException("cannot connect to database " + db.url, e);
+      }
       db.migrate();
     } catch (IOException | RuntimeException e) {
       pool.close();

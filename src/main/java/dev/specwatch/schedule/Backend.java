@@ -15,6 +15,7 @@ import dev.specwatch.ha.ClusterView;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.NotificationStores;
+import dev.specwatch.notify.Outbox;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.store.StateHealth;
@@ -186,9 +187,17 @@ final class Backend implements AutoCloseable {
         : Cluster.mergeStates(services.stream().map(AlertService::state).toList());
   }
 
+  /**
+   * Whether the database is known to be unreachable: views then answer at once from what this
+   * replica holds instead of waiting for a connection (the delivery workers probe it meanwhile).
+   */
+  private boolean databaseDown() {
+    return cluster != null && health.problem().isPresent();
+  }
+
   /** The latest evaluation of every shard, wherever it ran. */
   Optional<Evaluation> evaluation() {
-    if (cluster == null) {
+    if (cluster == null || databaseDown()) {
       return localEvaluation(Duration.ofDays(1));
     }
     try {
@@ -200,7 +209,7 @@ final class Backend implements AutoCloseable {
 
   /** Every shard's alert state; {@code local} in file mode. */
   AlertState alertState(List<AlertService> services) {
-    if (cluster != null) {
+    if (cluster != null && !databaseDown()) {
       try {
         return cluster.alertState();
       } catch (IOException e) {
@@ -208,6 +217,24 @@ final class Backend implements AutoCloseable {
       }
     }
     return localAlertState(services);
+  }
+
+  private volatile int lastOutboxDepth;
+
+  /**
+   * Notifications waiting for delivery; while the store cannot be read (the database is down) the
+   * last count read, so {@code /metrics} and {@code /api/v1/status} still answer.
+   */
+  int outboxDepth(Outbox outbox) {
+    if (databaseDown()) {
+      return lastOutboxDepth;
+    }
+    try {
+      lastOutboxDepth = outbox.pending().size();
+    } catch (IOException e) {
+      // reported to the health by the store
+    }
+    return lastOutboxDepth;
   }
 
   Optional<ClusterView> view() throws IOException {

@@ -266,7 +266,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
         ready() ? null : notReadyReason(),
         StatusViews.stateDir(backend.health()),
         e == null ? null : e.evaluatedAt().toString(),
-        wiring.notifications().outbox().pending().size(),
+        backend.outboxDepth(wiring.notifications().outbox()),
         alertState().queued().size(),
         config(),
         metrics.notifierHealth());
@@ -294,7 +294,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public String metrics() throws IOException {
-    return metrics.scrape(wiring.notifications().outbox().pending().size(), backend.health());
+    return metrics.scrape(backend.outboxDepth(wiring.notifications().outbox()), backend.health());
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */

@@ -3,15 +3,13 @@ package dev.specwatch.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.testing.CannedPrometheus;
 import dev.specwatch.testing.PostgresDatabase;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +41,7 @@ public final class ClusterBench {
 
   public static void main(String[] args) throws Exception {
     String jar = Path.of("target/specwatch.jar").toAbsolutePath().toString();
-    HttpServer prometheus = cannedPrometheus();
+    HttpServer prometheus = CannedPrometheus.start(RECIPES);
     Path dir = Files.createTempDirectory("specwatch-cluster-bench");
     Files.createDirectories(dir.resolve("alerts"));
     for (int i = 0; i < RECIPES; i++) {
@@ -236,34 +234,5 @@ public final class ClusterBench {
     String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
-  }
-
-  static HttpServer cannedPrometheus() throws IOException {
-    StringBuilder b =
-        new StringBuilder(
-            "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[");
-    for (int i = 0; i < RECIPES; i++) {
-      b.append(i == 0 ? "" : ",")
-          .append("{\"metric\":{\"job\":\"vllm\",\"model_name\":\"m")
-          .append(i)
-          .append("\"},\"value\":[1764504000,\"9000\"]}");
-    }
-    byte[] body = b.append("]}}").toString().getBytes(StandardCharsets.UTF_8);
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(8));
-    for (String path : List.of("/api/v1/query", "/api/v1/query_range")) {
-      server.createContext(
-          path,
-          ex -> {
-            ex.getRequestBody().readAllBytes();
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, body.length);
-            try (OutputStream out = ex.getResponseBody()) {
-              out.write(body);
-            }
-          });
-    }
-    server.start();
-    return server;
   }
 }

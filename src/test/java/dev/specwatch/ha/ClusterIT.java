@@ -3,6 +3,7 @@ package dev.specwatch.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.specwatch.testing.PrivatePostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Replicas of {@code specwatch run} sharing the machine's real PostgreSQL: exactly one firing and
- * one resolved notification in all, even when the replica evaluating the regressed recipe is killed
- * with {@code kill -9} while the alert fires, or PostgreSQL stops and starts mid-run; a silence
- * added through one replica holds on all.
+ * Replicas of {@code specwatch run} sharing a real PostgreSQL: exactly one firing and one resolved
+ * notification in all, even when the replica evaluating the regressed recipe is killed with {@code
+ * kill -9} while the alert fires, or PostgreSQL stops and starts mid-run; a silence added through
+ * one replica holds on all.
  */
 class ClusterIT {
   @TempDir Path dir;
@@ -125,20 +126,25 @@ class ClusterIT {
 
   @Test
   void postgresStoppedAndStartedMidRunLosesAndDoublesNothing() throws Exception {
-    try (ClusterRun run = new ClusterRun(dir, 2)) {
+    // A server of the test's own: stopping the machine's would fail the tests running beside.
+    PrivatePostgres server = PrivatePostgres.start();
+    try (ClusterRun run = new ClusterRun(dir, 2, server.url("postgres"), server)) {
       run.start();
       assertThat(run.await(ClusterRun::firing, "ha", Duration.ofSeconds(60)))
           .as("firing posted\n%s", run.logs())
           .isTrue();
-      Postgres.stop();
+      server.down();
       try {
         for (ClusterRun.Replica r : run.replicas) {
           awaitReady(r, false);
           assertThat(r.get("/readyz").body()).contains("unreachable");
+          assertThat(r.get("/metrics").body()).contains("specwatch_state_writable 0.0");
+          assertThat(r.get("/api/v1/status").body())
+              .contains("\"ready\" : false", "is unreachable: connection refused");
         }
         Thread.sleep(3000); // retries go on meanwhile: still one line each
       } finally {
-        Postgres.start();
+        server.up();
       }
       for (ClusterRun.Replica r : run.replicas) {
         awaitReady(r, true);

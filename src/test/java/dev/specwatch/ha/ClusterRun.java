@@ -33,7 +33,8 @@ final class ClusterRun implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   final Path dir;
-  final PostgresDatabase pg;
+  final String url;
+  final AutoCloseable database;
   final Fleet fleet;
   final FakeSlackApi slack;
   final List<Replica> replicas = new ArrayList<>();
@@ -60,7 +61,7 @@ final class ClusterRun implements AutoCloseable {
               + "evaluation: {interval: 1s, window: 10s}\n"
               + "policies: alerts\n"
               + "state:\n  backend: postgres\n  url: \""
-              + pg.url()
+              + url
               + "\"\n  user: postgres\n  password: \""
               + DB_PASSWORD
               + "\"\n  shards: "
@@ -136,9 +137,23 @@ final class ClusterRun implements AutoCloseable {
     }
   }
 
+  /** On a fresh database of the machine's PostgreSQL. */
   ClusterRun(Path dir, int replicas) throws Exception {
+    this(dir, replicas, PostgresDatabase.create());
+  }
+
+  private ClusterRun(Path dir, int replicas, PostgresDatabase pg) throws Exception {
+    this(dir, replicas, pg.url(), pg);
+  }
+
+  /**
+   * @param url the database every replica uses
+   * @param database closed with the run (the database dropped, a private server stopped)
+   */
+  ClusterRun(Path dir, int replicas, String url, AutoCloseable database) throws Exception {
     this.dir = dir;
-    this.pg = PostgresDatabase.create();
+    this.url = url;
+    this.database = database;
     this.slack = new FakeSlackApi();
     this.fleet = Fleet.start("/dev/specwatch/testing/cluster.yaml");
     Files.createDirectories(dir.resolve("alerts"));
@@ -231,19 +246,27 @@ final class ClusterRun implements AutoCloseable {
   }
 
   @Override
-  public void close() throws java.sql.SQLException {
+  public void close() throws IOException {
     for (Replica r : replicas) {
       if (r.process != null) {
         r.process.destroyForcibly();
-        try {
-          r.process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
       }
     }
     fleet.close();
     slack.close();
-    pg.close();
+    try {
+      for (Replica r : replicas) {
+        if (r.process != null) {
+          r.process.waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+      database.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("cannot drop the test database", e);
+    }
   }
 }

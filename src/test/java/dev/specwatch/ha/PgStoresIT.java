@@ -9,15 +9,19 @@ import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Secret;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.Intent;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalValues;
 import dev.specwatch.store.ConflictException;
 import dev.specwatch.testing.PostgresDatabase;
+import dev.specwatch.testing.Transitions;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -57,24 +61,7 @@ class PgStoresIT {
   }
 
   static Transition transition(long seq, String alert, Transition.Kind kind) {
-    return new Transition(
-        seq,
-        alert,
-        "qwen",
-        "acceptance_rate",
-        null,
-        kind,
-        "acceptance_rate 0.410 below 0.450",
-        0.41,
-        0.45,
-        Duration.ofMinutes(5),
-        T0,
-        T0,
-        "warning",
-        false,
-        Map.of(),
-        Map.of(),
-        List.of());
+    return Transitions.acceptance(seq, alert, kind, T0);
   }
 
   @Test
@@ -97,17 +84,21 @@ class PgStoresIT {
     assertThat(pg.queryOne("SELECT count(*) FROM sw_schema_history")).isEqualTo("2");
   }
 
+  /** A firing intent for Slack, due now. */
+  static Intent firing(long seq) {
+    return Intent.of(
+        "slack",
+        Intent.Kind.FIRING,
+        transition(seq, "qwen/acceptance_rate", Transition.Kind.FIRING),
+        Instant.now().minusSeconds(1));
+  }
+
   @Test
   void anIntentIsClaimedByOneReplicaAndDeliveredOnce() throws Exception {
     Clock clock = Clock.systemUTC();
     PgOutbox a = new PgOutbox(replica("a"), clock);
     PgOutbox b = new PgOutbox(replica("b"), clock);
-    Intent firing =
-        Intent.of(
-            "slack",
-            Intent.Kind.FIRING,
-            transition(7, "qwen/acceptance_rate", Transition.Kind.FIRING),
-            Instant.now().minusSeconds(1));
+    Intent firing = firing(7);
     a.add(List.of(firing));
     b.add(List.of(firing)); // queued twice (a replica died before recording it): one row
     assertThat(b.pending()).hasSize(1);
@@ -128,12 +119,7 @@ class PgStoresIT {
     Clock clock = Clock.systemUTC();
     PgOutbox a = new PgOutbox(replica("a"), clock);
     PgOutbox b = new PgOutbox(replica("b"), clock);
-    Intent firing =
-        Intent.of(
-            "slack",
-            Intent.Kind.FIRING,
-            transition(8, "qwen/acceptance_rate", Transition.Kind.FIRING),
-            Instant.now().minusSeconds(1));
+    Intent firing = firing(8);
     a.add(List.of(firing));
     assertThat(a.claim(firing)).isTrue();
     a.release(firing);
@@ -207,6 +193,42 @@ class PgStoresIT {
   }
 
   @Test
+  void everyReplicaReadsEveryShardsEvaluationAsOne() throws Exception {
+    Database db = replica("a");
+    Cluster cluster = new Cluster(db, settings(pg.url(), Optional.empty()), Clock.systemUTC());
+    RecipeSnapshot ok =
+        new RecipeSnapshot(
+            "b",
+            "vllm",
+            RecipeState.OK,
+            new SignalValues(0.7, 3.1, List.of(0.9, Double.NaN), 30.0, 18.0, 40.0, 3000.0, 10.0),
+            List.of(),
+            Optional.empty(),
+            Optional.empty());
+    RecipeSnapshot idle =
+        new RecipeSnapshot(
+            "a",
+            "vllm",
+            RecipeState.IDLE,
+            new SignalValues(Double.NaN, Double.NaN, List.of(), 0.0, 0.0, 0.0, 0.0, null),
+            List.of(),
+            Optional.empty(),
+            Optional.of("no traffic"));
+    cluster.evaluated(1, new Evaluation(T0, Duration.ofMinutes(5), List.of(ok), 3));
+    cluster.evaluated(
+        2, new Evaluation(T0.minusSeconds(5), Duration.ofMinutes(5), List.of(idle), 4));
+    Evaluation merged =
+        new Cluster(replica("b"), settings(pg.url(), Optional.empty()), Clock.systemUTC())
+            .evaluation()
+            .orElseThrow();
+    assertThat(merged.recipes()).extracting(RecipeSnapshot::recipe).containsExactly("a", "b");
+    assertThat(merged.recipes().get(1)).isEqualTo(ok);
+    assertThat(merged.recipes().get(0).signals().acceptanceRate()).isNaN();
+    assertThat(merged.queries()).isEqualTo(7);
+    assertThat(merged.evaluatedAt()).as("the oldest shard's time").isEqualTo(T0.minusSeconds(5));
+  }
+
+  @Test
   void anUnreachableDatabaseIsAClearErrorWithoutItsPassword() {
     String planted = "db-password-planted-4242";
     assertThatThrownBy(
@@ -217,7 +239,7 @@ class PgStoresIT {
                         Optional.of(Secret.of(planted))),
                     "x"))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("cannot migrate database jdbc:postgresql://127.0.0.1:1/specwatch:")
+        .hasMessageContaining("cannot connect to database jdbc:postgresql://127.0.0.1:1/specwatch:")
         .hasMessageContaining("refused")
         .hasMessageNotContaining(planted);
   }

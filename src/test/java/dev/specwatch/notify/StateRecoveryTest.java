@@ -17,6 +17,7 @@ import dev.specwatch.signals.Evaluator;
 import dev.specwatch.store.StateHealth;
 import dev.specwatch.testing.FakePrometheus;
 import dev.specwatch.testing.MutableClock;
+import dev.specwatch.testing.Transitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,24 +43,7 @@ class StateRecoveryTest {
   final StateHealth health = new StateHealth(Path.of("unused"));
 
   static Transition transition(long seq, String alert, Transition.Kind kind) {
-    return new Transition(
-        seq,
-        alert,
-        "qwen",
-        "acceptance_rate",
-        null,
-        kind,
-        "acceptance_rate 0.410 below 0.450",
-        0.41,
-        0.45,
-        Duration.ofMinutes(5),
-        T0,
-        T0,
-        "warning",
-        false,
-        Map.of(),
-        Map.of(),
-        List.of());
+    return Transitions.acceptance(seq, alert, kind, T0);
   }
 
   static List<String> corruptFiles(Path dir) throws Exception {

@@ -2,11 +2,9 @@ package dev.specwatch.schedule;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.testing.CannedPrometheus;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,19 +19,7 @@ import java.util.Locale;
 public final class DaemonBench {
   public static void main(String[] args) throws Exception {
     int recipes = 100;
-    HttpServer prometheus = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    byte[] body = vector(recipes).getBytes(StandardCharsets.UTF_8);
-    prometheus.createContext(
-        "/api/v1/query",
-        ex -> {
-          ex.getRequestBody().readAllBytes();
-          ex.getResponseHeaders().set("Content-Type", "application/json");
-          ex.sendResponseHeaders(200, body.length);
-          try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    prometheus.start();
+    HttpServer prometheus = CannedPrometheus.start(recipes);
     Path dir = Files.createTempDirectory("specwatch-bench");
     Files.createDirectories(dir.resolve("alerts"));
     for (int i = 0; i < recipes; i++) {
@@ -93,18 +79,5 @@ public final class DaemonBench {
       }
     }
     return "unknown";
-  }
-
-  private static String vector(int n) {
-    StringBuilder b =
-        new StringBuilder(
-            "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[");
-    for (int i = 0; i < n; i++) {
-      b.append(i == 0 ? "" : ",")
-          .append("{\"metric\":{\"job\":\"vllm\",\"model_name\":\"m")
-          .append(i)
-          .append("\"},\"value\":[1764504000,\"9000\"]}");
-    }
-    return b.append("]}}").toString();
   }
 }

@@ -136,7 +136,14 @@ class WebUiIT {
         shot("fleet");
 
         browser.findElement(By.linkText(HOSTILE_RECIPE)).click();
-        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo(HOSTILE_RECIPE);
+        // The click navigates: wait for the new page (an element of the old one goes stale).
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .ignoreExceptions()
+            .untilAsserted(
+                () ->
+                    assertThat(browser.findElement(By.tagName("h1")).getText())
+                        .isEqualTo(HOSTILE_RECIPE));
         assertThat(browser.findElement(By.tagName("main")).getText()).contains(HOSTILE_MODEL);
         assertThatThrownBy(() -> browser.switchTo().alert())
             .isInstanceOf(NoAlertPresentException.class);
@@ -172,8 +179,13 @@ class WebUiIT {
         // Expire it through the form: the engine sends the late notification.
         browser.get(base + "/silences");
         browser.findElement(By.cssSelector("button[aria-label^='Expire silence']")).click();
-        assertThat(browser.findElement(By.tagName("main")).getText())
-            .contains("No active silences.");
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .ignoreExceptions()
+            .untilAsserted(
+                () ->
+                    assertThat(browser.findElement(By.tagName("main")).getText())
+                        .contains("No active silences."));
         await()
             .atMost(Duration.ofSeconds(30))
             .untilAsserted(

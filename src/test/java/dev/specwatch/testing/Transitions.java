@@ -1,0 +1,33 @@
+package dev.specwatch.testing;
+
+import dev.specwatch.alerting.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Transitions for store and outbox tests: an acceptance alert of recipe qwen. */
+public final class Transitions {
+  private Transitions() {}
+
+  public static Transition acceptance(long seq, String alert, Transition.Kind kind, Instant at) {
+    return new Transition(
+        seq,
+        alert,
+        "qwen",
+        "acceptance_rate",
+        null,
+        kind,
+        "acceptance_rate 0.410 below 0.450",
+        0.41,
+        0.45,
+        Duration.ofMinutes(5),
+        at,
+        at,
+        "warning",
+        false,
+        Map.of(),
+        Map.of(),
+        List.of());
+  }
+}
