@@ -59,6 +59,23 @@ class CliContractTest {
   }
 
   @Test
+  void validateNamesThePostgresStateWithoutItsCredentials() throws IOException {
+    Path config =
+        config(
+            "state:\n  backend: postgres\n"
+                + "  url: \"jdbc:postgresql://db:5432/specwatch?password=url-secret-1\"\n"
+                + "  password: \"pw-secret-2\"\n  shards: 3\n");
+    MainTest.Result r = MainTest.run("validate", "-c", config.toString());
+    assertThat(r.exit()).isZero();
+    assertThat(r.out())
+        .contains(
+            "state: postgres jdbc:postgresql://db:5432/specwatch (3 evaluation shards, check-in"
+                + " every 2s; the database is not contacted)")
+        .doesNotContain("url-secret-1")
+        .doesNotContain("pw-secret-2");
+  }
+
+  @Test
   void validatePrintsJsonForAValidConfig() throws IOException {
     MainTest.Result r = MainTest.run("validate", "-c", config("").toString(), "--output", "json");
     assertThat(r.exit()).isZero();
