@@ -61,8 +61,10 @@ class CliContractTest {
   @Test
   void validateNamesThePostgresStateWithoutItsCredentials() throws IOException {
     Path config =
-        config(
-            "state:\n  backend: postgres\n"
+        Files.writeString(
+            config("").resolveSibling("postgres.yaml"),
+            "prometheus: {url: http://127.0.0.1:9}\npolicies: alerts\n"
+                + "state:\n  backend: postgres\n"
                 + "  url: \"jdbc:postgresql://db:5432/specwatch?password=url-secret-1\"\n"
                 + "  password: \"pw-secret-2\"\n  shards: 3\n");
     MainTest.Result r = MainTest.run("validate", "-c", config.toString());
