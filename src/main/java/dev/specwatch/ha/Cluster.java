@@ -220,6 +220,42 @@ public final class Cluster implements AutoCloseable {
     return merged;
   }
 
+  /** Shards at or beyond {@code first} that still have a saved alert state. */
+  public List<Integer> shardsFrom(int first) throws IOException {
+    return db.call(
+        "reading the alert state",
+        c -> {
+          List<Integer> out = new ArrayList<>();
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT shard FROM sw_alert_state WHERE shard >= ? ORDER BY shard")) {
+            s.setInt(1, first);
+            try (ResultSet r = s.executeQuery()) {
+              while (r.next()) {
+                out.add(r.getInt(1));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
+  /** Deletes a retired shard's state and evaluation. */
+  public void retire(int shard) throws IOException {
+    db.transaction(
+        "retiring a shard",
+        c -> {
+          for (String table : List.of("sw_alert_state", "sw_shard_evaluation")) {
+            try (PreparedStatement s =
+                c.prepareStatement("DELETE FROM " + table + " WHERE shard = ?")) {
+              s.setInt(1, shard);
+              s.executeUpdate();
+            }
+          }
+          return null;
+        });
+  }
+
   /** What /api/v1/cluster serves. */
   public ClusterView view() throws IOException {
     return ClusterView.read(db, settings, clock.instant());

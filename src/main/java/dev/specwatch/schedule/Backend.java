@@ -5,10 +5,12 @@ import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.History;
+import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.Silences;
 import dev.specwatch.alerting.StateStore;
 import dev.specwatch.alerting.TransitionHistory;
+import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.ha.Cluster;
 import dev.specwatch.ha.ClusterView;
@@ -18,18 +20,22 @@ import dev.specwatch.notify.NotificationStores;
 import dev.specwatch.notify.Outbox;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.Evaluator;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.IntConsumer;
 import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the daemon keeps its state, chosen at start by {@code state.backend}: the files of one
@@ -38,6 +44,8 @@ import org.quartz.SchedulerException;
  * database so each replica answers the same). A reload cannot switch backends.
  */
 final class Backend implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(Backend.class);
+
   private final Path stateDir;
   private final Cluster cluster;
   private final StateHealth health;
@@ -132,6 +140,61 @@ final class Backend implements AutoCloseable {
 
   History history() {
     return history;
+  }
+
+  /** One alert service per shard of {@code config}'s recipes, all delivering to {@code sink}. */
+  List<AlertService> alertServices(
+      SpecwatchConfig config, PrometheusClient prometheus, TransitionSink sink) throws IOException {
+    List<AlertService> shards = new ArrayList<>();
+    for (int i = 0; i < shards(); i++) {
+      shards.add(service(config, prometheus, sink, i, new Learner(prometheus)));
+    }
+    return List.copyOf(shards);
+  }
+
+  private AlertService service(
+      SpecwatchConfig config,
+      PrometheusClient prometheus,
+      TransitionSink sink,
+      int shard,
+      Learner learner)
+      throws IOException {
+    return new AlertService(
+        new Evaluator(prometheus, clock),
+        learner,
+        new AlertEngine(config.alerting(), shard == 0),
+        state(shard),
+        silences,
+        history,
+        sink,
+        clock,
+        health);
+  }
+
+  /**
+   * Retires the alert state of shards beyond {@code state.shards} (the count was lowered): one last
+   * cycle with no recipes resolves what fired there (the recipes' new shards fire again if they
+   * still fail), then the row is deleted. Replicas starting together are safe: the state's
+   * compare-and-set lets one of them do it.
+   */
+  void retireShards(SpecwatchConfig config, PrometheusClient prometheus, TransitionSink sink)
+      throws IOException {
+    if (cluster == null) {
+      return;
+    }
+    for (int shard : cluster.shardsFrom(shards())) {
+      AlertService last = service(config, prometheus, sink, shard, null);
+      AlertService.Cycle c =
+          last.runOnce(List.of(), config.evaluation().window(), config.evaluation().interval());
+      if (last.state().queued().isEmpty()) {
+        cluster.retire(shard);
+        logger.info(
+            "evaluation shard {} retired (state.shards is {}): {} alert(s) resolved",
+            shard,
+            shards(),
+            c.transitions().size());
+      }
+    }
   }
 
   /** The alert state of one shard. */

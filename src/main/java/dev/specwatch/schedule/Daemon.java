@@ -1,9 +1,7 @@
 package dev.specwatch.schedule;
 
-import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
-import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
@@ -15,7 +13,6 @@ import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
 import dev.specwatch.server.StatusViews;
 import dev.specwatch.signals.Evaluation;
-import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
@@ -86,6 +83,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     SpecwatchConfig config = loader.load(configPath);
     backend = Backend.open(config, clock);
     wiring = wire(config);
+    backend.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
     wiring.notifications().start();
     server =
         StatusServer.start(
@@ -116,20 +114,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     NotificationService notifications =
         new NotificationService(config, backend.stores(), clock, metrics);
     metrics.notifiers(notifications.notifiers().keySet());
-    List<AlertService> shards = new java.util.ArrayList<>();
-    for (int i = 0; i < backend.shards(); i++) {
-      shards.add(
-          new AlertService(
-              new Evaluator(prometheus, clock),
-              new Learner(prometheus),
-              new AlertEngine(config.alerting(), i == 0),
-              backend.state(i),
-              backend.silences(),
-              backend.history(),
-              notifications.sink(),
-              clock,
-              backend.health()));
-    }
+    List<AlertService> shards = backend.alertServices(config, prometheus, notifications.sink());
     return new Wiring(config, prometheus, List.copyOf(shards), notifications);
   }
 
