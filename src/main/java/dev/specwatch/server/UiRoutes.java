@@ -200,6 +200,20 @@ final class UiRoutes {
     return Response.seeOther("/silences");
   }
 
+  /** The cluster's members and jobs (state.backend: postgres); nothing without a cluster. */
+  private static void clusterView(Source s, Map<String, Object> v) {
+    try {
+      s.cluster()
+          .ifPresent(
+              c -> {
+                v.put("cluster", c);
+                v.put("cluster_self", c.self());
+              });
+    } catch (IOException e) {
+      v.put("cluster_problem", "cannot read the cluster: " + e.getMessage());
+    }
+  }
+
   private static Response status(Source s, Request r) throws IOException {
     Map<String, Object> v = WebPages.page("Status", "status", r);
     StatusViews.Status st = s.status();
@@ -238,6 +252,7 @@ final class UiRoutes {
                         h.lastFailure() == null ? "never" : h.lastFailure())));
     v.put("notifier_health", health);
     v.put("evaluation", c.evaluation());
+    clusterView(s, v);
     v.put("prometheus", c.prometheus());
     v.put("config_recipes", c.recipes());
     v.put("refresh", true);
