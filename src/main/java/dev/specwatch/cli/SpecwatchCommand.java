@@ -18,6 +18,7 @@ import picocli.CommandLine.IVersionProvider;
       CheckCommand.class,
       RunCommand.class,
       SilenceCommand.class,
+      StateCommand.class,
       NotifyCommand.class,
       DigestCommand.class,
       AdviseCommand.class,

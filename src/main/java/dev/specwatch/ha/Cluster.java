@@ -1,5 +1,6 @@
 package dev.specwatch.ha;
 
+import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.History;
 import dev.specwatch.alerting.Silences;
@@ -68,6 +69,20 @@ public final class Cluster implements AutoCloseable {
 
   public int shards() {
     return settings.shards();
+  }
+
+  /** The shard of an alert id ({@code recipe/rule…}); specwatch's own alerts are shard 0's. */
+  public static int shardOfAlert(String alertId, int shards) {
+    if (alertId.startsWith(AlertEngine.SELF_PREFIX)) {
+      return 0;
+    }
+    int slash = alertId.indexOf('/');
+    return shardOf(slash < 0 ? alertId : alertId.substring(0, slash), shards);
+  }
+
+  /** The evaluation shard of a recipe: a hash of its name (the same on every replica). */
+  public static int shardOf(String recipe, int shards) {
+    return Math.floorMod(recipe.hashCode(), shards);
   }
 
   public StateHealth health() {

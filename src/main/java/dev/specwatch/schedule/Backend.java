@@ -106,7 +106,7 @@ final class Backend implements AutoCloseable {
 
   /** Whether {@code recipe} is evaluated by {@code shard}: by a hash of its name. */
   boolean owns(int shard, String recipe) {
-    return Math.floorMod(recipe.hashCode(), shards()) == shard;
+    return Cluster.shardOf(recipe, shards()) == shard;
   }
 
   /** The recipes of one shard. */
@@ -119,11 +119,7 @@ final class Backend implements AutoCloseable {
    * (which alone raises them).
    */
   boolean ownsAlert(int shard, String alertId) {
-    if (alertId.startsWith(AlertEngine.SELF_PREFIX)) {
-      return shard == 0;
-    }
-    int slash = alertId.indexOf('/');
-    return owns(shard, slash < 0 ? alertId : alertId.substring(0, slash));
+    return Cluster.shardOfAlert(alertId, shards()) == shard;
   }
 
   StateHealth health() {
