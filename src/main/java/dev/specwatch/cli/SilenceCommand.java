@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Adds, lists and expires silences: silenced alerts are evaluated but not notified.",
-      "Stored in <state.dir>/silences.json; a running daemon picks changes up at its next"
-          + " evaluation."
+      "Stored in <state.dir>/silences.json (or the database of state.backend: postgres); a"
+          + " running daemon picks changes up at its next evaluation."
     },
     subcommands = {
       SilenceCommand.Add.class,
