@@ -3,7 +3,6 @@ package dev.specwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.ActiveAlert;
-import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.Silence;
@@ -32,21 +31,7 @@ class StateImportIT {
   void aStateDirectoryMovesIntoTheDatabaseWithItsFiringAlertAtItsRecipesShard() throws Exception {
     Path state = dir.resolve("state");
     Instant t = Instant.now().minusSeconds(600);
-    ActiveAlert firing =
-        new ActiveAlert(
-            "qwen/acceptance_rate",
-            "qwen",
-            "acceptance_rate",
-            null,
-            AlertPhase.FIRING,
-            t,
-            t,
-            null,
-            null,
-            0.41,
-            0.45,
-            "warning",
-            true);
+    ActiveAlert firing = Transitions.firingAcceptance(t);
     new FileStateStore(state, Clock.systemUTC())
         .save(
             new AlertState(

@@ -3,13 +3,13 @@ package dev.specwatch.schedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.ActiveAlert;
-import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.ha.Database;
 import dev.specwatch.ha.PgStateStore;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.testing.PostgresDatabase;
+import dev.specwatch.testing.Transitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -39,21 +39,7 @@ class ShardRetirementIT {
               "before")) {
         PgStateStore shard5 = new PgStateStore(db, 5, Clock.systemUTC());
         shard5.load();
-        ActiveAlert firing =
-            new ActiveAlert(
-                "qwen/acceptance_rate",
-                "qwen",
-                "acceptance_rate",
-                null,
-                AlertPhase.FIRING,
-                t,
-                t,
-                null,
-                null,
-                0.41,
-                0.45,
-                "warning",
-                true);
+        ActiveAlert firing = Transitions.firingAcceptance(t);
         shard5.save(
             new AlertState(
                 AlertState.VERSION,

@@ -1,12 +1,14 @@
 package dev.specwatch.testing;
 
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.Transition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Transitions for store and outbox tests: an acceptance alert of recipe qwen. */
+/** Transitions and alerts for store and outbox tests: an acceptance alert of recipe qwen. */
 public final class Transitions {
   private Transitions() {}
 
@@ -29,5 +31,23 @@ public final class Transitions {
         Map.of(),
         Map.of(),
         List.of());
+  }
+
+  /** The acceptance alert of recipe qwen, firing (and notified) since {@code since}. */
+  public static ActiveAlert firingAcceptance(Instant since) {
+    return new ActiveAlert(
+        "qwen/acceptance_rate",
+        "qwen",
+        "acceptance_rate",
+        null,
+        AlertPhase.FIRING,
+        since,
+        since,
+        null,
+        null,
+        0.41,
+        0.45,
+        "warning",
+        true);
   }
 }
