@@ -59,10 +59,6 @@ public final class Cluster implements AutoCloseable {
     return new Cluster(Database.open(settings, Database.defaultInstance()), settings, clock);
   }
 
-  public Database database() {
-    return db;
-  }
-
   public String instance() {
     return db.instance();
   }
@@ -237,22 +233,7 @@ public final class Cluster implements AutoCloseable {
 
   /** Shards at or beyond {@code first} that still have a saved alert state. */
   public List<Integer> shardsFrom(int first) throws IOException {
-    return db.call(
-        "reading the alert state",
-        c -> {
-          List<Integer> out = new ArrayList<>();
-          try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT shard FROM sw_alert_state WHERE shard >= ? ORDER BY shard")) {
-            s.setInt(1, first);
-            try (ResultSet r = s.executeQuery()) {
-              while (r.next()) {
-                out.add(r.getInt(1));
-              }
-            }
-          }
-          return out;
-        });
+    return PgStateStore.shardsFrom(db, first);
   }
 
   /** Deletes a retired shard's state and evaluation. */

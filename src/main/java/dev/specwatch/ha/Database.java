@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -161,18 +160,6 @@ public final class Database implements AutoCloseable {
               // a broken connection is evicted by the pool
             }
           }
-        });
-  }
-
-  /** Runs one statement (tests, maintenance). */
-  public void execute(String sql) throws IOException {
-    call(
-        "running " + sql,
-        c -> {
-          try (Statement s = c.createStatement()) {
-            s.execute(sql);
-          }
-          return null;
         });
   }
 

@@ -87,6 +87,26 @@ public final class PgStateStore implements StateStore {
     version = Math.max(expected, 0) + 1;
   }
 
+  /** Shards at or beyond {@code first} that have a saved state, in order. */
+  static List<Integer> shardsFrom(Database db, int first) throws IOException {
+    return db.call(
+        "reading the alert state",
+        c -> {
+          List<Integer> out = new ArrayList<>();
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT shard FROM sw_alert_state WHERE shard >= ? ORDER BY shard")) {
+            s.setInt(1, first);
+            try (ResultSet r = s.executeQuery()) {
+              while (r.next()) {
+                out.add(r.getInt(1));
+              }
+            }
+          }
+          return out;
+        });
+  }
+
   /** Every shard's saved state (what the API serves), in shard order. */
   public static List<AlertState> all(Database db) throws IOException {
     return db.call(

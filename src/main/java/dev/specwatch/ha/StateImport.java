@@ -51,16 +51,7 @@ public final class StateImport {
    */
   public static Summary run(Path stateDir, Database db, int shards, boolean force, Clock clock)
       throws IOException {
-    int existing =
-        db.call(
-            "reading the alert state",
-            c -> {
-              try (var s = c.createStatement();
-                  var r = s.executeQuery("SELECT count(*) FROM sw_alert_state")) {
-                r.next();
-                return r.getInt(1);
-              }
-            });
+    int existing = PgStateStore.shardsFrom(db, 0).size();
     if (existing > 0 && !force) {
       throw new IllegalStateException(
           "the database has alert state already ("
