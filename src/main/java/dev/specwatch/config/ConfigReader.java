@@ -247,12 +247,33 @@ final class ConfigReader {
                   String host = s.requiredString("host");
                   SpecwatchConfig.Tls tls = Converters.smtpTls(s);
                   int port =
-                      s.integer("port", tls == SpecwatchConfig.Tls.SMTPS ? 465 : 587, 1, 65535);
+                      s.integer(
+                          "port",
+                          tls == SpecwatchConfig.Tls.SMTPS
+                              ? SpecwatchConfig.Smtp.DEFAULT_PORT_SMTPS
+                              : SpecwatchConfig.Smtp.DEFAULT_PORT_SUBMISSION,
+                          1,
+                          65535);
                   Optional<String> user = s.optionalString("username");
                   Optional<Secret> password = s.secret("password").map(Secret::of);
-                  Duration timeout = s.duration("timeout", Duration.ofSeconds(30));
+                  Duration timeout = s.duration("timeout", SpecwatchConfig.Smtp.DEFAULT_TIMEOUT);
+                  Optional<Path> ca = s.optionalString("ca_file").map(f -> s.baseDir().resolve(f));
+                  if (ca.isPresent() && !Files.isReadable(ca.get())) {
+                    s.error("ca_file", "cannot read " + ca.get());
+                  } else if (ca.isPresent() && tls == SpecwatchConfig.Tls.NONE) {
+                    s.error("ca_file", "is for tls: starttls or smtps; tls is none");
+                  }
+                  if (tls == SpecwatchConfig.Tls.NONE
+                      && (user.isPresent() || s.has("password") || s.has("password_file"))
+                      && !Converters.isLoopback(host)) {
+                    s.error(
+                        "tls",
+                        "none would send the SMTP password in clear to "
+                            + host
+                            + "; use starttls (port 587) or smtps (port 465)");
+                  }
                   s.finish();
-                  return new SpecwatchConfig.Smtp(host, port, tls, user, password, timeout);
+                  return new SpecwatchConfig.Smtp(host, port, tls, user, password, timeout, ca);
                 });
     if (!e.has("smtp")) {
       e.error("smtp", "is required: host, port, tls");

@@ -1,5 +1,6 @@
 package dev.specwatch.digest;
 
+import dev.specwatch.http.Trust;
 import dev.specwatch.model.Redaction;
 import dev.specwatch.model.SpecwatchConfig;
 import jakarta.activation.DataHandler;
@@ -19,6 +20,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * Sends a rendered digest over SMTP (Eclipse Angus Mail): STARTTLS or SMTPS, authentication, finite
@@ -80,21 +82,38 @@ public final class DigestMailer {
     return message;
   }
 
-  private Session session() {
+  /**
+   * The mail session as configured. STARTTLS is required (a server that does not offer it fails the
+   * send before anything, the login included, is sent); SMTPS is TLS from the first byte. In both
+   * the server's certificate is verified against the JVM's CAs or {@code ca_file}, host name
+   * included.
+   */
+  Session session() throws MessagingException {
     SpecwatchConfig.Smtp smtp = email.smtp();
     Properties p = new Properties();
-    boolean smtps = smtp.tls().equals("smtps");
-    String prefix = smtps ? "mail.smtps." : "mail.smtp.";
-    p.setProperty("mail.transport.protocol", smtps ? "smtps" : "smtp");
+    // One protocol, "smtp", with TLS on connect for SMTPS: Transport.send picks the transport by
+    // address type (rfc822 -> smtp), so a separate "smtps" protocol would be ignored.
+    String prefix = "mail.smtp.";
+    p.setProperty("mail.transport.protocol", "smtp");
     p.setProperty(prefix + "host", smtp.host());
     p.setProperty(prefix + "port", Integer.toString(smtp.port()));
     String timeout = Long.toString(smtp.timeout().toMillis());
     p.setProperty(prefix + "connectiontimeout", timeout);
     p.setProperty(prefix + "timeout", timeout);
     p.setProperty(prefix + "writetimeout", timeout);
-    if (smtp.tls().equals("starttls")) {
-      p.setProperty("mail.smtp.starttls.enable", "true");
-      p.setProperty("mail.smtp.starttls.required", "true");
+    switch (smtp.tls()) {
+      case STARTTLS -> {
+        p.setProperty(prefix + "starttls.enable", "true");
+        p.setProperty(prefix + "starttls.required", "true");
+        secure(p, prefix, smtp);
+      }
+      case SMTPS -> {
+        p.setProperty(prefix + "ssl.enable", "true");
+        secure(p, prefix, smtp);
+      }
+      case NONE -> {
+        // Loopback relays, or relays without a login (the config refuses a password otherwise).
+      }
     }
     Authenticator auth = null;
     if (smtp.username().isPresent() && smtp.password().isPresent()) {
@@ -112,5 +131,23 @@ public final class DigestMailer {
           };
     }
     return Session.getInstance(p, auth);
+  }
+
+  /** Certificate and host-name verification, TLS 1.2 or later. */
+  private static void secure(Properties p, String prefix, SpecwatchConfig.Smtp smtp)
+      throws MessagingException {
+    p.setProperty(prefix + "ssl.checkserveridentity", "true");
+    p.setProperty(prefix + "ssl.protocols", "TLSv1.3 TLSv1.2");
+    SSLSocketFactory factory;
+    try {
+      factory =
+          smtp.caFile()
+              .map(ca -> Trust.fromPemFile(ca).sslSocketFactory())
+              .orElseGet(() -> (SSLSocketFactory) SSLSocketFactory.getDefault());
+    } catch (IllegalArgumentException e) {
+      throw new MessagingException("digest.email.smtp.ca_file: " + e.getMessage());
+    }
+    // An object property: Angus Mail uses it for SMTPS and for the STARTTLS upgrade alike.
+    p.put(prefix + "ssl.socketFactory", factory);
   }
 }

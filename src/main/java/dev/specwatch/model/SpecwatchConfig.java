@@ -148,16 +148,39 @@ public record SpecwatchConfig(
 
   /** How the SMTP connection is secured. */
   public enum Tls {
+    /** Plain connection upgraded with STARTTLS before anything else is sent; required. */
     STARTTLS,
+    /** TLS from the first byte (implicit TLS, port 465). */
     SMTPS,
+    /** No TLS: only for a relay on loopback or one without authentication. */
     NONE
   }
 
+  /**
+   * @param caFile PEM file of the CA(s) that signed the server's certificate; empty: the JVM's
+   *     trusted CAs. The certificate is always verified, host name included.
+   */
   public record Smtp(
       String host,
       int port,
       Tls tls,
       Optional<String> username,
       Optional<Secret> password,
-      Duration timeout) {}
+      Duration timeout,
+      Optional<java.nio.file.Path> caFile) {
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_PORT_SMTPS = 465;
+    public static final int DEFAULT_PORT_SUBMISSION = 587;
+
+    /** The connection of the config, without a CA file of its own. */
+    public Smtp(
+        String host,
+        int port,
+        Tls tls,
+        Optional<String> username,
+        Optional<Secret> password,
+        Duration timeout) {
+      this(host, port, tls, username, password, timeout, Optional.empty());
+    }
+  }
 }

@@ -1,23 +1,16 @@
 package dev.specwatch.prometheus;
 
 import dev.specwatch.http.HttpClients;
+import dev.specwatch.http.Trust;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.Redaction;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import okhttp3.Credentials;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.tls.Certificates;
 import okhttp3.tls.HandshakeCertificates;
 
 /**
@@ -26,9 +19,6 @@ import okhttp3.tls.HandshakeCertificates;
  * by an interceptor, so no other code handles them.
  */
 final class DatasourceHttp {
-  private static final Pattern PEM =
-      Pattern.compile("-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----", Pattern.DOTALL);
-
   private DatasourceHttp() {}
 
   static OkHttpClient client(PrometheusSettings settings) {
@@ -51,36 +41,8 @@ final class DatasourceHttp {
       builder.sslSocketFactory(insecure.sslSocketFactory(), insecure.trustManager());
       builder.hostnameVerifier((h, session) -> h.equals(host));
     } else if (settings.caFile().isPresent()) {
-      HandshakeCertificates trusted = trusting(settings.caFile().get());
+      HandshakeCertificates trusted = Trust.fromPemFile(settings.caFile().get());
       builder.sslSocketFactory(trusted.sslSocketFactory(), trusted.trustManager());
-    }
-    return builder.build();
-  }
-
-  /** Trusts the certificates of a PEM file (and only those). */
-  static HandshakeCertificates trusting(Path caFile) {
-    String pem;
-    try {
-      pem = Files.readString(caFile, StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the CA file " + caFile + ": " + e, e);
-    }
-    List<String> blocks = new ArrayList<>();
-    Matcher m = PEM.matcher(pem);
-    while (m.find()) {
-      blocks.add(m.group());
-    }
-    if (blocks.isEmpty()) {
-      throw new IllegalArgumentException("no PEM certificate in the CA file " + caFile);
-    }
-    HandshakeCertificates.Builder builder = new HandshakeCertificates.Builder();
-    for (String block : blocks) {
-      try {
-        builder.addTrustedCertificate(Certificates.decodeCertificatePem(block));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            "cannot use the CA file " + caFile + ": " + e.getMessage(), e);
-      }
     }
     return builder.build();
   }

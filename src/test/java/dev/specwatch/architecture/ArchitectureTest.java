@@ -102,7 +102,15 @@ class ArchitectureTest {
         .mayOnlyAccessLayers("model", "alerting", "signals", "store", "http")
         .whereLayer("digest")
         .mayOnlyAccessLayers(
-            "model", "alerting", "notify", "signals", "prometheus", "store", "advisor", "detect")
+            "model",
+            "alerting",
+            "notify",
+            "signals",
+            "prometheus",
+            "store",
+            "advisor",
+            "detect",
+            "http")
         .whereLayer("ha")
         .mayOnlyAccessLayers("model", "alerting", "notify", "digest", "signals", "detect", "store")
         .whereLayer("server")
