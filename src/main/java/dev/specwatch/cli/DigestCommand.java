@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -130,7 +131,7 @@ final class DigestCommand implements Callable<Integer> {
     DigestService.Outcome outcome = service.send(p);
     spec.commandLine()
         .getOut()
-        .println("digest " + p.label() + ": " + outcome.name().toLowerCase());
+        .println("digest " + p.label() + ": " + outcome.name().toLowerCase(Locale.ROOT));
     return outcome == DigestService.Outcome.SENT ? ExitCodes.OK : ExitCodes.SOFTWARE;
   }
 }

@@ -179,7 +179,7 @@ final class PolicyReader {
             (node, path) ->
                 MapReader.of(node, path, r.problems(), r.baseDir())
                     .flatMap(PolicyReader::maintenance));
-    Policy.Detection detection = detection(r, engine, thresholds);
+    Policy.Detection detection = detection(r, engine);
     Optional<Policy.ImportedFrom> importedFrom =
         r.map("imported_from")
             .flatMap(
@@ -328,8 +328,7 @@ final class PolicyReader {
   }
 
   /** {@code detection} and its {@code false_alarm_interval}. */
-  private static Policy.Detection detection(
-      MapReader r, Engine engine, Policy.Thresholds thresholds) {
+  private static Policy.Detection detection(MapReader r, Engine engine) {
     String mode = r.string("detection", "window");
     Duration interval =
         r.duration("false_alarm_interval", Policy.Detection.DEFAULT_FALSE_ALARM_INTERVAL);

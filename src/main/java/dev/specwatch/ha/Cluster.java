@@ -49,7 +49,8 @@ public final class Cluster implements AutoCloseable {
         new NotificationStores(
             new PgOutbox(db, clock),
             new SlackThreadStore(
-                new PgKeyedStore<>(db, "slack-messages", SlackThreadStore.Thread.class, clock)),
+                new PgKeyedStore<>(
+                    db, "slack-messages", SlackThreadStore.SlackThread.class, clock)),
             new PgKeyedStore<>(db, "firing", Transition.class, clock),
             db.health());
   }

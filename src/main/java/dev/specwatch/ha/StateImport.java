@@ -83,9 +83,11 @@ public final class StateImport {
     }
     var pending = new FileOutbox(stateDir, fileHistory::bySequence, health, clock).pending();
     new PgOutbox(db, clock).add(pending);
-    Map<String, SlackThreadStore.Thread> threads =
+    Map<String, SlackThreadStore.SlackThread> threads =
         read(stateDir.resolve("slack-messages.json"), new TypeReference<>() {});
-    copy(new PgKeyedStore<>(db, "slack-messages", SlackThreadStore.Thread.class, clock), threads);
+    copy(
+        new PgKeyedStore<>(db, "slack-messages", SlackThreadStore.SlackThread.class, clock),
+        threads);
     copy(
         new PgKeyedStore<>(db, "firing", Transition.class, clock),
         read(stateDir.resolve("firing.json"), new TypeReference<Map<String, Transition>>() {}));

@@ -23,7 +23,7 @@ public record ListenAddress(String host, int port) {
     if (host.startsWith("[") && host.endsWith("]")) {
       host = host.substring(1, host.length() - 1);
     }
-    if (host.isBlank() && !host.isEmpty() || host.contains(" ")) {
+    if ((host.isBlank() && !host.isEmpty()) || host.contains(" ")) {
       return Optional.empty();
     }
     try {

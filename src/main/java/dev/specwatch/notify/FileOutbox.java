@@ -79,7 +79,7 @@ public final class FileOutbox implements Outbox {
       for (int n = 1; Files.exists(file(free)) || gone.contains(free.id()); n++) {
         free = intent.withId(intent.id() + "~" + n); // '~' sorts after ".json": queued after it
       }
-      if (free != intent) {
+      if (!free.id().equals(intent.id())) {
         logger.warn(
             "outbox entry {} exists already; queued the new notification as {} (both are kept)",
             intent.id(),

@@ -2,6 +2,7 @@ package dev.specwatch.notify;
 
 import dev.specwatch.alerting.Transition;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * One notification to deliver: a transition for one notifier. Durable in the {@link Outbox} from
@@ -31,7 +32,9 @@ public record Intent(
     String id =
         String.format(
             "%020d-%s-%s",
-            t.sequence(), kind.name().toLowerCase(), notifier.replaceAll("[^A-Za-z0-9_.-]", "_"));
+            t.sequence(),
+            kind.name().toLowerCase(Locale.ROOT),
+            notifier.replaceAll("[^A-Za-z0-9_.-]", "_"));
     return new Intent(id, notifier, kind, t, 0, now, now, null);
   }
 

@@ -155,8 +155,12 @@ public final class NotificationService implements AutoCloseable {
               .get(t.alertId())
               .ifPresent(
                   th -> {
-                    if (Duration.between(th.lastPostAt(), now).compareTo(interval.get()) >= 0) {
-                      Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
+                    Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
+                    // One reminder queued at a time: while Slack is down the reminder waits in
+                    // the outbox and the thread's last post stays old, which would otherwise
+                    // queue another reminder at every evaluation.
+                    if (!queuedRepeats.contains(repeat.stream())
+                        && Duration.between(th.lastPostAt(), now).compareTo(interval.get()) >= 0) {
                       repeats.add(
                           new Intent(
                               repeat.id() + "-" + now.toEpochMilli(),

@@ -137,7 +137,7 @@ public final class SlackNotifier implements Notifier {
       throws IOException, SlackApiException {
     MethodsClient methods = slack.methods(config.token().get().reveal());
     Transition t = intent.transition();
-    Optional<SlackThreadStore.Thread> thread = threads.get(t.alertId());
+    Optional<SlackThreadStore.SlackThread> thread = threads.get(t.alertId());
     switch (intent.kind()) {
       case FIRING -> {
         ChatPostMessageResponse r =
@@ -150,7 +150,7 @@ public final class SlackNotifier implements Notifier {
         if (failure.isPresent()) {
           return failure.get();
         }
-        threads.put(t.alertId(), new SlackThreadStore.Thread(r.getChannel(), r.getTs(), now));
+        threads.put(t.alertId(), new SlackThreadStore.SlackThread(r.getChannel(), r.getTs(), now));
         return DeliveryResult.delivered();
       }
       case RESOLVED -> {
@@ -163,7 +163,7 @@ public final class SlackNotifier implements Notifier {
                           .text(SlackMessages.text(t, now))
                           .blocks(SlackMessages.resolved(t, urls))));
         }
-        SlackThreadStore.Thread th = thread.get();
+        SlackThreadStore.SlackThread th = thread.get();
         List<LayoutBlock> blocks = SlackMessages.resolved(t, urls);
         Optional<DeliveryResult> failure =
             failure(
@@ -192,7 +192,7 @@ public final class SlackNotifier implements Notifier {
         if (thread.isEmpty()) {
           return DeliveryResult.delivered(); // resolved meanwhile: nothing to repeat
         }
-        SlackThreadStore.Thread th = thread.get();
+        SlackThreadStore.SlackThread th = thread.get();
         DeliveryResult reply =
             posted(
                 methods.chatPostMessage(
@@ -201,7 +201,7 @@ public final class SlackNotifier implements Notifier {
                             .threadTs(th.ts())
                             .text(SlackMessages.reply(t, Intent.Kind.REPEAT, now))));
         if (reply instanceof DeliveryResult.Delivered) {
-          threads.put(t.alertId(), new SlackThreadStore.Thread(th.channel(), th.ts(), now));
+          threads.put(t.alertId(), new SlackThreadStore.SlackThread(th.channel(), th.ts(), now));
         }
         return reply;
       }

@@ -15,9 +15,9 @@ import java.util.Optional;
  */
 public final class SlackThreadStore {
   /** Where an alert's message lives; {@code lastPostAt} drives repeats. */
-  public record Thread(String channel, String ts, Instant lastPostAt) {}
+  public record SlackThread(String channel, String ts, Instant lastPostAt) {}
 
-  private final KeyedStore<Thread> store;
+  private final KeyedStore<SlackThread> store;
 
   /** A store of its own (commands and tests); the daemon shares one per state directory. */
   public SlackThreadStore(Path stateDir) throws IOException {
@@ -28,7 +28,7 @@ public final class SlackThreadStore {
     this.store =
         new JsonMapStore<>(
             stateDir.resolve("slack-messages.json"),
-            Thread.class,
+            SlackThread.class,
             health,
             clock,
             "the Slack messages of alerts firing now are forgotten: their repeats stop and their"
@@ -36,19 +36,19 @@ public final class SlackThreadStore {
   }
 
   /** Threads kept elsewhere (the shared database). */
-  public SlackThreadStore(KeyedStore<Thread> store) {
+  public SlackThreadStore(KeyedStore<SlackThread> store) {
     this.store = store;
   }
 
-  public Optional<Thread> get(String alertId) {
+  public Optional<SlackThread> get(String alertId) {
     return store.get(alertId);
   }
 
-  public Map<String, Thread> all() {
+  public Map<String, SlackThread> all() {
     return store.all();
   }
 
-  public void put(String alertId, Thread thread) {
+  public void put(String alertId, SlackThread thread) {
     store.put(alertId, thread);
   }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -52,7 +53,7 @@ public final class WebhookNotifier implements Notifier {
             .url(config.url().toString())
             .post(RequestBody.create(body, JSON))
             .header("User-Agent", "specwatch")
-            .header("X-Specwatch-Event", intent.kind().name().toLowerCase());
+            .header("X-Specwatch-Event", intent.kind().name().toLowerCase(Locale.ROOT));
     config.headers().forEach(request::header);
     config
         .secret()
@@ -64,7 +65,7 @@ public final class WebhookNotifier implements Notifier {
     Transition t = intent.transition();
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("version", 1);
-    doc.put("event", intent.kind().name().toLowerCase());
+    doc.put("event", intent.kind().name().toLowerCase(Locale.ROOT));
     doc.put("alert_id", t.alertId());
     doc.put("sequence", t.sequence());
     doc.put("recipe", t.recipe());

@@ -7,6 +7,7 @@ import dev.specwatch.yaml.YamlParser;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -144,7 +145,7 @@ public final class PolicyWriter {
   static String scalar(String value) {
     if (PLAIN.matcher(value).matches()
         && !List.of("true", "false", "null", "yes", "no", "on", "off", "~")
-            .contains(value.toLowerCase())) {
+            .contains(value.toLowerCase(Locale.ROOT))) {
       return value;
     }
     return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
@@ -226,7 +227,7 @@ public final class PolicyWriter {
       after.lines().forEach(l -> out.append('+').append(l).append('\n'));
       return out.toString();
     }
-    String[] a = before.isEmpty() ? new String[0] : before.split("\n", -1);
+    String[] a = before.split("\n", -1);
     String[] b = after.split("\n", -1);
     int n = Math.max(a.length, b.length);
     for (int i = 0; i < n; i++) {

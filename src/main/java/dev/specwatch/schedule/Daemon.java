@@ -185,8 +185,9 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   @Override
   public boolean ready() {
     // A replica of a cluster is ready while it reaches the database: it may run no shard yet.
-    return (ready || backend.clustered() && notReady == NO_EVALUATION)
-        && backend.health().problem().isEmpty();
+    @SuppressWarnings("ReferenceEquality") // NO_EVALUATION is a sentinel instance
+    boolean waiting = notReady == NO_EVALUATION;
+    return (ready || (backend.clustered() && waiting)) && backend.health().problem().isEmpty();
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -41,7 +42,7 @@ record Request(
     }
     String type = Optional.ofNullable(ex.getRequestHeaders().getFirst("Content-Type")).orElse("");
     Map<String, String> headers = new LinkedHashMap<>();
-    ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), v.get(0)));
+    ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.get(0)));
     return new Request(
         ex.getRequestMethod(),
         ex.getRequestURI().getPath(),
@@ -105,6 +106,6 @@ record Request(
   }
 
   String header(String name) {
-    return headers.get(name.toLowerCase());
+    return headers.get(name.toLowerCase(Locale.ROOT));
   }
 }

@@ -115,7 +115,7 @@ public final class SpecwatchMetrics implements DeliveryListener {
     states.forEach((s, n) -> recipes.labelValues(s.key()).set(n));
     for (AlertPhase phase : AlertPhase.values()) {
       long n = state.alerts().values().stream().filter(a -> a.phase() == phase).count();
-      alerts.labelValues(phase.name().toLowerCase(Locale.ROOT)).set(n);
+      alerts.labelValues(phase.name().toLowerCase(Locale.ROOT)).set((double) n);
     }
     transitionsQueued.set(state.queued().size());
   }

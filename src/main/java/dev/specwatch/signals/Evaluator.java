@@ -141,7 +141,7 @@ public final class Evaluator {
       queries++;
       try {
         List<Sample> result = fetcher.fetch(promql);
-        Map<Policy, List<Sample>> mapped = new IdentityHashMap<>();
+        IdentityHashMap<Policy, List<Sample>> mapped = new IdentityHashMap<>();
         for (Sample sample : result) {
           Policy owner = byValues.get(values(sample, key.labelNames()));
           if (owner != null) {

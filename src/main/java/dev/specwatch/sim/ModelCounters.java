@@ -11,6 +11,7 @@ import java.util.List;
  * between engines. That keeps vLLM's identities exact per engine: the per-position counts are
  * non-increasing in position and sum to the accepted tokens.
  */
+@SuppressWarnings("ArrayRecordComponent") // values read once per scrape, never compared
 public record ModelCounters(
     long drafts,
     long draftTokens,
@@ -22,6 +23,7 @@ public record ModelCounters(
     Duration sinceStartOfCounting) {
 
   /** Cumulative real-valued counts since time 0 of the scenario, before any restart. */
+  @SuppressWarnings("ArrayRecordComponent")
   private record Totals(
       double drafts, double draftTokens, double generation, double prompt, double[] perPosition) {}
 

@@ -91,6 +91,7 @@ public final class Simulator {
         "Number of generation tokens processed.",
         samples,
         c -> c.generationTokens());
+    running(out, elapsed);
     return out.toString();
   }
 

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -313,7 +314,7 @@ public final class MapReader {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int d = distance(key.toLowerCase(), candidate.toLowerCase());
+      int d = distance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;

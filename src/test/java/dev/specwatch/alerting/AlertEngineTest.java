@@ -105,7 +105,10 @@ class AlertEngineTest {
     List<String> out = new ArrayList<>();
     for (Transition t : transitions) {
       out.add(
-          t.kind().name().toLowerCase() + " " + t.alertId() + (t.silenced() ? " silenced" : ""));
+          t.kind().name().toLowerCase(java.util.Locale.ROOT)
+              + " "
+              + t.alertId()
+              + (t.silenced() ? " silenced" : ""));
     }
     return String.join(", ", out);
   }

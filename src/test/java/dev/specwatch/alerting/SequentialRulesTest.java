@@ -89,7 +89,7 @@ class SequentialRulesTest {
       double level = i >= 120 && i < 180 ? 0.51 : 0.6;
       double noisy = level + Math.sqrt(MODEL.variance(level, 900)) * gaussian(random);
       Instant at = T0.plus(STEP.multipliedBy(i));
-      steps.add(step(at, RecipeState.OK, Math.round(noisy * 900), 900));
+      steps.add(step(at, RecipeState.OK, (double) Math.round(noisy * 900), 900));
     }
     List<Transition> t = run(policy, learned(), steps);
     assertThat(t)
@@ -157,7 +157,7 @@ class SequentialRulesTest {
       // 0.39 for 100 s, halved for 100 s, back; 600 draft tokens per 5 s step.
       double level = i >= 20 && i < 40 ? 0.195 : 0.39;
       Instant at = T0.plus(fiveSeconds.multipliedBy(i));
-      Evaluation e = step(at, RecipeState.OK, Math.round(level * 600), 600);
+      Evaluation e = step(at, RecipeState.OK, (double) Math.round(level * 600), 600);
       RecipeSnapshot s = e.recipes().get(0);
       Increments inc = s.increments().get();
       steps.add(

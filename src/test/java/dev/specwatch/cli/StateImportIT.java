@@ -49,7 +49,8 @@ class StateImportIT {
         .add(
             new Silence("s1", "other", Optional.empty(), t, t.plusSeconds(7200), "upgrade", "ops"));
     new SlackThreadStore(state)
-        .put("qwen/acceptance_rate", new SlackThreadStore.Thread("C1", "1700000000.000001", t));
+        .put(
+            "qwen/acceptance_rate", new SlackThreadStore.SlackThread("C1", "1700000000.000001", t));
 
     try (PostgresDatabase pg = PostgresDatabase.create()) {
       Files.createDirectories(dir.resolve("alerts"));

@@ -187,7 +187,7 @@ class ClusterIT {
     throw new AssertionError("no run of " + job + " in " + cluster);
   }
 
-  static TreeSet<String> firingIds(JsonNode alerts) {
+  static java.util.SortedSet<String> firingIds(JsonNode alerts) {
     TreeSet<String> ids = new TreeSet<>();
     for (JsonNode a : alerts.path("alerts")) {
       if ("firing".equals(a.path("state").asText()) || "FIRING".equals(a.path("phase").asText())) {

@@ -76,7 +76,7 @@ class NotifiersTest {
     Set<String> declared =
         Arrays.stream(NotifierConfig.class.getPermittedSubclasses())
             .map(Class::getSimpleName)
-            .map(s -> s.toLowerCase())
+            .map(s -> s.toLowerCase(java.util.Locale.ROOT))
             .collect(Collectors.toSet());
     assertThat(types).as("the fixture covers every type").isEqualTo(declared);
     Map<String, Notifier> notifiers =

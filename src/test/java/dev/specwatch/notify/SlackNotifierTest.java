@@ -230,7 +230,9 @@ class SlackNotifierTest {
     worker.runOnce();
     assertThat(slack.calls()).hasSize(1);
     assertThat(outbox.pending()).isEmpty();
-    assertThat(Files.list(outbox.dir().resolve("failed")).count()).isEqualTo(1);
+    try (var failed = Files.list(outbox.dir().resolve("failed"))) {
+      assertThat(failed.count()).isEqualTo(1);
+    }
     assertThat(logs.list)
         .filteredOn(e -> e.getFormattedMessage().contains("channel_not_found"))
         .hasSize(1)

@@ -53,7 +53,7 @@ class EvaluatorTest {
       if (promql.startsWith("sum by (job, model_name) (increase(vllm:spec_decode_num_drafts")) {
         out.add(sample(model, drafts));
       } else if (drafts == 0) {
-        continue; // ratios: no sample when idle
+        // ratios: no sample when idle
       } else if (promql.contains("group_left")) {
         out.add(sample(model, acceptance + 0.1, "position", "0"));
         out.add(sample(model, acceptance - 0.1, "position", "1"));

@@ -92,8 +92,8 @@ class SimulatorTest {
     Simulator sim = simulator(PHASES);
     double before = sim.samples(Duration.ofSeconds(80)).get(0).createdEpochSeconds();
     double after = sim.samples(Duration.ofSeconds(100)).get(0).createdEpochSeconds();
-    assertThat(before).isEqualTo(T0.getEpochSecond());
-    assertThat(after).isEqualTo(T0.getEpochSecond() + 90);
+    assertThat(before).isEqualTo((double) T0.getEpochSecond());
+    assertThat(after).isEqualTo((double) (T0.getEpochSecond() + 90));
   }
 
   @Test

@@ -173,7 +173,7 @@ public final class FakeSlackApi implements AutoCloseable {
   }
 
   private synchronized String nextTs() {
-    return "1764504000." + (ts++);
+    return "1764504000." + ts++;
   }
 
   public void enqueue(int status, String body, String retryAfter) {

@@ -88,7 +88,8 @@ public final class PrivatePostgres implements AutoCloseable {
 
   private static void run(String... cmd) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
       throw new IOException(String.join(" ", cmd) + " failed:\n" + out);
     }
