@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -60,6 +61,14 @@ final class SuggestCommand implements Callable<Integer> {
       description = "History to learn from (default: ${DEFAULT-VALUE}).")
   Duration window;
 
+  @Option(
+      names = "--time",
+      paramLabel = "TIME",
+      description =
+          "End the window at this time instead of now (rounded down to the hour): RFC 3339"
+              + " (2026-11-30T12:00:00Z) or Unix seconds.")
+  Instant time;
+
   @Option(names = "--write", description = "Write the thresholds into the recipe's policy file.")
   boolean write;
 
@@ -73,7 +82,7 @@ final class SuggestCommand implements Callable<Integer> {
     SpecwatchConfig c = config.load();
     Policy policy = Recipes.find(c, recipe);
     PrometheusClient prometheus = new PrometheusClient(c.prometheus());
-    Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    Instant to = (time == null ? Instant.now() : time).truncatedTo(ChronoUnit.HOURS);
     Instant from = to.minus(window).plus(Duration.ofHours(1));
     EngineProfile profile = EngineProfile.of(policy.engine());
     QueryScope hourly =
@@ -111,10 +120,21 @@ final class SuggestCommand implements Callable<Integer> {
     Replayer.Result replay =
         new Replayer(prometheus, c.alerting())
             .replay(List.of(suggested), c.evaluation().window(), from, to, Duration.ofMinutes(1));
-    long fired =
+    // The count under the lines is theirs alone; the policy's other rules (regression, change, …)
+    // are kept as they are and counted apart, so one does not pass for the other.
+    Map<Boolean, Long> firedBySuggested =
         replay.transitions().stream()
-            .filter(t -> t.kind() == Transition.Kind.FIRING && t.alertId().startsWith(recipe + "/"))
-            .count();
+            .filter(t -> t.kind() == Transition.Kind.FIRING && recipe.equals(t.recipe()))
+            .collect(
+                java.util.stream.Collectors.partitioningBy(
+                    t -> SUGGESTED_RULES.contains(t.rule()),
+                    java.util.stream.Collectors.counting()));
+    long fired = firedBySuggested.get(true);
+    long firedOther = firedBySuggested.get(false);
+    List<String> otherRules = new ArrayList<>();
+    policy.thresholds().regression().ifPresent(r -> otherRules.add("regression"));
+    policy.thresholds().throughput().ifPresent(r -> otherRules.add("throughput"));
+    policy.thresholds().change().ifPresent(r -> otherRules.add("change"));
     String yaml = Suggestion.yaml(p);
     out.printf("# %s: from %d hours with drafts in %s%n", recipe, p.hours(), span);
     out.printf(
@@ -133,6 +153,11 @@ final class SuggestCommand implements Callable<Integer> {
     out.printf(
         "#   replayed over the window (1m steps, %s window, for %s): %d alert(s) would have fired%n",
         Durations.format(c.evaluation().window()), Durations.format(policy.forDuration()), fired);
+    if (!otherRules.isEmpty()) {
+      out.printf(
+          "#   the policy's other rules, kept as they are (%s): %d alert(s) over the same window%n",
+          String.join(", ", otherRules), firedOther);
+    }
     out.print(yaml);
     if (write) {
       Path file = Path.of(policy.source().file());
@@ -150,6 +175,10 @@ final class SuggestCommand implements Callable<Integer> {
     out.flush();
     return ExitCodes.OK;
   }
+
+  /** The rules whose lines suggest proposes. */
+  private static final Set<String> SUGGESTED_RULES =
+      Set.of("acceptance_rate", "mean_accepted_length", "position_acceptance");
 
   private static Policy.Thresholds thresholds(Suggestion.Proposal p, Policy policy) {
     Policy.Thresholds old = policy.thresholds();

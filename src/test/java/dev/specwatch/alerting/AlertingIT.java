@@ -9,8 +9,9 @@ import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.MutableClock;
+import dev.specwatch.testing.Timeline;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The alert engine end to end: a real Prometheus scraping the simulator (alerting-it.yaml), the
- * production evaluator, engine and file state store, evaluated every 3 s for 150 s. Timing
- * expectations allow the window, `for` and one evaluation interval of slack.
+ * production evaluator, engine and file state store, evaluated every 3 s of the scenario's 150 s
+ * (at those points of the timeline, once Prometheus has scraped it all: see Timeline). Offsets are
+ * offsets of the data and allow the window, `for`, one evaluation interval and one scrape.
  */
 class AlertingIT {
   private static final Duration WINDOW = Duration.ofSeconds(15);
   private static final Duration INTERVAL = Duration.ofSeconds(3);
+  private static final Duration LENGTH = Duration.ofSeconds(150);
 
   @TempDir Path stateDir;
 
@@ -66,26 +69,19 @@ class AlertingIT {
     try (Fleet fleet = Fleet.start("/dev/specwatch/testing/alerting-it.yaml")) {
       // Offsets are measured on the simulator's timeline, which starts before Prometheus does.
       start = fleet.startedAt();
+      MutableClock clock = new MutableClock(start);
       AlertService service =
           new AlertService(
               new Evaluator(
-                  new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri())),
-                  Clock.systemUTC()),
+                  new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri())), clock),
               new AlertEngine(
                   new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2))),
-              new FileStateStore(stateDir, Clock.systemUTC()),
+              new FileStateStore(stateDir, clock),
               new SilenceStore(stateDir),
               seen::add,
-              Clock.systemUTC());
-      Instant end = start.plusSeconds(150);
-      while (Instant.now().isBefore(end)) {
-        Instant next = Instant.now().plus(INTERVAL);
-        service.runOnce(policies, WINDOW);
-        long wait = Duration.between(Instant.now(), next).toMillis();
-        if (wait > 0) {
-          Thread.sleep(wait); // the evaluation schedule itself, not synchronisation
-        }
-      }
+              clock);
+      Timeline.awaitScraped(fleet, LENGTH);
+      Timeline.everyStep(clock, start, INTERVAL, LENGTH, () -> service.runOnce(policies, WINDOW));
       assertThat(service.state().queued()).as("everything delivered").isEmpty();
     }
 

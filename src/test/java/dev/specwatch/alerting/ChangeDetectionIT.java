@@ -11,7 +11,6 @@ import dev.specwatch.testing.PrometheusServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +44,8 @@ class ChangeDetectionIT {
 
   @Test
   void quietOnHealthyNoiseAndOnePageForA15PercentDrop() throws Exception {
-    Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(5));
+    // Aligned to a UTC midnight: the learner bins by hour of day, so the same history at any hour.
+    Instant to = HistoryGenerator.lastMidnight(Instant.now());
     Instant from = to.minus(Duration.ofDays(9));
     Instant dropAt = to.minus(Duration.ofHours(20));
     List<Path> history =

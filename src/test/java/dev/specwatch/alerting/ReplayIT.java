@@ -26,14 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
  * promtool: qwen healthy (0.7) for 2h, regressed (0.3) for 1h, healthy again, ending now.
  */
 class ReplayIT {
-  static final Instant END = Instant.now().truncatedTo(ChronoUnit.MINUTES).minusSeconds(600);
-  static final Instant T0 = END.minus(Duration.ofHours(7));
+  // Set once before the tests: the history is made relative to its own start, t0.
+  static Instant end;
+  static Instant t0;
   static PrometheusServer prometheus;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void backfill() throws Exception {
+    end = Instant.now().truncatedTo(ChronoUnit.MINUTES).minusSeconds(600);
+    t0 = end.minus(Duration.ofHours(7));
     List<Double> healthy = List.of(0.9, 0.7, 0.5);
     Scenario scenario =
         new Scenario(
@@ -58,10 +61,10 @@ class ReplayIT {
                             12.8),
                         new Phase("recovered", null, 2, 256, 1024, 3, healthy, false, 12.8)),
                     false)));
-    Simulator sim = new Simulator(scenario, Clock.fixed(T0, ZoneOffset.UTC));
+    Simulator sim = new Simulator(scenario, Clock.fixed(t0, ZoneOffset.UTC));
     prometheus =
         PrometheusServer.builder()
-            .history(sim.openMetricsHistory(T0, END, Duration.ofMinutes(1)))
+            .history(sim.openMetricsHistory(t0, end, Duration.ofMinutes(1)))
             .start();
   }
 
@@ -98,9 +101,9 @@ class ReplayIT {
             "--config",
             config.toString(),
             "--from",
-            T0.plus(Duration.ofMinutes(30)).toString(),
+            t0.plus(Duration.ofMinutes(30)).toString(),
             "--to",
-            T0.plus(Duration.ofHours(6)).toString(),
+            t0.plus(Duration.ofHours(6)).toString(),
             "--step",
             "1m",
             "--output",
@@ -116,10 +119,10 @@ class ReplayIT {
     Instant resolved = Instant.parse(transitions.get(1).path("at").asText());
     assertThat(transitions.get(1).path("event").asText()).isEqualTo("resolved");
     // Regression at 2h: the 5m window crosses 0.45 within it, then `for: 5m`.
-    assertThat(fired).isBetween(T0.plus(Duration.ofMinutes(125)), T0.plus(Duration.ofMinutes(132)));
+    assertThat(fired).isBetween(t0.plus(Duration.ofMinutes(125)), t0.plus(Duration.ofMinutes(132)));
     // Recovery at 3h: clears within the window, then keep_firing_for 5m.
     assertThat(resolved)
-        .isBetween(T0.plus(Duration.ofMinutes(185)), T0.plus(Duration.ofMinutes(192)));
+        .isBetween(t0.plus(Duration.ofMinutes(185)), t0.plus(Duration.ofMinutes(192)));
     assertThat(Files.exists(dir.resolve("state/alerts.json"))).as("no daemon state").isFalse();
 
     CliRunner.Result text =
@@ -128,9 +131,9 @@ class ReplayIT {
             "--config",
             config.toString(),
             "--from",
-            T0.plus(Duration.ofMinutes(30)).toString(),
+            t0.plus(Duration.ofMinutes(30)).toString(),
             "--to",
-            T0.plus(Duration.ofHours(6)).toString(),
+            t0.plus(Duration.ofHours(6)).toString(),
             "--step",
             "1m");
     assertThat(text.out()).contains("replayed 331 evaluations").contains("1 firing, 1 resolved");

@@ -10,17 +10,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code detection: sequential} live: a real Prometheus scraping the simulator, acceptance halved
- * for a minute. The sequential rule fires once during the drop and resolves once after it, never in
- * the healthy minute; the window rule alongside fires too (later). How fast is measured by `make
- * detect-bench`, not asserted here.
+ * {@code detection: sequential} on a real Prometheus scraping the simulator, acceptance halved for
+ * a minute, evaluated every 5 s of the scenario's timeline once it is scraped. The sequential rule
+ * fires once during the drop and resolves once after it, never in the healthy minute; the window
+ * rule alongside fires too (later). How fast is measured by `make detect-bench`, not asserted here.
  */
 class SequentialDetectionIT {
   @TempDir Path state;
 
   @Test
   void firesOnceOnTheDropResolvesOnceAndNeverInTheHealthyPhase() throws Exception {
-    LiveDetection.Run run = LiveDetection.run(state, Duration.ofSeconds(170));
+    LiveDetection.Run run = LiveDetection.atFixedPoints(state, Duration.ofSeconds(170));
     List<Transition> sequential = run.of("sequential");
     assertThat(sequential)
         .extracting(Transition::kind)

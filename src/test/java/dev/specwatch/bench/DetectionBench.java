@@ -83,7 +83,7 @@ public final class DetectionBench {
 
   public static void main(String[] args) throws Exception {
     long wallStart = System.nanoTime();
-    Instant to = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofMinutes(30));
+    Instant to = HistoryGenerator.lastMidnight(Instant.now());
     Instant from = to.minus(Duration.ofDays(14));
     Instant evalFrom = from.plus(Duration.ofDays(7));
     // 14:00 UTC of the last full day: traffic everywhere (the diurnal profile idles at night).
@@ -312,7 +312,7 @@ public final class DetectionBench {
         double pWeeks = 0;
         StringBuilder row = new StringBuilder();
         for (Case c : cases) {
-          if (c.profile() != p) {
+          if (!c.profile().equals(p)) {
             continue;
           }
           Instant healthyEnd = c.dropAt() == null ? evalFrom.plus(Duration.ofDays(7)) : c.dropAt();

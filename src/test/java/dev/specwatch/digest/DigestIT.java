@@ -72,14 +72,16 @@ import org.quartz.listeners.JobListenerSupport;
 class DigestIT {
   @RegisterExtension static GreenMailExtension mail = new GreenMailExtension(ServerSetupTest.SMTP);
 
-  static final DigestPeriod PERIOD = DigestPeriod.lastComplete(Instant.now(), ZoneOffset.UTC);
+  // The last complete week before the suite started; the history is aligned to its weeks.
+  static DigestPeriod period;
   static PrometheusServer prometheus;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void backfill() throws IOException {
-    Instant from = PERIOD.previous().start();
+    period = DigestPeriod.lastComplete(Instant.now(), ZoneOffset.UTC);
+    Instant from = period.previous().start();
     Duration day = Duration.ofDays(1);
     Phase healthy = phase("healthy", day.multipliedBy(7), List.of(0.9, 0.7, 0.5));
     Phase healthy3 = phase("healthy", day.multipliedBy(3), List.of(0.9, 0.7, 0.5));
@@ -99,7 +101,7 @@ class DigestIT {
                         new Phase("steady", null, 2, 256, 1024, 1, List.of(0.815), false, 12.8)),
                     false)));
     Simulator sim = new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC));
-    String history = sim.openMetricsHistory(from, PERIOD.end(), Duration.ofMinutes(5));
+    String history = sim.openMetricsHistory(from, period.end(), Duration.ofMinutes(5));
     prometheus = PrometheusServer.builder().history(history).start();
   }
 
@@ -142,7 +144,7 @@ class DigestIT {
             + "    to: [serving@example.com, lead@example.com]\n"
             + "    groups:\n      - {name: qwen-team, recipes: [\"qwen*\"], to: [qwen@example.com]}\n");
     SpecwatchConfig c = new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
-    Instant s = PERIOD.start();
+    Instant s = period.start();
     new TransitionHistory(c.stateDir())
         .append(
             List.of(
@@ -201,9 +203,9 @@ class DigestIT {
         new DigestCollector(
                 new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())), c.grafanaUrl())
             .collect(
-                PERIOD,
+                period,
                 c.policies(),
-                new TransitionHistory(c.stateDir()).between(PERIOD.start(), PERIOD.end()));
+                new TransitionHistory(c.stateDir()).between(period.start(), period.end()));
     RecipeWeek qwen =
         d.recipes().stream().filter(r -> r.recipe().equals("qwen")).findFirst().orElseThrow();
     double weighted = (2.1 / 3.1 + 1.2 / 2.2) / (3 / 3.1 + 3 / 2.2);
@@ -253,7 +255,7 @@ class DigestIT {
     assertThat(ghost.idleShare()).as("no data is not 100 % idle").isNull();
     assertThat(d.withoutData()).isEqualTo(1);
     assertThat(d.subject())
-        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 3 recipes, 1 regression");
+        .isEqualTo("specwatch weekly " + period.label() + ": 3 recipes, 1 regression");
     DigestRenderer.Rendered text = new DigestRenderer(Optional.empty()).render(d);
     assertThat(text.text())
         .contains("NO DATA for 1 recipe(s)")
@@ -269,8 +271,8 @@ class DigestIT {
         new DigestCollector(
                 new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
                 c.grafanaUrl(),
-                Clock.fixed(PERIOD.start().plus(Duration.ofDays(3)), ZoneOffset.UTC))
-            .collect(PERIOD, c.policies(), List.of());
+                Clock.fixed(period.start().plus(Duration.ofDays(3)), ZoneOffset.UTC))
+            .collect(period, c.policies(), List.of());
     RecipeWeek early =
         partial.recipes().stream().filter(r -> r.recipe().equals("qwen")).findFirst().orElseThrow();
     assertThat(early.notes().unfinished()).isTrue();
@@ -297,7 +299,7 @@ class DigestIT {
   void mailHasTextHtmlAndEveryReferencedImageAndIsSentExactlyOnce() throws Exception {
     SpecwatchConfig c = config();
     MutableClock clock =
-        new MutableClock(service(c, Clock.systemUTC(), 3).dueAt(PERIOD).plusSeconds(600));
+        new MutableClock(service(c, Clock.systemUTC(), 3).dueAt(period).plusSeconds(600));
     DigestService service = service(c, clock, 3);
     assertThat(service.sendIfDue()).isEqualTo(DigestService.Outcome.SENT);
     assertThat(service.sendIfDue()).isEqualTo(DigestService.Outcome.ALREADY_SENT);
@@ -312,10 +314,10 @@ class DigestIT {
         .satisfies(
             g ->
                 assertThat(g.getSubject())
-                    .isEqualTo("specwatch weekly " + PERIOD.label() + ": 1 recipe, 1 regression"));
+                    .isEqualTo("specwatch weekly " + period.label() + ": 1 recipe, 1 regression"));
     MimeMessage m = mail.getReceivedMessagesForDomain("lead@example.com")[0];
     assertThat(m.getSubject())
-        .isEqualTo("specwatch weekly " + PERIOD.label() + ": 3 recipes, 1 regression");
+        .isEqualTo("specwatch weekly " + period.label() + ": 3 recipes, 1 regression");
     Multipart alternative = (Multipart) m.getContent();
     assertThat(alternative.getContentType()).startsWith("multipart/alternative");
     assertThat(alternative.getCount()).isEqualTo(2);
@@ -353,7 +355,7 @@ class DigestIT {
   void anSmtpOutageIsRetriedAndTheDigestStillGoesOutOnce() throws Exception {
     SpecwatchConfig c = config();
     MutableClock clock =
-        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).plusSeconds(60));
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(period).plusSeconds(60));
     mail.stop();
     assertThat(service(c, clock, 2).sendIfDue()).isEqualTo(DigestService.Outcome.FAILED);
     assertThat(service(c, clock, 2).sent()).as("not recorded").isEmpty();
@@ -383,7 +385,7 @@ class DigestIT {
           service(c, Clock.systemUTC(), 1)
               .withSlackSummary(
                   DigestSlack.poster(List.of(notifier), "#fleet", r -> {}).orElseThrow());
-      assertThat(service.send(PERIOD)).isEqualTo(DigestService.Outcome.SENT);
+      assertThat(service.send(period)).isEqualTo(DigestService.Outcome.SENT);
       assertThat(slack.calls())
           .singleElement()
           .satisfies(
@@ -401,7 +403,7 @@ class DigestIT {
   void aDigestMoreThanMaxLatenessLateIsSkippedWithAWarning() throws Exception {
     SpecwatchConfig c = config();
     MutableClock clock =
-        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).plus(Duration.ofDays(2)));
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(period).plus(Duration.ofDays(2)));
     DigestService service = service(c, clock, 1);
     assertThat(service.sendIfDue()).isEqualTo(DigestService.Outcome.TOO_LATE);
     assertThat(mail.getReceivedMessages()).isEmpty();
@@ -426,7 +428,7 @@ class DigestIT {
     SpecwatchConfig c = config();
     // Up an hour after the digest was due; the cron trigger itself is days away.
     MutableClock clock =
-        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).plusSeconds(3600));
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(period).plusSeconds(3600));
     Scheduler scheduler = scheduler("digest-catch-up");
     try {
       DigestSchedule.apply(scheduler, c.digest().get(), service(c, clock, 1));
@@ -443,7 +445,7 @@ class DigestIT {
   void theQuartzCronTriggerRunsTheDigestJob() throws Exception {
     SpecwatchConfig c = config();
     MutableClock clock =
-        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(PERIOD).minusSeconds(3600));
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(period).minusSeconds(3600));
     SpecwatchConfig.Digest everySecond =
         new SpecwatchConfig.Digest(
             "* * * * * ?",

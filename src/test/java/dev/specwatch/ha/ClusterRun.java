@@ -2,10 +2,10 @@ package dev.specwatch.ha;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.BoundPort;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.PostgresDatabase;
-import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,14 +43,16 @@ final class ClusterRun implements AutoCloseable {
   /** One {@code specwatch run} process. */
   final class Replica {
     final int index;
-    final int port;
+
+    /** The port this replica's current process bound (it is told port 0). */
+    volatile int port;
+
     final Path config;
     final Path log;
     Process process;
 
     Replica(int index) throws IOException {
       this.index = index;
-      this.port = PrometheusServer.freePort();
       this.config = dir.resolve("specwatch-" + index + ".yaml");
       this.log = dir.resolve("specwatch-" + index + ".log");
       Files.writeString(
@@ -67,9 +69,7 @@ final class ClusterRun implements AutoCloseable {
               + "\"\n  shards: "
               + SHARDS
               + "\n  checkin_interval: 1s\n"
-              + "server: {listen: \"127.0.0.1:"
-              + port
-              + "\"}\n"
+              + "server: {listen: \"127.0.0.1:0\"}\n"
               + "notifiers:\n  - {type: slack, token: "
               + TOKEN
               + ", channel: \"#mtp\", api_url: \""
@@ -78,12 +78,14 @@ final class ClusterRun implements AutoCloseable {
     }
 
     void start() throws IOException {
+      long offset = BoundPort.end(log);
       process =
           new ProcessBuilder("java", "-jar", jarPath(), "run", "--config", config.toString())
               .directory(dir.toFile())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
+      port = BoundPort.fromLog(process, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
     }
 
     /** The replica's name in the cluster: host-pid. */

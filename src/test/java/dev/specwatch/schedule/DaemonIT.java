@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.BoundPort;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
-import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,7 +46,11 @@ class DaemonIT {
     processes.forEach(Process::destroyForcibly);
   }
 
+  /** The port the daemon last started bound (it is told port 0). */
+  int port;
+
   private Process run(Path config, Path log) throws IOException {
+    long offset = BoundPort.end(log);
     String jar = System.getProperty("specwatch.jar", "target/specwatch.jar");
     Process p =
         new ProcessBuilder(
@@ -62,6 +66,7 @@ class DaemonIT {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     processes.add(p);
+    port = BoundPort.fromLog(p, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
     return p;
   }
 
@@ -79,7 +84,6 @@ class DaemonIT {
   void regressionPostsOnceSurvivesKill9AndRecoveryUpdatesTheSameMessage() throws Exception {
     try (Fleet fleet = Fleet.start("/dev/specwatch/testing/daemon-it.yaml");
         FakeSlackApi slack = new FakeSlackApi()) {
-      int port = PrometheusServer.freePort();
       Files.createDirectories(dir.resolve("alerts"));
       Files.writeString(
           dir.resolve("alerts/daemon.yaml"),
@@ -101,9 +105,7 @@ class DaemonIT {
               + "\"}\n"
               + "evaluation: {interval: 2s, window: 15s}\n"
               + "policies: alerts\nstate: {dir: state}\n"
-              + "server: {listen: \"127.0.0.1:"
-              + port
-              + "\", bearer_token: "
+              + "server: {listen: \"127.0.0.1:0\", bearer_token: "
               + API_TOKEN
               + "}\n"
               + "notifiers:\n  - {type: slack, token: "
@@ -228,7 +230,6 @@ class DaemonIT {
   @Test
   @ExtendWith(Fleet.Extension.class)
   void reloadsOnPostAndSighupAndServesEveryDocumentedEndpoint(Fleet fleet) throws Exception {
-    int port = PrometheusServer.freePort();
     Path alerts = Files.createDirectories(dir.resolve("alerts"));
     policy(alerts, "steady", "it/steady-mtp", "slo: {objective: 0.99, acceptance_rate: 0.5}\n");
     Path config = dir.resolve("specwatch.yaml");
@@ -237,9 +238,7 @@ class DaemonIT {
         "prometheus: {url: \""
             + fleet.prometheus().baseUri()
             + "\"}\nevaluation: {interval: 1s, window: 15s}\npolicies: alerts\n"
-            + "state: {dir: state}\nserver: {listen: \"127.0.0.1:"
-            + port
-            + "\", bearer_token: "
+            + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\", bearer_token: "
             + API_TOKEN
             + "}\nnotifiers:\n  - {type: log}\n",
         StandardCharsets.UTF_8);

@@ -8,7 +8,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
-import dev.specwatch.testing.PrometheusServer;
+import dev.specwatch.testing.HeldClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -79,9 +79,10 @@ class WebUiIT {
 
   @Test
   void pagesShowTheFleetEscapeEverythingAndSilencesWorkThroughTheForms() throws Exception {
-    try (Fleet fleet = Fleet.start("/dev/specwatch/testing/daemon-it.yaml");
+    // The scenario stands still (idle) until the silence exists: then healthy 20 s, regressed.
+    HeldClock timeline = new HeldClock();
+    try (Fleet fleet = Fleet.startHeld("/dev/specwatch/testing/daemon-it.yaml", timeline);
         FakeSlackApi slack = new FakeSlackApi()) {
-      int port = PrometheusServer.freePort();
       Files.createDirectories(dir.resolve("alerts"));
       Files.writeString(
           dir.resolve("alerts/daemon.yaml"),
@@ -105,9 +106,7 @@ class WebUiIT {
           "prometheus: {url: \""
               + fleet.prometheus().baseUri()
               + "\"}\nevaluation: {interval: 2s, window: 15s}\npolicies: alerts\n"
-              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:"
-              + port
-              + "\"}\nnotifiers:\n  - {type: slack, token: xoxb-ui-planted-2024, channel: \"#mtp\","
+              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n  - {type: slack, token: xoxb-ui-planted-2024, channel: \"#mtp\","
               + " api_url: \""
               + slack.apiUrl()
               + "\"}\n");
@@ -148,7 +147,7 @@ class WebUiIT {
         assertThatThrownBy(() -> browser.switchTo().alert())
             .isInstanceOf(NoAlertPresentException.class);
 
-        // A silence through the form, before the regression (20 s into the timeline).
+        // A silence through the form, before the regression: the timeline runs only after it.
         browser.get(base + "/silences");
         browser.findElement(By.id("recipe")).sendKeys("daemon");
         browser.findElement(By.id("rule")).sendKeys("acceptance_rate");
@@ -162,6 +161,7 @@ class WebUiIT {
             .until(() -> mainText().contains("rolling out a new build"));
         assertThat(browser.getCurrentUrl()).isEqualTo(base + "/silences");
         shot("silences");
+        timeline.release();
 
         // The regression fires while silenced: the engine records it, Slack hears nothing.
         await()

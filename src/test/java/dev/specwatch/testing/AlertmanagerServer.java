@@ -5,6 +5,7 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
@@ -28,20 +29,26 @@ public final class AlertmanagerServer implements AutoCloseable {
     Files.writeString(
         config,
         "route:\n  receiver: 'null'\n  group_wait: 1s\nreceivers:\n" + "  - name: 'null'\n");
-    int port = PrometheusServer.freePort();
-    int cluster = PrometheusServer.freePort();
     Path log = dir.resolve("alertmanager.log");
     Process process =
         new ProcessBuilder(
                 "/usr/bin/prometheus-alertmanager",
                 "--config.file=" + config,
                 "--storage.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--cluster.listen-address=127.0.0.1:" + cluster,
-                "--log.level=warn")
+                "--web.listen-address=127.0.0.1:0",
+                // no gossip: a single test instance needs no cluster port
+                "--cluster.listen-address=",
+                "--log.level=info")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
+    int port;
+    try {
+      port = BoundPort.fromLog(process, log, 0, BoundPort.EXPORTER_TOOLKIT, Duration.ofSeconds(30));
+    } catch (IllegalStateException e) {
+      process.destroyForcibly();
+      throw e;
+    }
     AlertmanagerServer server = new AlertmanagerServer(process, dir, port);
     Instant deadline = Instant.now().plusSeconds(30);
     while (Instant.now().isBefore(deadline)) {

@@ -29,6 +29,7 @@ public final class Fleet implements AutoCloseable {
   private final PrometheusServer prometheus;
   private final Scenario scenario;
   private final Instant started;
+  private HeldClock heldClock;
 
   private Fleet(
       SimulatorServer simulator, PrometheusServer prometheus, Scenario scenario, Instant started) {
@@ -47,10 +48,24 @@ public final class Fleet implements AutoCloseable {
    * caller closes it.
    */
   public static Fleet start(String scenarioResource) throws IOException, URISyntaxException {
+    return start(scenarioResource, Clock.systemUTC());
+  }
+
+  /**
+   * A fleet whose scenario stands at its first moment (counters at rest: idle) until {@code
+   * clock.release()}; {@link #startedAt} is then the release.
+   */
+  public static Fleet startHeld(String scenarioResource, HeldClock clock)
+      throws IOException, URISyntaxException {
+    return start(scenarioResource, clock);
+  }
+
+  private static Fleet start(String scenarioResource, Clock clock)
+      throws IOException, URISyntaxException {
     Path file = Path.of(Fleet.class.getResource(scenarioResource).toURI());
     Scenario scenario = ScenarioLoader.load(file);
     Instant started = Instant.now();
-    Simulator sim = new Simulator(scenario, Clock.systemUTC());
+    Simulator sim = new Simulator(scenario, clock);
     SimulatorServer server = SimulatorServer.start(sim, new InetSocketAddress("127.0.0.1", 0));
     try {
       PrometheusServer prometheus =
@@ -58,7 +73,11 @@ public final class Fleet implements AutoCloseable {
               .ruleFile(RULES)
               .job("vllm", "127.0.0.1:" + server.port())
               .start();
-      return new Fleet(server, prometheus, scenario, started);
+      Fleet fleet = new Fleet(server, prometheus, scenario, started);
+      if (clock instanceof HeldClock held) {
+        fleet.heldClock = held;
+      }
+      return fleet;
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
@@ -83,12 +102,12 @@ public final class Fleet implements AutoCloseable {
 
   /** When the scenario's timeline started: phase offsets in the scenario are relative to it. */
   public Instant startedAt() {
-    return started;
+    return heldClock != null && heldClock.releasedAt() != null ? heldClock.releasedAt() : started;
   }
 
   /** How long the scenario has been running. */
   public Duration elapsed() {
-    return Duration.between(started, Instant.now());
+    return Duration.between(startedAt(), Instant.now());
   }
 
   @Override

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +29,11 @@ import java.util.TreeMap;
  *
  * A drop multiplies acceptance by (1 − size) from its start, at once or ramped (a slow drift). The
  * same seed gives the same history.
+ *
+ * <p>Every pattern is aligned to the model's own {@code from}: hour 0 of the day is {@code from},
+ * and bursts, restarts and day-to-day shifts fall at offsets from it, never at a wall-clock hour.
+ * Tests anchor {@code from} at a UTC midnight ({@link #lastMidnight}) so that detectors which bin
+ * by hour of day see the same history whatever the hour the suite starts.
  */
 public final class HistoryGenerator {
   public static final int K = 3;
@@ -39,7 +43,7 @@ public final class HistoryGenerator {
    *
    * @param draftsPerSecond mean verification steps per second (busy hours higher)
    * @param trafficSwing relative day/night swing of the traffic, 0..1
-   * @param idleNights no traffic 01:00-06:00 UTC
+   * @param idleNights no traffic in hours 1 to 6 of each day (counted from the model's start)
    * @param burstsPerDay 20-minute bursts at triple traffic
    * @param level healthy acceptance rate
    * @param mixSwing relative day/night swing of acceptance (the prompt mix)
@@ -72,6 +76,14 @@ public final class HistoryGenerator {
       String name, Profile profile, Drop drop, Instant from, Instant to, long seed) {}
 
   private HistoryGenerator() {}
+
+  /**
+   * The latest UTC midnight at or before {@code now}: a history that ends there is the same, and
+   * lies the same way on the hours of the day, whatever the time a test starts.
+   */
+  public static Instant lastMidnight(Instant now) {
+    return now.truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+  }
 
   private static final String[] FAMILIES = {
     "vllm:spec_decode_num_drafts",
@@ -152,8 +164,7 @@ public final class HistoryGenerator {
     long[][] counters = new long[p.engines()][3];
     StringBuilder line = new StringBuilder();
     for (Instant t = m.from(); !t.isAfter(m.to()); t = t.plus(scrape)) {
-      var z = t.atZone(ZoneOffset.UTC);
-      double hour = z.getHour() + z.getMinute() / 60.0;
+      double hour = (Duration.between(m.from(), t).toSeconds() / 3600.0) % 24;
       double traffic =
           p.draftsPerSecond() * (1 + p.trafficSwing() * Math.sin(2 * Math.PI * (hour - 9) / 24));
       if (p.idleNights() && hour >= 1 && hour < 6) {

@@ -32,7 +32,7 @@ public final class LiveDetection {
   public static final Duration INTERVAL = Duration.ofSeconds(5);
   public static final Duration WINDOW = Duration.ofMinutes(1);
   public static final Duration DROP = Duration.ofSeconds(60);
-  public static final Duration RECOVERY = Duration.ofSeconds(120);
+  public static final Duration RECOVERY = Duration.ofMinutes(2);
 
   /** Every transition, and when the simulator's timeline started. */
   public record Run(List<Transition> transitions, Instant started) {
@@ -53,7 +53,23 @@ public final class LiveDetection {
         .build();
   }
 
+  /**
+   * Evaluates live, every {@link #INTERVAL} of the wall clock while the scenario plays: what `make
+   * detect-bench` measures (delays include scraping and ingestion). Not for tests.
+   */
   public static Run run(Path stateDir, Duration length) throws Exception {
+    return run(stateDir, length, false);
+  }
+
+  /**
+   * Evaluates at every {@link #INTERVAL} of the scenario's timeline once Prometheus has scraped it
+   * all (Timeline): the same decisions whatever the machine's speed. For tests.
+   */
+  public static Run atFixedPoints(Path stateDir, Duration length) throws Exception {
+    return run(stateDir, length, true);
+  }
+
+  private static Run run(Path stateDir, Duration length, boolean fixedPoints) throws Exception {
     List<Policy> policies =
         List.of(
             policy("sequential", "it/sequential", Policy.Detection.Mode.SEQUENTIAL),
@@ -62,15 +78,27 @@ public final class LiveDetection {
     try (Fleet fleet = Fleet.start("/dev/specwatch/testing/sequential-it.yaml")) {
       PrometheusClient client =
           new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri()));
+      MutableClock fixed = new MutableClock(fleet.startedAt());
+      Clock clock = fixedPoints ? fixed : Clock.systemUTC();
       AlertService service =
           new AlertService(
-              new Evaluator(client, Clock.systemUTC()),
+              new Evaluator(client, clock),
               new Learner(client),
               new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-              new FileStateStore(stateDir, Clock.systemUTC()),
+              new FileStateStore(stateDir, clock),
               new SilenceStore(stateDir),
               seen::add,
-              Clock.systemUTC());
+              clock);
+      if (fixedPoints) {
+        Timeline.awaitScraped(fleet, length);
+        Timeline.everyStep(
+            fixed,
+            fleet.startedAt(),
+            INTERVAL,
+            length,
+            () -> service.runOnce(policies, WINDOW, INTERVAL));
+        return new Run(List.copyOf(seen), fleet.startedAt());
+      }
       Instant end = fleet.startedAt().plus(length);
       while (Instant.now().isBefore(end)) {
         Instant next = Instant.now().plus(INTERVAL);

@@ -14,6 +14,10 @@ public final class MutableClock extends Clock {
     this.now = start;
   }
 
+  public void set(Instant at) {
+    now = at;
+  }
+
   public void advance(Duration d) {
     now = now.plus(d);
   }

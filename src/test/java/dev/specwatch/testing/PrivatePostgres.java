@@ -45,9 +45,29 @@ public final class PrivatePostgres implements AutoCloseable {
         "-A",
         "trust",
         "--no-sync");
-    PrivatePostgres pg = new PrivatePostgres(dir, bin, PrometheusServer.freePort());
-    pg.up();
-    return pg;
+    // PostgreSQL cannot bind port 0 and say which it got: a port taken between the pick and the
+    // bind fails the start, and another port is tried.
+    return PrometheusServer.retryingPorts(
+        port -> {
+          PrivatePostgres pg = new PrivatePostgres(dir, bin, port);
+          try {
+            pg.up();
+          } catch (IOException e) {
+            String log =
+                Files.exists(dir.resolve("server.log"))
+                    ? Files.readString(dir.resolve("server.log"))
+                    : "";
+            if (log.contains("Address already in use") || log.contains("could not bind")) {
+              Files.deleteIfExists(dir.resolve("server.log"));
+              throw new PrometheusServer.PortTakenException(log);
+            }
+            throw e;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting PostgreSQL", e);
+          }
+          return pg;
+        });
   }
 
   public String url(String database) {

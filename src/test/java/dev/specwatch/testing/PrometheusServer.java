@@ -128,7 +128,6 @@ public final class PrometheusServer implements AutoCloseable {
       }
       Path configFile = dir.resolve("prometheus.yml");
       Files.writeString(configFile, config.toString(), StandardCharsets.UTF_8);
-      int port = freePort();
       Path log = dir.resolve("prometheus.log");
       List<Path> inputs = new ArrayList<>(historyFiles);
       if (openMetricsHistory != null) {
@@ -144,14 +143,23 @@ public final class PrometheusServer implements AutoCloseable {
                   prometheusBinary(),
                   "--config.file=" + configFile,
                   "--storage.tsdb.path=" + dir.resolve("data"),
-                  "--web.listen-address=127.0.0.1:" + port,
+                  "--web.listen-address=127.0.0.1:0",
                   "--web.enable-lifecycle",
                   "--web.enable-admin-api",
                   "--storage.tsdb.retention.time=90d",
-                  "--log.level=warn")
+                  // info: the line that names the port it bound
+                  "--log.level=info")
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())
               .start();
+      int port;
+      try {
+        port =
+            BoundPort.fromLog(process, log, 0, BoundPort.EXPORTER_TOOLKIT, Duration.ofSeconds(60));
+      } catch (IllegalStateException e) {
+        process.destroyForcibly();
+        throw new IllegalStateException("prometheus did not start: " + e.getMessage(), e);
+      }
       PrometheusServer server = new PrometheusServer(process, dir, port);
       server.awaitReady(log);
       return server;
@@ -168,11 +176,48 @@ public final class PrometheusServer implements AutoCloseable {
         "prometheus is not installed: run `make deps` (Debian package 'prometheus')");
   }
 
+  /**
+   * A port free now, for a server that cannot bind port 0 and tell which it got; it may be taken
+   * before that server binds it, so such a server is started with {@link #retryingPorts}.
+   */
   public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
     }
+  }
+
+  /** A server started on a port picked by the test. */
+  @FunctionalInterface
+  public interface OnPort<T> {
+    /**
+     * Starts the server on {@code port}.
+     *
+     * @throws PortTakenException when it could not bind the port
+     */
+    T start(int port) throws IOException;
+  }
+
+  /** Thrown by {@link OnPort#start} when the port was taken before the server bound it. */
+  public static final class PortTakenException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public PortTakenException(String message) {
+      super(message);
+    }
+  }
+
+  /** Starts the server on a free port, and on another one while the port was taken meanwhile. */
+  public static <T> T retryingPorts(OnPort<T> server) throws IOException {
+    PortTakenException last = null;
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        return server.start(freePort());
+      } catch (PortTakenException e) {
+        last = e;
+      }
+    }
+    throw last;
   }
 
   private void awaitReady(Path log) throws IOException {

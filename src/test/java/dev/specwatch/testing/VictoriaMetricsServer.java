@@ -36,7 +36,13 @@ public final class VictoriaMetricsServer implements AutoCloseable {
             + "      - targets: ['"
             + target
             + "']\n");
-    int port = PrometheusServer.freePort();
+    // VictoriaMetrics does not say which port it bound for :0; a port taken meanwhile makes it
+    // exit at start, and another port is tried.
+    return PrometheusServer.retryingPorts(port -> start(dir, config, port));
+  }
+
+  private static VictoriaMetricsServer start(Path dir, Path config, int port) throws IOException {
+    Path log = dir.resolve("victoria-metrics-" + port + ".log");
     Process p =
         new ProcessBuilder(
                 "/usr/bin/victoria-metrics",
@@ -48,27 +54,48 @@ public final class VictoriaMetricsServer implements AutoCloseable {
                 "-retentionPeriod=1d",
                 "-loggerLevel=WARN")
             .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("victoria-metrics.log").toFile())
+            .redirectOutput(log.toFile())
             .start();
     VictoriaMetricsServer server = new VictoriaMetricsServer(p, port);
     HttpClient http = HttpClient.newHttpClient();
     for (int i = 0; i < 100; i++) {
+      if (!p.isAlive()) {
+        String text = Files.readString(log);
+        if (text.contains("address already in use")) {
+          throw new PrometheusServer.PortTakenException(text);
+        }
+        throw new IllegalStateException("victoria-metrics exited: " + text);
+      }
       try {
-        if (http.send(
-                    HttpRequest.newBuilder(server.baseUri().resolve("/health")).build(),
-                    HttpResponse.BodyHandlers.ofString())
-                .statusCode()
-            == 200) {
-          return server;
+        if (send(http, server) == 200) {
+          if (p.isAlive()) {
+            return server;
+          }
         }
       } catch (IOException e) {
         // not listening yet
       }
-      Thread.sleep(100);
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
     }
     server.close();
-    throw new IllegalStateException(
-        "victoria-metrics did not start: " + Files.readString(dir.resolve("victoria-metrics.log")));
+    throw new IllegalStateException("victoria-metrics did not start: " + Files.readString(log));
+  }
+
+  private static int send(HttpClient http, VictoriaMetricsServer server) throws IOException {
+    try {
+      return http.send(
+              HttpRequest.newBuilder(server.baseUri().resolve("/health")).build(),
+              HttpResponse.BodyHandlers.ofString())
+          .statusCode();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
   }
 
   public URI baseUri() {
