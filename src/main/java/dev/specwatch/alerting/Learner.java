@@ -121,8 +121,8 @@ public final class Learner {
     Instant from =
         Instant.ofEpochMilli(
             Math.floorDiv(at.minus(history).toEpochMilli(), block.toMillis()) * block.toMillis());
-    QueryScope stepScope = new QueryScope(p.matchLabelNames(), p.matchers(), step);
-    QueryScope blockScope = new QueryScope(p.matchLabelNames(), p.matchers(), block);
+    QueryScope stepScope = QueryScope.of(p, step);
+    QueryScope blockScope = QueryScope.of(p, block);
     Map<Long, double[]> byTime = new TreeMap<>();
     collect(byTime, 0, range(VllmProfile.ACCEPTED_TOKENS, stepScope, from, at, sample));
     collect(byTime, 1, range(VllmProfile.DRAFT_TOKENS, stepScope, from, at, sample));

@@ -85,9 +85,7 @@ final class SuggestCommand implements Callable<Integer> {
     Instant to = (time == null ? Instant.now() : time).truncatedTo(ChronoUnit.HOURS);
     Instant from = to.minus(window).plus(Duration.ofHours(1));
     EngineProfile profile = EngineProfile.of(policy.engine());
-    QueryScope hourly =
-        new QueryScope(
-            List.copyOf(policy.match().keySet()), policy.matchers(), Duration.ofHours(1));
+    QueryScope hourly = QueryScope.of(policy, Duration.ofHours(1));
     List<Double> acceptance =
         values(prometheus, profile.query(Signal.ACCEPTANCE_RATE, hourly), from, to);
     List<Double> length =

@@ -299,7 +299,7 @@ final class PolicyReader {
                 });
     Optional<Policy.Change> change = t.map("change").flatMap(PolicyReader::change);
     if (t.has("change") && engine == Engine.SGLANG) {
-      t.error("change", "needs vLLM's token counters; SGLang exports gauges only");
+      t.error("change", "needs vLLM's draft-token counters; SGLang exports none (docs/ENGINES.md)");
     }
     t.finish();
     return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput, change);
@@ -345,7 +345,9 @@ final class PolicyReader {
           }
         };
     if (parsed == Policy.Detection.Mode.SEQUENTIAL && engine == Engine.SGLANG) {
-      r.error("detection", "sequential needs vLLM's token counters; SGLang exports gauges only");
+      r.error(
+          "detection",
+          "sequential needs vLLM's draft-token counters; SGLang exports none (docs/ENGINES.md)");
     }
     return new Policy.Detection(parsed, interval);
   }

@@ -73,7 +73,7 @@ public final class DigestCollector {
     if (week.compareTo(Duration.ofMinutes(5)) < 0) {
       week = Duration.ofMinutes(5);
     }
-    QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), week);
+    QueryScope scope = QueryScope.of(p, week);
 
     Double acceptance = value(profile.query(Signal.ACCEPTANCE_RATE, scope), end);
     Double meanLength = value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope), end);
@@ -95,7 +95,7 @@ public final class DigestCollector {
             : acceptedTokens / generation;
 
     List<RecipeWeek.Day> daily = new ArrayList<>();
-    QueryScope day = new QueryScope(p.matchLabelNames(), p.matchers(), Duration.ofDays(1));
+    QueryScope day = QueryScope.of(p, Duration.ofDays(1));
     for (int d = 0; d < 7; d++) {
       Instant dayEnd = period.dayBoundary(d + 1);
       if (dayEnd.isAfter(end)) {
@@ -109,7 +109,7 @@ public final class DigestCollector {
               value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, day), dayEnd)));
     }
 
-    QueryScope hour = new QueryScope(p.matchLabelNames(), p.matchers(), Duration.ofHours(1));
+    QueryScope hour = QueryScope.of(p, Duration.ofHours(1));
     Duration step = Duration.ofHours(1);
     double[] hourly =
         range(profile.query(Signal.ACCEPTANCE_RATE, hour), start.plus(step), end, step);

@@ -62,12 +62,7 @@ final class Sparklines {
     }
     String promql =
         EngineProfile.of(p.engine())
-            .query(
-                Signal.ACCEPTANCE_RATE,
-                new QueryScope(
-                    List.copyOf(p.match().keySet()),
-                    p.matchers(),
-                    wiring.config().evaluation().window()));
+            .query(Signal.ACCEPTANCE_RATE, QueryScope.of(p, wiring.config().evaluation().window()));
     Instant start = end.minus(SPAN);
     List<Double> values = new ArrayList<>();
     for (long i = 0; i <= SPAN.dividedBy(STEP); i++) {

@@ -37,7 +37,7 @@ public final class AlertingRules {
     for (Policy p : policies) {
       List<String[]> rules = new ArrayList<>();
       EngineProfile profile = EngineProfile.of(p.engine());
-      QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), window);
+      QueryScope scope = QueryScope.of(p, window);
       String gate =
           "\n  and on ("
               + PromQl.labelList(p.matchLabelNames())

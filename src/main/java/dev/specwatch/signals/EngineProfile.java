@@ -23,6 +23,14 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile {
    */
   String query(Signal signal, QueryScope scope);
 
+  /**
+   * Whether the queries need the recipes' k ({@link QueryScope#k()}): true where the engine exports
+   * no draft-token counter, so acceptance is derived from the accepted length.
+   */
+  default boolean needsK() {
+    return false;
+  }
+
   static EngineProfile of(Engine engine) {
     return switch (engine) {
       case VLLM -> VllmProfile.INSTANCE;

@@ -78,9 +78,7 @@ public final class Evaluator {
       List<Policy> policies, Duration window, Duration step, Instant time, Fetcher fetcher) {
     Map<GroupKey, List<Policy>> groups = new LinkedHashMap<>();
     for (Policy p : policies) {
-      groups
-          .computeIfAbsent(new GroupKey(p.engine(), p.matchLabelNames()), k -> new ArrayList<>())
-          .add(p);
+      groups.computeIfAbsent(GroupKey.of(p), k -> new ArrayList<>()).add(p);
     }
     Map<String, RecipeSnapshot> byRecipe = new HashMap<>();
     int queries = 0;
@@ -107,7 +105,16 @@ public final class Evaluator {
     return new Evaluation(time, window, ordered, queries);
   }
 
-  private record GroupKey(Engine engine, List<String> labelNames) {}
+  /**
+   * Recipes queried together: one engine, one set of label names, and for an engine whose signals
+   * need k (SGLang: acceptance is (L - 1) / k) one k; 0 where k does not enter the queries.
+   */
+  private record GroupKey(Engine engine, List<String> labelNames, int k) {
+    static GroupKey of(Policy p) {
+      boolean needsK = EngineProfile.of(p.engine()).needsK();
+      return new GroupKey(p.engine(), p.matchLabelNames(), needsK ? p.numSpeculativeTokens() : 0);
+    }
+  }
 
   private record GroupResult(List<RecipeSnapshot> snapshots, int queries) {}
 
@@ -126,6 +133,9 @@ public final class Evaluator {
     EngineProfile profile = EngineProfile.of(key.engine());
     QueryScope scope =
         new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
+    if (key.k() > 0) {
+      scope = scope.withK(key.k());
+    }
     Map<List<String>, Policy> byValues = new HashMap<>();
     for (Policy p : recipes) {
       byValues.put(List.copyOf(p.match().values()), p);

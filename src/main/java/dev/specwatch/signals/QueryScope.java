@@ -1,28 +1,55 @@
 package dev.specwatch.signals;
 
 import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.Policy;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * What one query covers: the series selected by {@code matchers}, summed {@code by} the labels that
  * tell recipes apart, over a range {@code window} that ends {@code offset} before the evaluation
- * time.
+ * time; {@code k}, the draft tokens per verification step of the recipes covered, where an engine
+ * needs it to turn what it exports into a signal (SGLang exports no draft-token counter).
  */
 public record QueryScope(
-    List<String> groupBy, List<LabelMatcher> matchers, Duration window, Duration offset) {
+    List<String> groupBy,
+    List<LabelMatcher> matchers,
+    Duration window,
+    Duration offset,
+    OptionalInt k) {
   public QueryScope(List<String> groupBy, List<LabelMatcher> matchers, Duration window) {
-    this(groupBy, matchers, window, Duration.ZERO);
+    this(groupBy, matchers, window, Duration.ZERO, OptionalInt.empty());
+  }
+
+  public QueryScope(
+      List<String> groupBy, List<LabelMatcher> matchers, Duration window, Duration offset) {
+    this(groupBy, matchers, window, offset, OptionalInt.empty());
+  }
+
+  /** One recipe's series over {@code window}, with its k. */
+  public static QueryScope of(Policy p, Duration window) {
+    return new QueryScope(
+        p.matchLabelNames(),
+        p.matchers(),
+        window,
+        Duration.ZERO,
+        OptionalInt.of(p.numSpeculativeTokens()));
+  }
+
+  /** The same scope for recipes with {@code k} draft tokens per step. */
+  public QueryScope withK(int draftTokens) {
+    return new QueryScope(groupBy, matchers, window, offset, OptionalInt.of(draftTokens));
   }
 
   /** The same series over {@code baseline}, ending where this window starts. */
   public QueryScope baseline(Duration baseline) {
-    return new QueryScope(groupBy, matchers, baseline, window);
+    return new QueryScope(groupBy, matchers, baseline, window, k);
   }
 
   /** The same series over {@code range} ending now: one evaluation step's increments. */
   public QueryScope over(Duration range) {
-    return new QueryScope(groupBy, matchers, range, Duration.ZERO);
+    return new QueryScope(groupBy, matchers, range, Duration.ZERO, k);
   }
 
   /** {@code [5m]} or {@code [7d] offset 5m}: the range part of a range selector. */
@@ -34,6 +61,9 @@ public record QueryScope(
   public QueryScope {
     if (offset == null || offset.isNegative()) {
       throw new IllegalArgumentException("offset must be >= 0");
+    }
+    if (k == null || (k.isPresent() && k.getAsInt() < 1)) {
+      throw new IllegalArgumentException("k must be absent or at least 1");
     }
     groupBy = List.copyOf(groupBy);
     matchers = List.copyOf(matchers);

@@ -1,27 +1,38 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.model.LabelMatcher;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**
- * SGLang: per-step gauges {@code sglang:spec_accept_length} (incl. the bonus token) and {@code
- * sglang:spec_accept_rate}, and the counter {@code sglang:spec_verify_calls_total}. Gauges are read
- * with {@code avg_over_time} (a rate of a gauge means nothing) and combined across servers weighted
- * by their verification calls, so a busy server counts for more than an idle one. Tensor-parallel
- * ranks report identical series; only the leader ({@code tp_rank="0"}) is read. SGLang exports no
- * per-position or draft-token counters.
+ * SGLang, as its own source exports it (docs/ENGINES.md has the files and commits):
+ *
+ * <ul>
+ *   <li>tokenizer-side counters {@code sglang:generation_tokens_total} and, in newer releases,
+ *       {@code sglang:spec_verify_calls_total}, labelled {@code model_name} (+ {@code engine_type},
+ *       custom labels), one series per server: no rank labels;
+ *   <li>scheduler-side gauges {@code sglang:spec_accept_length} (the last log interval's accepted
+ *       length, bonus token included) and {@code sglang:num_running_reqs}, labelled {@code
+ *       model_name, engine_type, tp_rank, pp_rank, moe_ep_rank} (+ {@code dp_rank} under DP
+ *       attention), exported by each scheduler's attention-TP leader by default.
+ * </ul>
+ *
+ * Where the verify counter exists the signals are exact over any window: accepted length L =
+ * generation tokens / verify calls, acceptance (L − 1) / k with the policy's k, drafts = verify
+ * calls. Where it does not (older releases), the accepted-length gauge is averaged over the window,
+ * weighted by each scheduler's running requests, and the signals rest on it: approximate. The two
+ * never mix for one recipe: the gauge form is dropped wherever the counter has a series ({@code
+ * unless}). {@code spec_accept_rate} is not read: its definition changed between releases.
  */
 public final class SglangProfile implements EngineProfile {
   public static final SglangProfile INSTANCE = new SglangProfile();
 
   public static final String ACCEPT_LENGTH = "sglang:spec_accept_length";
-  public static final String ACCEPT_RATE = "sglang:spec_accept_rate";
   public static final String VERIFY_CALLS = "sglang:spec_verify_calls_total";
   public static final String GENERATION_TOKENS = "sglang:generation_tokens_total";
   public static final String RUNNING_REQUESTS = "sglang:num_running_reqs";
+
+  /** The scheduler's parallelism labels: series that differ only in these are one scheduler. */
+  static final String RANK_LABELS = "tp_rank, pp_rank, moe_ep_rank";
 
   private SglangProfile() {}
 
@@ -31,10 +42,16 @@ public final class SglangProfile implements EngineProfile {
   }
 
   @Override
+  public boolean needsK() {
+    return true;
+  }
+
+  @Override
   public Set<Signal> supported() {
     return EnumSet.of(
         Signal.ACCEPTANCE_RATE,
         Signal.MEAN_ACCEPTED_LENGTH,
+        Signal.DRAFT_TOKENS_PER_SECOND,
         Signal.ACCEPTED_TOKENS_PER_SECOND,
         Signal.GENERATION_TOKENS_PER_SECOND,
         Signal.DRAFTS_IN_WINDOW,
@@ -43,55 +60,120 @@ public final class SglangProfile implements EngineProfile {
 
   @Override
   public String query(Signal signal, QueryScope scope) {
-    QueryScope leader = leaderOnly(scope);
-    String by = PromQl.labelList(leader.groupBy());
-    String range = leader.rangeSelector();
-    String selector = PromQl.selector(leader.matchers());
-    String verifyRate = "rate(" + VERIFY_CALLS + selector + range + ")";
     return switch (signal) {
-      case ACCEPTANCE_RATE -> weighted(ACCEPT_RATE, selector, range, verifyRate, by);
-      case MEAN_ACCEPTED_LENGTH -> weighted(ACCEPT_LENGTH, selector, range, verifyRate, by);
+      case MEAN_ACCEPTED_LENGTH -> length(scope);
+      case ACCEPTANCE_RATE -> "((" + length(scope) + ") - 1) / " + k(scope, signal);
+      case DRAFT_TOKENS_PER_SECOND ->
+          "("
+              + sum(scope, "rate", VERIFY_CALLS)
+              + "\n  or\n"
+              + sum(scope, "rate", GENERATION_TOKENS)
+              + " / on ("
+              + by(scope)
+              + ") ("
+              + gaugeLength(scope)
+              + ")) * "
+              + k(scope, signal);
       case ACCEPTED_TOKENS_PER_SECOND ->
-          "sum by ("
-              + by
-              + ") ((avg_over_time("
+          "("
+              + sum(scope, "rate", GENERATION_TOKENS)
+              + " - "
+              + sum(scope, "rate", VERIFY_CALLS)
+              + ")\n  or\n"
+              + sum(scope, "rate", GENERATION_TOKENS)
+              + " * on ("
+              + by(scope)
+              + ") (1 - 1 / ("
+              + gaugeLength(scope)
+              + "))";
+      case GENERATION_TOKENS_PER_SECOND -> sum(scope, "rate", GENERATION_TOKENS);
+      case DRAFTS_IN_WINDOW ->
+          sum(scope, "increase", VERIFY_CALLS)
+              + "\n  or\n("
+              + sum(scope, "increase", GENERATION_TOKENS)
+              + " / on ("
+              + by(scope)
+              + ") avg by ("
+              + by(scope)
+              + ") (avg_over_time("
               + ACCEPT_LENGTH
-              + selector
-              + range
-              + ") - 1) * "
-              + verifyRate
+              + PromQl.selector(scope.matchers())
+              + scope.rangeSelector()
+              + "))"
+              + noVerifyCounter(scope)
               + ")";
-      case GENERATION_TOKENS_PER_SECOND -> VllmProfile.sumRate(GENERATION_TOKENS, leader);
-      case DRAFTS_IN_WINDOW -> VllmProfile.sum(leader.groupBy(), "increase", VERIFY_CALLS, leader);
       case RUNNING_REQUESTS ->
-          VllmProfile.sum(leader.groupBy(), "avg_over_time", RUNNING_REQUESTS, leader);
+          "sum by ("
+              + by(scope)
+              + ") (max without ("
+              + RANK_LABELS
+              + ") (avg_over_time("
+              + RUNNING_REQUESTS
+              + PromQl.selector(scope.matchers())
+              + scope.rangeSelector()
+              + ")))";
       default -> throw new IllegalArgumentException("sglang does not export " + signal.key());
     };
   }
 
-  /** Verification-weighted mean of a per-server gauge; no sample when no verification ran. */
-  private static String weighted(
-      String gauge, String selector, String range, String verifyRate, String by) {
-    return "sum by ("
-        + by
-        + ") (avg_over_time("
-        + gauge
-        + selector
-        + range
-        + ") * "
-        + verifyRate
-        + ")\n  /\n(sum by ("
-        + by
-        + ") ("
-        + verifyRate
-        + ") > 0)";
+  /** Exact where the verify counter exists, else the gauge: never both for one group. */
+  private static String length(QueryScope scope) {
+    return VllmProfile.ratio(
+            sum(scope, "rate", GENERATION_TOKENS), sum(scope, "rate", VERIFY_CALLS))
+        + "\n  or\n("
+        + gaugeLength(scope)
+        + ")";
   }
 
-  private static QueryScope leaderOnly(QueryScope scope) {
-    List<LabelMatcher> matchers = new ArrayList<>(scope.matchers());
-    if (matchers.stream().noneMatch(m -> m.name().equals("tp_rank"))) {
-      matchers.add(LabelMatcher.equal("tp_rank", "0"));
-    }
-    return new QueryScope(scope.groupBy(), matchers, scope.window(), scope.offset());
+  /**
+   * The accepted-length gauge over the window, weighted by each scheduler's running requests (a
+   * busy DP rank counts for more than an idle one); only where no verify counter exists.
+   */
+  private static String gaugeLength(QueryScope scope) {
+    String selector = PromQl.selector(scope.matchers()) + scope.rangeSelector();
+    String running = "avg_over_time(" + RUNNING_REQUESTS + selector + ")";
+    return "sum by ("
+        + by(scope)
+        + ") (avg_over_time("
+        + ACCEPT_LENGTH
+        + selector
+        + ") * "
+        + running
+        + ")\n  /\n(sum by ("
+        + by(scope)
+        + ") ("
+        + running
+        + ") > 0)"
+        + noVerifyCounter(scope);
+  }
+
+  /** Drops groups whose servers export the verify counter (the exact form answers for them). */
+  private static String noVerifyCounter(QueryScope scope) {
+    return "\n  unless on ("
+        + by(scope)
+        + ")\ncount by ("
+        + by(scope)
+        + ") (count_over_time("
+        + VERIFY_CALLS
+        + PromQl.selector(scope.matchers())
+        + scope.rangeSelector()
+        + "))";
+  }
+
+  private static String sum(QueryScope scope, String function, String metric) {
+    return VllmProfile.sum(scope.groupBy(), function, metric, scope);
+  }
+
+  private static String by(QueryScope scope) {
+    return PromQl.labelList(scope.groupBy());
+  }
+
+  private static int k(QueryScope scope, Signal signal) {
+    return scope
+        .k()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "sglang's " + signal.key() + " needs the recipes' num_speculative_tokens"));
   }
 }

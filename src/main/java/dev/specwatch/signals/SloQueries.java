@@ -24,9 +24,7 @@ final class SloQueries {
   static Count slo(Policy p, Evaluator.Fetcher fetcher) throws PrometheusException {
     Policy.Slo slo = p.slo().get();
     EngineProfile profile = EngineProfile.of(p.engine());
-    String acceptance =
-        profile.query(
-            Signal.ACCEPTANCE_RATE, new QueryScope(p.matchLabelNames(), p.matchers(), slo.slice()));
+    String acceptance = profile.query(Signal.ACCEPTANCE_RATE, QueryScope.of(p, slo.slice()));
     String by = PromQl.labelList(p.matchLabelNames());
     String step = PromQl.range(slo.slice());
     Set<Duration> windows = new TreeSet<>();

@@ -34,8 +34,8 @@ public record ModelCounters(
     int k = phaseAt(model, t).numSpeculativeTokens();
     Totals now = totals(model, t);
     Totals then = totals(model, restartAt);
-    // vLLM splits traffic across data-parallel engines; SGLang's tensor-parallel ranks all report
-    // the whole model's values.
+    // vLLM splits traffic across data-parallel engines; SGLang's counters are the tokenizer's, one
+    // per server for the whole model.
     int engines = model.engine().equals("vllm") ? model.engines() : 1;
     long[] perPosition = new long[k];
     long accepted = 0;

@@ -113,6 +113,12 @@ public final class ScenarioLoader {
       m.error("engine", "one of vllm, sglang");
     }
     int engines = m.integer("engines", 1, 1, 1024);
+    String version = m.string("version", engine.equals("sglang") ? "verify-calls" : "");
+    if (engine.equals("sglang") && !ModelScenario.SGLANG_VERSIONS.contains(version)) {
+      m.error("version", "one of " + String.join(", ", ModelScenario.SGLANG_VERSIONS));
+    } else if (engine.equals("vllm") && m.has("version")) {
+      m.error("version", "only for engine: sglang (vLLM's shape has no versions here)");
+    }
     int k = m.integer("num_speculative_tokens", 0, 1, 64);
     if (!m.has("num_speculative_tokens")) {
       m.error("num_speculative_tokens", "is required (the k of --speculative-config)");
@@ -152,7 +158,12 @@ public final class ScenarioLoader {
     if (!engine.equals("vllm") && !engine.equals("sglang")) {
       return Optional.empty();
     }
-    return Optional.of(new ModelScenario(modelName, engine, engines, phases, repeat));
+    if (engine.equals("sglang") && !ModelScenario.SGLANG_VERSIONS.contains(version)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ModelScenario(
+            modelName, engine, engines, phases, repeat, engine.equals("vllm") ? "" : version));
   }
 
   private static Optional<Phase> readPhase(

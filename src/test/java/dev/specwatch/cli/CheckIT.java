@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -56,19 +57,21 @@ class CheckIT {
         "recipe: learning\nmatch: {model_name: it/steady-mtp}\nnum_speculative_tokens: 3\n"
             + "thresholds: {change: {min_relative_drop: 0.1}}\n",
         StandardCharsets.UTF_8);
-    Files.writeString(
-        alerts.resolve("sglang.yaml"),
-        """
-        recipe: sglang
-        engine: sglang
-        match: {job: vllm, model_name: it/sglang-eagle}
-        num_speculative_tokens: 4
-        min_drafts: 10
-        thresholds:
-          acceptance_rate: {below: 0.45}
-          mean_accepted_length: {below: 2.5}
-        """,
-        StandardCharsets.UTF_8);
+    for (String[] sglang :
+        List.of(
+            new String[] {"sglang", "it/sglang-eagle"},
+            new String[] {"sglang-dp", "it/sglang-dp"},
+            new String[] {"sglang-old", "it/sglang-old"})) {
+      Files.writeString(
+          alerts.resolve(sglang[0] + ".yaml"),
+          "recipe: "
+              + sglang[0]
+              + "\nengine: sglang\nmatch: {job: vllm, model_name: "
+              + sglang[1]
+              + "}\nnum_speculative_tokens: 4\nmin_drafts: 10\nthresholds:\n"
+              + "  acceptance_rate: {below: 0.45}\n  mean_accepted_length: {below: 2.5}\n",
+          StandardCharsets.UTF_8);
+    }
     Path file = dir.resolve("specwatch.yaml");
     Files.writeString(
         file,
@@ -122,6 +125,8 @@ class CheckIT {
               assertThat(r.get("idle").path("state").asText()).isEqualTo("idle");
               assertThat(r.get("healthy").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("sglang").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("sglang-dp").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("sglang-old").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("weird").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("regexy").path("state").asText()).isEqualTo("ok");
               idleSeen.set(run);
@@ -165,13 +170,33 @@ class CheckIT {
     assertThat(r.get("missing").path("state").asText()).isEqualTo("no_data");
     assertThat(r.get("missing").path("signals").path("acceptance_rate").isNull()).isTrue();
 
-    JsonNode sglang = r.get("sglang").path("signals");
-    assertThat(sglang.path("acceptance_rate").asDouble()).isCloseTo(0.5, within(1e-9));
-    assertThat(sglang.path("mean_accepted_length").asDouble()).isCloseTo(3.0, within(1e-9));
-    // Two tensor-parallel ranks report the same series; only the leader is counted.
-    assertThat(sglang.path("generation_tokens_per_second").asDouble())
-        .isCloseTo(512, within(512 * 0.05));
-    assertThat(sglang.path("position_acceptance")).hasSize(4).allMatch(JsonNode::isNull);
+    // SGLang, values derived by hand in it-fleet.yaml. With the verify counter (one scheduler, and
+    // two under DP attention) the accepted length is generation tokens / verify calls: exact but
+    // for the counters' whole-token floors.
+    for (String name : List.of("sglang", "sglang-dp")) {
+      JsonNode sglang = r.get(name).path("signals");
+      assertThat(sglang.path("mean_accepted_length").asDouble())
+          .as(name)
+          .isCloseTo(3.0, within(0.01));
+      assertThat(sglang.path("acceptance_rate").asDouble()).as(name).isCloseTo(0.5, within(0.005));
+      assertThat(sglang.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(512, within(512 * 0.05));
+      assertThat(sglang.path("drafts_in_window").asDouble())
+          .as("verify calls in the 30 s window")
+          .isCloseTo(512 / 3.0 * 30, within(512 / 3.0 * 30 * 0.05));
+      assertThat(sglang.path("draft_tokens_per_second").asDouble())
+          .isCloseTo(4 * 512 / 3.0, within(4 * 512 / 3.0 * 0.05));
+      assertThat(sglang.path("accepted_tokens_per_second").asDouble())
+          .isCloseTo(512 * 2 / 3.0, within(512 * 2 / 3.0 * 0.05));
+      assertThat(sglang.path("position_acceptance")).hasSize(4).allMatch(JsonNode::isNull);
+    }
+    // Without the counter: the gauge, weighted by each DP rank's running requests (equal here).
+    JsonNode old = r.get("sglang-old").path("signals");
+    assertThat(old.path("mean_accepted_length").asDouble()).isCloseTo(3.0, within(1e-9));
+    assertThat(old.path("acceptance_rate").asDouble()).isCloseTo(0.5, within(1e-9));
+    assertThat(old.path("drafts_in_window").asDouble())
+        .as("generation tokens / the gauge's accepted length")
+        .isCloseTo(512 / 3.0 * 30, within(512 / 3.0 * 30 * 0.05));
 
     assertThat(r.get("weird").path("signals").path("acceptance_rate").asDouble())
         .isCloseTo(0.9, within(0.005));
