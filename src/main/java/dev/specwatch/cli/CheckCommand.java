@@ -68,6 +68,10 @@ final class CheckCommand implements Callable<Integer> {
     Evaluator evaluator = new Evaluator(client, Clock.systemUTC());
     Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
     Map<String, String> detection = detection(c, client, evaluation);
+    Map<String, String> noData =
+        evaluation.anyDatasourceError()
+            ? Map.of()
+            : NoDataHints.of(c.policies(), evaluation, client, Optional.ofNullable(time));
     if (output.json()) {
       Map<String, Object> root = EvaluationJson.of(evaluation);
       for (Object r : (List<?>) root.get("recipes")) {
@@ -77,11 +81,16 @@ final class CheckCommand implements Callable<Integer> {
         if (status != null) {
           recipe.put("detection", Map.of("status", status));
         }
+        String hint = noData.get((String) recipe.get("name"));
+        if (hint != null) {
+          recipe.put("no_data_hint", hint);
+        }
       }
       out.println(EvaluationJson.MAPPER.writeValueAsString(root));
     } else {
       out.print(table(evaluation));
       detection.forEach((recipe, status) -> out.println(recipe + ": detection " + status));
+      noData.forEach((recipe, hint) -> out.println(recipe + ": no data: " + hint));
       Map<String, List<String>> byError = new LinkedHashMap<>();
       evaluation.recipes().stream()
           .filter(r -> r.error().isPresent())

@@ -60,8 +60,9 @@ public final class SglangProfile implements EngineProfile {
 
   @Override
   public String query(Signal signal, QueryScope scope) {
+    // Every form with "or" is parenthesised: callers compare or combine a query as one term.
     return switch (signal) {
-      case MEAN_ACCEPTED_LENGTH -> length(scope);
+      case MEAN_ACCEPTED_LENGTH -> "(" + length(scope) + ")";
       case ACCEPTANCE_RATE -> "((" + length(scope) + ") - 1) / " + k(scope, signal);
       case DRAFT_TOKENS_PER_SECOND ->
           "("
@@ -75,7 +76,7 @@ public final class SglangProfile implements EngineProfile {
               + ")) * "
               + k(scope, signal);
       case ACCEPTED_TOKENS_PER_SECOND ->
-          "("
+          "(("
               + sum(scope, "rate", GENERATION_TOKENS)
               + " - "
               + sum(scope, "rate", VERIFY_CALLS)
@@ -85,10 +86,11 @@ public final class SglangProfile implements EngineProfile {
               + by(scope)
               + ") (1 - 1 / ("
               + gaugeLength(scope)
-              + "))";
+              + ")))";
       case GENERATION_TOKENS_PER_SECOND -> sum(scope, "rate", GENERATION_TOKENS);
       case DRAFTS_IN_WINDOW ->
-          sum(scope, "increase", VERIFY_CALLS)
+          "("
+              + sum(scope, "increase", VERIFY_CALLS)
               + "\n  or\n("
               + sum(scope, "increase", GENERATION_TOKENS)
               + " / on ("
@@ -101,7 +103,7 @@ public final class SglangProfile implements EngineProfile {
               + scope.rangeSelector()
               + "))"
               + noVerifyCounter(scope)
-              + ")";
+              + "))";
       case RUNNING_REQUESTS ->
           "sum by ("
               + by(scope)

@@ -9,6 +9,11 @@ import java.util.Set;
  * vLLM V1: four monotonic counters labelled {@code model_name} and {@code engine} (the
  * data-parallel rank), plus {@code position} on the per-position one. Counters are summed across
  * engines and instances before dividing; ratios are never averaged.
+ *
+ * <p>vLLM releases before {@code num_drafts} and the per-position counter (vllm PR #16665) export
+ * only the draft-token and accepted-token counters: there the drafts are draft tokens / k and the
+ * mean accepted length 1 + k × acceptance, with the policy's k (docs/ENGINES.md); the fallback is
+ * dropped ({@code unless}) wherever {@code num_drafts} has a series, so the two never mix.
  */
 public final class VllmProfile implements EngineProfile {
   public static final VllmProfile INSTANCE = new VllmProfile();
@@ -35,27 +40,73 @@ public final class VllmProfile implements EngineProfile {
   }
 
   @Override
+  public boolean needsK() {
+    return true;
+  }
+
+  @Override
   public String query(Signal signal, QueryScope scope) {
     return switch (signal) {
       case ACCEPTANCE_RATE -> ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFT_TOKENS, scope));
       case MEAN_ACCEPTED_LENGTH ->
-          "1 + " + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFTS, scope)).strip();
+          withoutDrafts(
+              scope,
+              "1 + " + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFTS, scope)).strip(),
+              k ->
+                  "1 + "
+                      + k
+                      + " * "
+                      + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFT_TOKENS, scope)));
       case POSITION_ACCEPTANCE -> positionAcceptance(scope);
       case DRAFT_TOKENS_PER_SECOND -> sumRate(DRAFT_TOKENS, scope);
       case ACCEPTED_TOKENS_PER_SECOND -> sumRate(ACCEPTED_TOKENS, scope);
       case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
-      case DRAFTS_IN_WINDOW -> sum(scope.groupBy(), "increase", DRAFTS, scope);
+      case DRAFTS_IN_WINDOW ->
+          withoutDrafts(
+              scope,
+              sum(scope.groupBy(), "increase", DRAFTS, scope),
+              k -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope) + " / " + k);
       case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
       case ACCEPTANCE_SPREAD -> spread(scope);
       case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
       case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
-      case STEP_DRAFTS -> sum(scope.groupBy(), "increase", DRAFTS, scope);
+      case STEP_DRAFTS ->
+          withoutDrafts(
+              scope,
+              sum(scope.groupBy(), "increase", DRAFTS, scope),
+              k -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope) + " / " + k);
       case STEP_ACCEPTED_PER_POSITION -> {
         List<String> byPosition = new ArrayList<>(scope.groupBy());
         byPosition.add("position");
         yield sum(byPosition, "increase", ACCEPTED_PER_POSITION, scope);
       }
     };
+  }
+
+  /**
+   * {@code (exact or (fallback(k) unless on (G) <groups with num_drafts>))}: the older-vLLM form
+   * only for groups whose servers do not export {@code num_drafts}, parenthesised so that callers
+   * may compare or combine it as one term; {@code exact} alone where k is unknown.
+   */
+  private static String withoutDrafts(
+      QueryScope scope, String exact, java.util.function.IntFunction<String> fallback) {
+    if (scope.k().isEmpty()) {
+      return exact;
+    }
+    String by = PromQl.labelList(scope.groupBy());
+    return "("
+        + exact
+        + "\n  or\n("
+        + fallback.apply(scope.k().getAsInt())
+        + "\n  unless on ("
+        + by
+        + ")\ncount by ("
+        + by
+        + ") (count_over_time("
+        + DRAFTS
+        + PromQl.selector(scope.matchers())
+        + scope.rangeSelector()
+        + "))))";
   }
 
   /** {@code sum by (G) (rate(metric{S}[W]))}. */

@@ -10,9 +10,10 @@ import java.util.List;
  * @param engines vLLM: data-parallel engines; SGLang: DP-attention ranks ({@code dp_rank} label
  *     when more than one); traffic split evenly
  * @param repeat loop the phases forever; otherwise the last phase goes on forever
- * @param version the release shape of the engine's metrics: for SGLang {@code verify-calls} (the
- *     default: with {@code sglang:spec_verify_calls_total}) or {@code gauges-only} (older
- *     releases); empty for vLLM
+ * @param version the release shape of the engine's metrics (docs/ENGINES.md): for SGLang {@code
+ *     verify-calls} (the default: with {@code sglang:spec_verify_calls_total}) or {@code
+ *     gauges-only} (older releases); for vLLM {@code per-position} (the default: {@code num_drafts}
+ *     and the per-position counter) or {@code token-counters-only} (before vllm PR #16665)
  */
 public record ModelScenario(
     String modelName,
@@ -22,17 +23,23 @@ public record ModelScenario(
     boolean repeat,
     String version) {
   public static final List<String> SGLANG_VERSIONS = List.of("verify-calls", "gauges-only");
+  public static final List<String> VLLM_VERSIONS = List.of("per-position", "token-counters-only");
 
   public ModelScenario(
       String modelName, String engine, int engines, List<Phase> phases, boolean repeat) {
-    this(modelName, engine, engines, phases, repeat, "sglang".equals(engine) ? "verify-calls" : "");
+    this(modelName, engine, engines, phases, repeat, versions(engine).get(0));
+  }
+
+  /** The release shapes of {@code engine}, the default first. */
+  public static List<String> versions(String engine) {
+    return "sglang".equals(engine) ? SGLANG_VERSIONS : VLLM_VERSIONS;
   }
 
   public ModelScenario {
     if (!"vllm".equals(engine) && !"sglang".equals(engine)) {
       throw new IllegalArgumentException("engine must be vllm or sglang");
     }
-    if ("sglang".equals(engine) ? !SGLANG_VERSIONS.contains(version) : !version.isEmpty()) {
+    if (!versions(engine).contains(version)) {
       throw new IllegalArgumentException("version " + version + " is not one of engine " + engine);
     }
     if (modelName == null || modelName.isEmpty() || engines < 1 || phases.isEmpty()) {

@@ -113,11 +113,10 @@ public final class ScenarioLoader {
       m.error("engine", "one of vllm, sglang");
     }
     int engines = m.integer("engines", 1, 1, 1024);
-    String version = m.string("version", engine.equals("sglang") ? "verify-calls" : "");
-    if (engine.equals("sglang") && !ModelScenario.SGLANG_VERSIONS.contains(version)) {
-      m.error("version", "one of " + String.join(", ", ModelScenario.SGLANG_VERSIONS));
-    } else if (engine.equals("vllm") && m.has("version")) {
-      m.error("version", "only for engine: sglang (vLLM's shape has no versions here)");
+    List<String> versions = ModelScenario.versions(engine);
+    String version = m.string("version", versions.get(0));
+    if (!versions.contains(version)) {
+      m.error("version", "one of " + String.join(", ", versions) + " for engine " + engine);
     }
     int k = m.integer("num_speculative_tokens", 0, 1, 64);
     if (!m.has("num_speculative_tokens")) {
@@ -158,12 +157,10 @@ public final class ScenarioLoader {
     if (!engine.equals("vllm") && !engine.equals("sglang")) {
       return Optional.empty();
     }
-    if (engine.equals("sglang") && !ModelScenario.SGLANG_VERSIONS.contains(version)) {
+    if (!versions.contains(version)) {
       return Optional.empty();
     }
-    return Optional.of(
-        new ModelScenario(
-            modelName, engine, engines, phases, repeat, engine.equals("vllm") ? "" : version));
+    return Optional.of(new ModelScenario(modelName, engine, engines, phases, repeat, version));
   }
 
   private static Optional<Phase> readPhase(

@@ -60,11 +60,20 @@ public final class Simulator {
     if (samples.isEmpty()) {
       return out.toString();
     }
+    // vLLM before PR #16665 exports neither num_drafts nor the per-position counter.
+    java.util.Set<String> tokenCountersOnly = new java.util.HashSet<>();
+    for (ModelScenario m : scenario.models()) {
+      if (m.version().equals("token-counters-only")) {
+        tokenCountersOnly.add(m.modelName());
+      }
+    }
+    List<EngineSample> full =
+        samples.stream().filter(s -> !tokenCountersOnly.contains(s.modelName())).toList();
     counter(
         out,
         "vllm:spec_decode_num_drafts",
         "Number of spec decoding drafts.",
-        samples,
+        full,
         c -> c.drafts());
     counter(
         out,
@@ -78,7 +87,7 @@ public final class Simulator {
         "Number of accepted tokens.",
         samples,
         c -> c.acceptedTokens());
-    perPosition(out, samples);
+    perPosition(out, full);
     counter(
         out,
         "vllm:prompt_tokens",

@@ -51,6 +51,11 @@ class CheckIT {
     policy(alerts, "missing", "it/not-deployed", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "weird", "it/we\\\"ird\\\\näme", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "regexy", "it/re.ge*x+(1)|[a]{2}^$?", 1, "acceptance_rate: {below: 0.45}");
+    policy(alerts, "vllm-old", "it/vllm-old", 3, "acceptance_rate: {below: 0.45}");
+    // A typo in the model name, and an SGLang model watched as vLLM: both read no_data, and say
+    // why.
+    policy(alerts, "typo", "it/steady-mpt", 3, "acceptance_rate: {below: 0.45}");
+    policy(alerts, "wrong-engine", "it/sglang-eagle", 4, "acceptance_rate: {below: 0.45}");
     // Change detection on a recipe with minutes of history: no model, and check says why.
     Files.writeString(
         alerts.resolve("learning.yaml"),
@@ -127,6 +132,7 @@ class CheckIT {
               assertThat(r.get("sglang").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("sglang-dp").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("sglang-old").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("vllm-old").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("weird").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("regexy").path("state").asText()).isEqualTo("ok");
               idleSeen.set(run);
@@ -169,6 +175,27 @@ class CheckIT {
     assertThat(r.get("low").path("state").asText()).isEqualTo("low_traffic");
     assertThat(r.get("missing").path("state").asText()).isEqualTo("no_data");
     assertThat(r.get("missing").path("signals").path("acceptance_rate").isNull()).isTrue();
+    assertThat(r.get("missing").path("no_data_hint").asText())
+        .startsWith(
+            "model_name=\"it/not-deployed\" selects no series of vllm:generation_tokens_total");
+    assertThat(r.get("typo").path("state").asText()).isEqualTo("no_data");
+    assertThat(r.get("typo").path("no_data_hint").asText())
+        .isEqualTo(
+            "model_name=\"it/steady-mpt\" selects no series of vllm:generation_tokens_total"
+                + " (did you mean model_name=\"it/steady-mtp\"?)");
+    assertThat(r.get("wrong-engine").path("no_data_hint").asText())
+        .isEqualTo(
+            "the match finds sglang:generation_tokens_total: set engine: sglang in the policy");
+    assertThat(r.get("healthy").has("no_data_hint")).as("only for no_data").isFalse();
+
+    // vLLM without num_drafts: acceptance exact, the length 1 + k x acceptance, drafts = draft
+    // tokens / k (values derived in it-fleet.yaml); positions not exported.
+    JsonNode oldVllm = r.get("vllm-old").path("signals");
+    assertThat(oldVllm.path("acceptance_rate").asDouble()).isCloseTo(0.8, within(0.005));
+    assertThat(oldVllm.path("mean_accepted_length").asDouble()).isCloseTo(3.4, within(0.015));
+    assertThat(oldVllm.path("drafts_in_window").asDouble())
+        .isCloseTo(512 / 3.4 * 30, within(512 / 3.4 * 30 * 0.05));
+    assertThat(oldVllm.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
 
     // SGLang, values derived by hand in it-fleet.yaml. With the verify counter (one scheduler, and
     // two under DP attention) the accepted length is generation tokens / verify calls: exact but

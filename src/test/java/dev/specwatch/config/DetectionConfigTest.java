@@ -74,7 +74,8 @@ class DetectionConfigTest {
                   .contains("thresholds.change.min_relative_drop: is required")
                   .contains(":8:19: thresholds.change.learn: must be from 1d to 35d")
                   .contains("thresholds.change.false_alarm_interval: must be at least 1h")
-                  .contains("thresholds.change: needs vLLM's draft-token counters; SGLang exports none");
+                  .contains(
+                      "thresholds.change: needs vLLM's draft-token counters; SGLang exports none");
             });
   }
 }

@@ -50,14 +50,16 @@ class EvaluatorTest {
       String model = "m-" + i;
       double acceptance = i % 10 == 0 ? 0.3 : 0.8;
       double drafts = i % 7 == 0 ? 0 : 1000;
-      if (promql.startsWith("sum by (job, model_name) (increase(vllm:spec_decode_num_drafts")) {
+      // Forms with an older-vLLM fallback come parenthesised: "(exact or (fallback ...))".
+      if (promql.startsWith("sum by (job, model_name) (increase(vllm:spec_decode_num_drafts")
+          || promql.startsWith("(sum by (job, model_name) (increase(vllm:spec_decode_num_drafts")) {
         out.add(sample(model, drafts));
       } else if (drafts == 0) {
         // ratios: no sample when idle
       } else if (promql.contains("group_left")) {
         out.add(sample(model, acceptance + 0.1, "position", "0"));
         out.add(sample(model, acceptance - 0.1, "position", "1"));
-      } else if (promql.startsWith("1 + ")) {
+      } else if (promql.startsWith("1 + ") || promql.startsWith("(1 + ")) {
         out.add(sample(model, 1 + 2 * acceptance));
       } else if (promql.contains("accepted_tokens_total") && promql.contains("/")) {
         out.add(sample(model, acceptance));
