@@ -20,6 +20,15 @@ public record Silence(
     String comment,
     String createdBy) {
 
+  /**
+   * Whether a silence on {@code recipeGlob} would mute the whole fleet: {@code *}, or a glob that
+   * matches every one of two or more recipes. Such a silence needs an explicit confirmation.
+   */
+  public static boolean silencesEverything(String recipeGlob, java.util.List<String> recipes) {
+    return recipeGlob.strip().chars().allMatch(c -> c == '*')
+        || (recipes.size() >= 2 && recipes.stream().allMatch(r -> Globs.matches(recipeGlob, r)));
+  }
+
   public boolean matches(String alertRecipe, String alertRule, Instant at) {
     return !at.isBefore(startsAt)
         && at.isBefore(endsAt)

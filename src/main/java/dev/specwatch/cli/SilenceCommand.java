@@ -87,6 +87,11 @@ final class SilenceCommand implements Runnable {
         description = "Add it even when --recipe matches no recipe yet (e.g. one not deployed).")
     boolean force;
 
+    @Option(
+        names = "--confirm-all",
+        description = "Confirm a silence whose --recipe matches every recipe (nothing notified).")
+    boolean confirmAll;
+
     @Override
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
@@ -95,6 +100,15 @@ final class SilenceCommand implements Runnable {
       }
       if (!force) {
         Recipes.checkPattern(c, recipe);
+      }
+      if (!confirmAll
+          && Silence.silencesEverything(
+              recipe, c.policies().stream().map(dev.specwatch.model.Policy::recipe).toList())) {
+        throw new UsageException(
+            "--recipe '"
+                + recipe
+                + "' silences every recipe: nothing would be notified; add --confirm-all if that"
+                + " is what you mean");
       }
       Instant now = Clock.systemUTC().instant();
       String who = author != null ? author : System.getenv().getOrDefault("USER", "unknown");

@@ -61,11 +61,18 @@ final class ValidateCommand implements Callable<Integer> {
           p.match(),
           p.importedFrom().map(f -> " from " + f.written() + " (" + f.method() + ")").orElse(""));
     }
-    for (String warning : Drift.check(c.policies())) {
+    for (String warning : warnings(c)) {
       out.println("warning: " + warning);
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /** Recipe drift, and a listen address exposed without a token. */
+  private static List<String> warnings(SpecwatchConfig c) {
+    List<String> out = new ArrayList<>(Drift.check(c.policies()));
+    c.server().exposureWarning().ifPresent(out::add);
+    return out;
   }
 
   /** {"valid": true, "recipes": [...]} or {"valid": false, "errors": [{file, line, ...}]}. */
@@ -89,7 +96,7 @@ final class ValidateCommand implements Callable<Integer> {
         recipes.add(r);
       }
       root.put("recipes", recipes);
-      root.put("warnings", Drift.check(c.policies()));
+      root.put("warnings", warnings(c));
     } catch (InvalidInputException e) {
       root.put("valid", false);
       List<Object> errors = new ArrayList<>();

@@ -93,6 +93,28 @@ public record SpecwatchConfig(
     public static Server defaults() {
       return new Server(DEFAULT_LISTEN, Optional.empty(), Optional.empty());
     }
+
+    /**
+     * The warning for a listen address other machines can reach while no bearer token is set:
+     * anyone on the network may then read every page and the API (writes stay loopback-only).
+     */
+    public Optional<String> exposureWarning() {
+      String h = listen.host();
+      boolean loopback =
+          h.equals("localhost")
+              || h.equals("::1")
+              || h.equals("[::1]")
+              || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+      if (loopback || bearerToken.isPresent()) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          "server.listen "
+              + listen
+              + " is reachable from other machines and no server.bearer_token is set: anyone"
+              + " who can reach it reads every recipe, alert and silence (writes stay"
+              + " loopback-only); set server.bearer_token or listen on 127.0.0.1");
+    }
   }
 
   /**

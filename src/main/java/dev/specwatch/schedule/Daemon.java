@@ -90,6 +90,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
             config.server().listen().socketAddress(), config.server().bearerToken(), this);
     schedule = backend.schedule(this::evaluate, config.evaluation().interval());
     scheduleDigest(wiring);
+    config.server().exposureWarning().ifPresent(w -> logger.warn("{}", w));
     logger.info(
         "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; state in {}{};"
             + " status on http://{}/ (port {})",

@@ -16,7 +16,12 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>With {@code server.bearer_token}: the API needs {@code Authorization: Bearer <token>}; the UI
  * needs a session cookie, set by {@code /login} after the token was entered (the cookie holds an
  * HMAC of the token under a per-process key, never the token). Without a token: reads are open and
- * writes are accepted from loopback clients only (the default listen address is 127.0.0.1).
+ * API writes are accepted from loopback clients only (the default listen address is 127.0.0.1), and
+ * only when nothing says they come from another site: a browser on the operator's machine is a
+ * loopback client too, and any page it shows can send a simple POST without a preflight. Such a
+ * request carries {@code Sec-Fetch-Site: cross-site} or an {@code Origin} that is not this server;
+ * a body must be {@code application/json}, which no page can send cross-site without a preflight
+ * the server never answers. {@code curl} and scripts send neither header.
  *
  * <p>Forms are CSRF-safe: each carries a hidden token (an HMAC of the session, or of "anonymous")
  * that a cross-site page cannot read, checked on every form post, and cookies are {@code
@@ -45,9 +50,39 @@ final class Sessions {
     return equal("Bearer " + token.get().reveal(), header == null ? "" : header);
   }
 
-  /** API writes: the bearer token, or a loopback client when no token is configured. */
+  /**
+   * API writes: the bearer token, or, when no token is configured, a loopback client whose request
+   * shows no sign of coming from another site ({@link #crossSite}).
+   */
   boolean apiWriteAuthorized(Request r) {
-    return token.isPresent() ? apiAuthorized(r) : r.loopback();
+    return token.isPresent() ? apiAuthorized(r) : r.loopback() && crossSite(r).isEmpty();
+  }
+
+  /**
+   * Why a request looks sent by another site's page, or empty: {@code Sec-Fetch-Site} other than
+   * same-origin or none, an {@code Origin} whose host is not the request's {@code Host}, or a body
+   * that is not {@code application/json}.
+   */
+  static Optional<String> crossSite(Request r) {
+    String site = r.header("Sec-Fetch-Site");
+    if (site != null && !site.equals("same-origin") && !site.equals("none")) {
+      return Optional.of("Sec-Fetch-Site: " + site);
+    }
+    String origin = r.header("Origin");
+    String host = r.header("Host");
+    if (origin != null) {
+      String authority = origin.replaceFirst("^[a-zA-Z][a-zA-Z0-9+.-]*://", "");
+      if (origin.equals("null") || host == null || !authority.equalsIgnoreCase(host)) {
+        return Optional.of("Origin " + origin + " is not this server");
+      }
+    }
+    String type = r.header("Content-Type");
+    if (!r.body().isEmpty()
+        && (type == null
+            || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json"))) {
+      return Optional.of("the body is not application/json");
+    }
+    return Optional.empty();
   }
 
   /** Pages: the session cookie when a token is configured. */

@@ -3,6 +3,7 @@ package dev.specwatch.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
 import java.time.Duration;
@@ -23,7 +24,10 @@ final class SilenceApi {
     return Map.of("silences", silences.stream().map(s -> s.json(now)).toList());
   }
 
-  /** Body: {@code {"recipe": "qwen*", "rule": null, "duration": "2h", "comment": "…"}}. */
+  /**
+   * Body: {@code {"recipe": "qwen*", "rule": null, "duration": "2h", "comment": "…"}}, and {@code
+   * "confirm_all": true} for a silence of every recipe.
+   */
   static Response create(StatusServer.Source source, Request r) throws IOException {
     JsonNode body;
     try {
@@ -42,7 +46,8 @@ final class SilenceApi {
               body.path("rule").isNull() ? "" : body.path("rule").asText(""),
               body.path("duration").asText(""),
               body.path("comment").asText(""),
-              body.path("created_by").asText("api"));
+              body.path("created_by").asText("api"),
+              body.path("confirm_all").asBoolean(false));
       return Response.json(201, s.json(Instant.now()));
     } catch (IllegalArgumentException e) {
       return error(400, e.getMessage());
@@ -56,10 +61,19 @@ final class SilenceApi {
       String rule,
       String duration,
       String comment,
-      String author)
+      String author,
+      boolean confirmAll)
       throws IOException {
     if (recipe.isBlank()) {
       throw new IllegalArgumentException("recipe is required (a name or a glob like qwen*)");
+    }
+    List<String> recipes = source.policies().stream().map(Policy::recipe).toList();
+    if (!confirmAll && Silence.silencesEverything(recipe, recipes)) {
+      throw new IllegalArgumentException(
+          "'"
+              + recipe.strip()
+              + "' silences every recipe: nothing would be notified; confirm it (API:"
+              + " \"confirm_all\": true, form: tick \"Silence every recipe\")");
     }
     Optional<Duration> d = Durations.parse(duration.isBlank() ? "2h" : duration.strip());
     if (d.isEmpty() || d.get().isZero() || d.get().compareTo(Duration.ofDays(90)) > 0) {

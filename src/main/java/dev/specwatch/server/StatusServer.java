@@ -338,8 +338,20 @@ public final class StatusServer implements AutoCloseable {
             sessions.tokenConfigured()
                 ? Response.text(401, "missing or wrong bearer token\n")
                     .withHeader("WWW-Authenticate", "Bearer")
-                : Response.text(
-                    403, "writes are accepted from loopback only (set server.bearer_token)\n");
+                : Sessions.crossSite(r)
+                    .map(
+                        why ->
+                            Response.text(
+                                403,
+                                "refused: the request looks sent by another site's page ("
+                                    + why
+                                    + "); send JSON from a script, or set server.bearer_token\n"))
+                    .orElseGet(
+                        () ->
+                            Response.text(
+                                403,
+                                "writes are accepted from loopback only (set"
+                                    + " server.bearer_token)\n"));
         default ->
             Response.text(401, "missing or wrong bearer token\n")
                 .withHeader("WWW-Authenticate", "Bearer");

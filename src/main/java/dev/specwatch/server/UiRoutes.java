@@ -188,7 +188,8 @@ final class UiRoutes {
           r.form().getOrDefault("rule", ""),
           r.form().getOrDefault("duration", ""),
           r.form().getOrDefault("comment", ""),
-          r.form().getOrDefault("author", "").isBlank() ? "web UI" : r.form().get("author"));
+          r.form().getOrDefault("author", "").isBlank() ? "web UI" : r.form().get("author"),
+          "on".equals(r.form().get("confirm_all")));
     } catch (IllegalArgumentException e) {
       return silences(s, r, e.getMessage(), 400);
     }

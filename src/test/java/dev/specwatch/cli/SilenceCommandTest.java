@@ -26,6 +26,31 @@ class SilenceCommandTest {
   }
 
   @Test
+  void aSilenceOfEveryRecipeNeedsConfirmAllAndAnExposedListenIsAWarning() throws IOException {
+    Path config = config();
+    String[] add = {
+      "silence", "add", "--config", config.toString(), "--recipe", "*", "--comment", "maintenance"
+    };
+    MainTest.Result refused = MainTest.run(add);
+    assertThat(refused.exit()).isEqualTo(2);
+    assertThat(refused.err()).contains("silences every recipe").contains("--confirm-all");
+    assertThat(Files.exists(dir.resolve("state/silences.json"))).as("nothing written").isFalse();
+    String[] confirmed = java.util.Arrays.copyOf(add, add.length + 1);
+    confirmed[add.length] = "--confirm-all";
+    assertThat(MainTest.run(confirmed).exit()).isZero();
+
+    Files.writeString(
+        config,
+        Files.readString(config) + "server: {listen: \"0.0.0.0:9464\"}\n",
+        java.nio.charset.StandardCharsets.UTF_8);
+    MainTest.Result validate = MainTest.run("validate", "--config", config.toString());
+    assertThat(validate.exit()).isZero();
+    assertThat(validate.out())
+        .contains("warning: server.listen 0.0.0.0:9464 is reachable from other machines")
+        .contains("set server.bearer_token");
+  }
+
+  @Test
   void addListAndExpireASilence() throws IOException {
     Path config = config();
     MainTest.Result added =

@@ -220,4 +220,82 @@ class WebAccessTest {
           .isEqualTo(413);
     }
   }
+
+  @Test
+  void withoutATokenAPageOfAnotherSiteCannotWriteThroughTheOperatorsBrowser() throws Exception {
+    Silences source = new Silences();
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), source)) {
+      int port = server.port();
+      String json = "{\"recipe\": \"ds\", \"duration\": \"30m\", \"comment\": \"x\"}";
+      // What any web page can send without a preflight: text/plain, or an Origin of its own.
+      HttpResponse<String> plain = send(port, "POST", "/api/v1/silences", json, "text/plain");
+      assertThat(plain.statusCode()).isEqualTo(403);
+      assertThat(plain.body()).contains("another site").contains("application/json");
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/api/v1/silences",
+                      json,
+                      "application/json",
+                      "Origin",
+                      "https://evil.example")
+                  .statusCode())
+          .isEqualTo(403);
+      assertThat(
+              send(port, "POST", "/-/reload", null, null, "Sec-Fetch-Site", "cross-site")
+                  .statusCode())
+          .isEqualTo(403);
+      assertThat(send(port, "POST", "/-/reload", null, null, "Origin", "null").statusCode())
+          .as("a sandboxed page")
+          .isEqualTo(403);
+      assertThat(source.added).as("nothing written").isEmpty();
+      // The same request from this server's own origin, or from a script, is accepted.
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/api/v1/silences",
+                      json,
+                      "application/json",
+                      "Origin",
+                      "http://127.0.0.1:" + port,
+                      "Sec-Fetch-Site",
+                      "same-origin")
+                  .statusCode())
+          .isEqualTo(201);
+      assertThat(source.added).hasSize(1);
+    }
+  }
+
+  @Test
+  void aSilenceOfEveryRecipeNeedsItsConfirmation() throws Exception {
+    Silences source = new Silences();
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), source)) {
+      int port = server.port();
+      String all = "{\"recipe\": \"*\", \"duration\": \"90d\", \"comment\": \"x\"";
+      HttpResponse<String> refused =
+          send(port, "POST", "/api/v1/silences", all + "}", "application/json");
+      assertThat(refused.statusCode()).isEqualTo(400);
+      assertThat(refused.body()).contains("silences every recipe").contains("confirm_all");
+      assertThat(source.added).isEmpty();
+      assertThat(
+              send(
+                      port,
+                      "POST",
+                      "/api/v1/silences",
+                      all + ", \"confirm_all\": true}",
+                      "application/json")
+                  .statusCode())
+          .isEqualTo(201);
+      String page = send(port, "GET", "/silences", null, null).body();
+      assertThat(page).contains("name=\"confirm_all\"");
+      String form = "recipe=*&duration=1h&comment=y&csrf=" + csrf(page);
+      assertThat(send(port, "POST", "/silences", form, "application/x-www-form-urlencoded").body())
+          .contains("silences every recipe");
+      assertThat(source.added).hasSize(1);
+    }
+  }
 }
