@@ -49,7 +49,15 @@ global:
 rule_files:
   - $PWD/rules/vllm-spec-decode.rules.yaml
 scrape_configs:
+  # The simulator serves vLLM, SGLang and TensorRT-LLM models at one address; each engine's
+  # policies select their own job, as they would against separate servers.
   - job_name: vllm
+    static_configs:
+      - targets: ['127.0.0.1:$SIM_PORT']
+  - job_name: sglang
+    static_configs:
+      - targets: ['127.0.0.1:$SIM_PORT']
+  - job_name: trtllm
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
 YAML
@@ -83,14 +91,16 @@ done
 
 cat <<TXT
 specwatch demo
-  simulator (vLLM /metrics): http://127.0.0.1:$SIM_PORT/metrics
+  simulator (/metrics):      http://127.0.0.1:$SIM_PORT/metrics   (vLLM, SGLang, TensorRT-LLM)
   prometheus:                http://127.0.0.1:$PROM_PORT   (rules: http://127.0.0.1:$PROM_PORT/rules)
   specwatch web UI:          http://127.0.0.1:$API_PORT/   (fleet, alerts, silences, status)
   specwatch status API:      http://127.0.0.1:$API_PORT/api/v1/recipes   /api/v1/alerts   /metrics
   config:                    $WORK/specwatch.yaml
 
 Scenario: qwen3.8-27b-nvfp4 (MTP, k=3) healthy for 45s (acceptance ~0.84), regressed for 90s
-(~0.41, below its 0.45 threshold), recovered for 45s, in a loop; deepseek-r1-mtp stays healthy.
+(~0.41, below its 0.45 threshold), recovered for 45s, in a loop; deepseek-r1-mtp (vLLM),
+deepseek-v4-sglang (SGLang with DP attention) and deepseek-r1-fp4-trtllm (TensorRT-LLM) stay
+healthy.
 Expect, about two minutes in (the 1m window has to fill with the regression, then 20s of
 'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and a [slack]
 chat.postMessage; about a minute later "alert resolved", a [slack] chat.update of that same

@@ -31,7 +31,8 @@ final class NoDataHints {
   private static final Map<Engine, String> SERVED =
       Map.of(
           Engine.VLLM, "vllm:generation_tokens_total",
-          Engine.SGLANG, "sglang:generation_tokens_total");
+          Engine.SGLANG, "sglang:generation_tokens_total",
+          Engine.TRTLLM, "trtllm_generation_tokens_total");
 
   private final PrometheusClient client;
   private final Optional<Instant> at;

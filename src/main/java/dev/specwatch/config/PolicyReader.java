@@ -89,7 +89,7 @@ final class PolicyReader {
     String engineName = r.string("engine", Engine.VLLM.key());
     Optional<Engine> parsedEngine = Engine.parse(engineName);
     if (parsedEngine.isEmpty()) {
-      r.error("engine", "unknown engine '" + engineName + "'; one of vllm, sglang");
+      r.error("engine", "unknown engine '" + engineName + "'; one of vllm, sglang, trtllm");
     }
     Engine engine = parsedEngine.orElse(Engine.VLLM);
     TreeMap<String, String> match = new TreeMap<>();
@@ -298,8 +298,11 @@ final class PolicyReader {
                       : Optional.empty();
                 });
     Optional<Policy.Change> change = t.map("change").flatMap(PolicyReader::change);
-    if (t.has("change") && engine == Engine.SGLANG) {
-      t.error("change", "needs vLLM's draft-token counters; SGLang exports none (docs/ENGINES.md)");
+    if (t.has("change") && engine != Engine.VLLM) {
+      t.error(
+          "change",
+          "needs vLLM's draft-token counters; SGLang exports none, and learning TensorRT-LLM's"
+              + " is not built yet (docs/ENGINES.md)");
     }
     t.finish();
     return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput, change);
@@ -344,10 +347,11 @@ final class PolicyReader {
             yield Policy.Detection.Mode.WINDOW;
           }
         };
-    if (parsed == Policy.Detection.Mode.SEQUENTIAL && engine == Engine.SGLANG) {
+    if (parsed == Policy.Detection.Mode.SEQUENTIAL && engine != Engine.VLLM) {
       r.error(
           "detection",
-          "sequential needs vLLM's draft-token counters; SGLang exports none (docs/ENGINES.md)");
+          "sequential needs vLLM's draft-token counters; SGLang exports none, and TensorRT-LLM's"
+              + " are not wired yet (docs/ENGINES.md)");
     }
     return new Policy.Detection(parsed, interval);
   }

@@ -6,7 +6,8 @@ import java.util.Optional;
 /** The serving engine whose metrics a recipe is read from: the {@code engine:} key of a policy. */
 public enum Engine {
   VLLM("vllm"),
-  SGLANG("sglang");
+  SGLANG("sglang"),
+  TRTLLM("trtllm");
 
   private final String key;
 
@@ -14,7 +15,7 @@ public enum Engine {
     this.key = key;
   }
 
-  /** The name used in policies, JSON and labels: {@code vllm} or {@code sglang}. */
+  /** The name used in policies, JSON and labels: {@code vllm}, {@code sglang} or {@code trtllm}. */
   public String key() {
     return key;
   }

@@ -7,7 +7,7 @@ import java.util.Set;
  * How one serving engine exposes speculative decoding, as PromQL per {@link Signal}. The same
  * profile renders the recording rules in rules/ and the daemon's queries, so both always agree.
  */
-public sealed interface EngineProfile permits VllmProfile, SglangProfile {
+public sealed interface EngineProfile permits VllmProfile, SglangProfile, TrtllmProfile {
   /** The {@code engine:} value in policies: {@code vllm} or {@code sglang}. */
   String name();
 
@@ -35,6 +35,7 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile {
     return switch (engine) {
       case VLLM -> VllmProfile.INSTANCE;
       case SGLANG -> SglangProfile.INSTANCE;
+      case TRTLLM -> TrtllmProfile.INSTANCE;
     };
   }
 }

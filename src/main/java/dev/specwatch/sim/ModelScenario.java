@@ -24,6 +24,8 @@ public record ModelScenario(
     String version) {
   public static final List<String> SGLANG_VERSIONS = List.of("verify-calls", "gauges-only");
   public static final List<String> VLLM_VERSIONS = List.of("per-position", "token-counters-only");
+  public static final List<String> TRTLLM_VERSIONS = List.of("iteration-stats");
+  public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm");
 
   public ModelScenario(
       String modelName, String engine, int engines, List<Phase> phases, boolean repeat) {
@@ -32,12 +34,16 @@ public record ModelScenario(
 
   /** The release shapes of {@code engine}, the default first. */
   public static List<String> versions(String engine) {
-    return "sglang".equals(engine) ? SGLANG_VERSIONS : VLLM_VERSIONS;
+    return switch (engine) {
+      case "sglang" -> SGLANG_VERSIONS;
+      case "trtllm" -> TRTLLM_VERSIONS;
+      default -> VLLM_VERSIONS;
+    };
   }
 
   public ModelScenario {
-    if (!"vllm".equals(engine) && !"sglang".equals(engine)) {
-      throw new IllegalArgumentException("engine must be vllm or sglang");
+    if (!ENGINES.contains(engine)) {
+      throw new IllegalArgumentException("engine must be one of " + ENGINES);
     }
     if (!versions(engine).contains(version)) {
       throw new IllegalArgumentException("version " + version + " is not one of engine " + engine);

@@ -109,8 +109,8 @@ public final class ScenarioLoader {
   private static Optional<ModelScenario> readModel(MapReader m, boolean repeatAll) {
     String modelName = m.requiredString("model_name");
     String engine = m.string("engine", "vllm");
-    if (!engine.equals("vllm") && !engine.equals("sglang")) {
-      m.error("engine", "one of vllm, sglang");
+    if (!ModelScenario.ENGINES.contains(engine)) {
+      m.error("engine", "one of " + String.join(", ", ModelScenario.ENGINES));
     }
     int engines = m.integer("engines", 1, 1, 1024);
     List<String> versions = ModelScenario.versions(engine);
@@ -154,7 +154,7 @@ public final class ScenarioLoader {
         || phases.isEmpty()) {
       return Optional.empty();
     }
-    if (!engine.equals("vllm") && !engine.equals("sglang")) {
+    if (!ModelScenario.ENGINES.contains(engine)) {
       return Optional.empty();
     }
     if (!versions.contains(version)) {

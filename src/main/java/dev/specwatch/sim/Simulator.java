@@ -57,6 +57,7 @@ public final class Simulator {
     List<EngineSample> samples = samples(elapsed);
     StringBuilder out = new StringBuilder(4096);
     sglang(out, elapsed);
+    TrtllmExposition.write(out, scenario, elapsed);
     if (samples.isEmpty()) {
       return out.toString();
     }
@@ -352,7 +353,7 @@ public final class Simulator {
     return instant.getEpochSecond() + instant.getNano() / 1e9;
   }
 
-  private static String formatDouble(double value) {
+  static String formatDouble(double value) {
     // Same shape as the Python client's repr for timestamps, e.g. 1.7567367987335691e+09.
     return String.format(Locale.ROOT, "%.16e", value);
   }

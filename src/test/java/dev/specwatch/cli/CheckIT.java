@@ -52,6 +52,12 @@ class CheckIT {
     policy(alerts, "weird", "it/we\\\"ird\\\\näme", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "regexy", "it/re.ge*x+(1)|[a]{2}^$?", 1, "acceptance_rate: {below: 0.45}");
     policy(alerts, "vllm-old", "it/vllm-old", 3, "acceptance_rate: {below: 0.45}");
+    Files.writeString(
+        alerts.resolve("trtllm.yaml"),
+        "recipe: trtllm\nengine: trtllm\nmatch: {job: vllm, model_name: it/trtllm-eagle}\n"
+            + "num_speculative_tokens: 3\nmin_drafts: 10\nthresholds:\n"
+            + "  acceptance_rate: {below: 0.45}\n  position_acceptance: {\"0\": {below: 0.6}}\n",
+        StandardCharsets.UTF_8);
     // A typo in the model name, and an SGLang model watched as vLLM: both read no_data, and say
     // why.
     policy(alerts, "typo", "it/steady-mpt", 3, "acceptance_rate: {below: 0.45}");
@@ -133,6 +139,7 @@ class CheckIT {
               assertThat(r.get("sglang-dp").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("sglang-old").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("vllm-old").path("state").asText()).isEqualTo("ok");
+              assertThat(r.get("trtllm").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("weird").path("state").asText()).isEqualTo("ok");
               assertThat(r.get("regexy").path("state").asText()).isEqualTo("ok");
               idleSeen.set(run);
@@ -196,6 +203,22 @@ class CheckIT {
     assertThat(oldVllm.path("drafts_in_window").asDouble())
         .isCloseTo(512 / 3.4 * 30, within(512 / 3.4 * 30 * 0.05));
     assertThat(oldVllm.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
+
+    // TensorRT-LLM: acceptance from its iteration counters, positions from the per-position ones
+    // (accepted at i / drafted at position 0), drafts = draft tokens / k.
+    JsonNode trt = r.get("trtllm").path("signals");
+    assertThat(trt.path("acceptance_rate").asDouble()).isCloseTo(0.8, within(0.005));
+    assertThat(trt.path("mean_accepted_length").asDouble()).isCloseTo(3.4, within(0.015));
+    assertThat(trt.path("position_acceptance"))
+        .extracting(JsonNode::asDouble)
+        .satisfiesExactly(
+            a -> assertThat(a).isCloseTo(0.9, within(0.005)),
+            a -> assertThat(a).isCloseTo(0.8, within(0.005)),
+            a -> assertThat(a).isCloseTo(0.7, within(0.005)));
+    assertThat(trt.path("drafts_in_window").asDouble())
+        .isCloseTo(512 / 3.4 * 30, within(512 / 3.4 * 30 * 0.05));
+    assertThat(trt.path("generation_tokens_per_second").asDouble())
+        .isCloseTo(512, within(512 * 0.05));
 
     // SGLang, values derived by hand in it-fleet.yaml. With the verify counter (one scheduler, and
     // two under DP attention) the accepted length is generation tokens / verify calls: exact but

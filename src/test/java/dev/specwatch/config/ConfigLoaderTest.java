@@ -43,8 +43,9 @@ class ConfigLoaderTest {
             .load(Path.of("deploy/specwatch.example.yaml"));
     assertThat(config.policies())
         .extracting(Policy::recipe)
-        .containsExactly("deepseek-r1-mtp", "qwen3.8-27b-nvfp4");
-    Policy qwen = config.policies().get(1);
+        .containsExactly(
+            "deepseek-r1-fp4-trtllm", "deepseek-r1-mtp", "deepseek-v4-sglang", "qwen3.8-27b-nvfp4");
+    Policy qwen = config.policies().get(3);
     assertThat(qwen.numSpeculativeTokens()).isEqualTo(3);
     assertThat(qwen.match()).containsEntry("model_name", "unsloth/Qwen3.8-27B-NVFP4");
     assertThat(qwen.thresholds().acceptanceRate().orElseThrow().clearLevel()).isEqualTo(0.5);

@@ -69,7 +69,7 @@ class DeployFilesTest {
                     ::get)
             .load(dir.resolve("specwatch.yaml"));
     assertThat(c.server().listen()).hasToString("0.0.0.0:9464");
-    assertThat(c.policies()).hasSize(2);
+    assertThat(c.policies()).hasSize(4);
   }
 
   @Test

@@ -15,7 +15,11 @@ class ScenarioLoaderTest {
     Scenario scenario = ScenarioLoader.loadDefault();
     assertThat(scenario.models())
         .extracting(ModelScenario::modelName)
-        .containsExactly("unsloth/Qwen3.8-27B-NVFP4", "deepseek-ai/DeepSeek-R1");
+        .containsExactly(
+            "unsloth/Qwen3.8-27B-NVFP4",
+            "deepseek-ai/DeepSeek-R1",
+            "deepseek-ai/DeepSeek-V4",
+            "nvidia/DeepSeek-R1-FP4");
     assertThat(scenario.models().get(0).phases())
         .extracting(Phase::name)
         .containsExactly("healthy", "regression", "recovered");

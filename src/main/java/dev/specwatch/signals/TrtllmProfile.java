@@ -1,0 +1,125 @@
+package dev.specwatch.signals;
+
+import dev.specwatch.model.LabelMatcher;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * TensorRT-LLM's {@code trtllm-serve}, as {@code tensorrt_llm/metrics/collector.py} exports it
+ * (docs/ENGINES.md): iteration-level counters {@code trtllm_spec_decode_num_draft_tokens_total} and
+ * {@code trtllm_spec_decode_num_accepted_tokens_total} (with {@code enable_iter_perf_stats}),
+ * per-request per-position counters {@code trtllm_spec_decode_drafted_tokens_total} and {@code
+ * trtllm_spec_decode_accepted_tokens_total} labelled {@code token_position} (0-based, with {@code
+ * return_perf_metrics}), the gauges {@code trtllm_spec_decode_acceptance_length} and {@code
+ * trtllm_spec_decode_draft_overhead}, all labelled with the collector's labels ({@code model_name},
+ * {@code engine_type}). There is no counter of verification steps: drafts are draft tokens / k and
+ * the accepted length 1 + k × acceptance, with the policy's k.
+ */
+public final class TrtllmProfile implements EngineProfile {
+  public static final TrtllmProfile INSTANCE = new TrtllmProfile();
+
+  public static final String DRAFT_TOKENS = "trtllm_spec_decode_num_draft_tokens_total";
+  public static final String ACCEPTED_TOKENS = "trtllm_spec_decode_num_accepted_tokens_total";
+  public static final String DRAFTED_PER_POSITION = "trtllm_spec_decode_drafted_tokens_total";
+  public static final String ACCEPTED_PER_POSITION = "trtllm_spec_decode_accepted_tokens_total";
+  public static final String GENERATION_TOKENS = "trtllm_generation_tokens_total";
+  public static final String RUNNING_REQUESTS = "trtllm_num_requests_running";
+  public static final String DRAFT_OVERHEAD = "trtllm_spec_decode_draft_overhead";
+
+  private TrtllmProfile() {}
+
+  @Override
+  public String name() {
+    return "trtllm";
+  }
+
+  @Override
+  public boolean needsK() {
+    return true;
+  }
+
+  @Override
+  public Set<Signal> supported() {
+    return EnumSet.of(
+        Signal.ACCEPTANCE_RATE,
+        Signal.MEAN_ACCEPTED_LENGTH,
+        Signal.POSITION_ACCEPTANCE,
+        Signal.DRAFT_TOKENS_PER_SECOND,
+        Signal.ACCEPTED_TOKENS_PER_SECOND,
+        Signal.GENERATION_TOKENS_PER_SECOND,
+        Signal.DRAFTS_IN_WINDOW,
+        Signal.RUNNING_REQUESTS,
+        Signal.STEP_DRAFT_TOKENS,
+        Signal.STEP_ACCEPTED_TOKENS,
+        Signal.STEP_DRAFTS);
+  }
+
+  @Override
+  public String query(Signal signal, QueryScope scope) {
+    return switch (signal) {
+      case ACCEPTANCE_RATE -> acceptance(scope);
+      case MEAN_ACCEPTED_LENGTH -> "(1 + " + k(scope, signal) + " * " + acceptance(scope) + ")";
+      case POSITION_ACCEPTANCE -> positionAcceptance(scope);
+      case DRAFT_TOKENS_PER_SECOND -> VllmProfile.sumRate(DRAFT_TOKENS, scope);
+      case ACCEPTED_TOKENS_PER_SECOND -> VllmProfile.sumRate(ACCEPTED_TOKENS, scope);
+      case GENERATION_TOKENS_PER_SECOND -> VllmProfile.sumRate(GENERATION_TOKENS, scope);
+      case DRAFTS_IN_WINDOW, STEP_DRAFTS ->
+          VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope)
+              + " / "
+              + k(scope, signal);
+      case RUNNING_REQUESTS ->
+          VllmProfile.sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
+      case STEP_DRAFT_TOKENS -> VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
+      case STEP_ACCEPTED_TOKENS ->
+          VllmProfile.sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
+      default -> throw new IllegalArgumentException("trtllm does not export " + signal.key());
+    };
+  }
+
+  private static String acceptance(QueryScope scope) {
+    return "("
+        + VllmProfile.ratio(
+            VllmProfile.sumRate(ACCEPTED_TOKENS, scope), VllmProfile.sumRate(DRAFT_TOKENS, scope))
+        + ")";
+  }
+
+  /**
+   * Accepted at position i / drafted at position 0 (every verification step drafts position 0):
+   * vLLM's definition, with {@code token_position} renamed {@code position}.
+   */
+  private static String positionAcceptance(QueryScope scope) {
+    List<String> byPosition = new ArrayList<>(scope.groupBy());
+    byPosition.add("token_position");
+    String by = PromQl.labelList(scope.groupBy());
+    return "label_replace("
+        + VllmProfile.sum(byPosition, "rate", ACCEPTED_PER_POSITION, scope)
+        + ", \"position\", \"$1\", \"token_position\", \"(.*)\")"
+        + "\n  / on ("
+        + by
+        + ") group_left ()\n(sum by ("
+        + by
+        + ") (rate("
+        + DRAFTED_PER_POSITION
+        + withPosition(scope, "0")
+        + scope.rangeSelector()
+        + ")) > 0)";
+  }
+
+  /** The scope's selector with {@code token_position="0"} added. */
+  private static String withPosition(QueryScope scope, String position) {
+    List<LabelMatcher> matchers = new ArrayList<>(scope.matchers());
+    matchers.add(LabelMatcher.equal("token_position", position));
+    return PromQl.selector(matchers);
+  }
+
+  private static int k(QueryScope scope, Signal signal) {
+    return scope
+        .k()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "trtllm's " + signal.key() + " needs the recipes' num_speculative_tokens"));
+  }
+}

@@ -1,0 +1,145 @@
+package dev.specwatch.sim;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * TensorRT-LLM's {@code trtllm-serve} metrics as {@code tensorrt_llm/metrics/collector.py} names
+ * and labels them (docs/ENGINES.md): one series per server labelled {@code model_name} and {@code
+ * engine_type="trtllm"}, per-position counters with {@code token_position} (0-based). The draft
+ * overhead gauge is this simulator's own model: 5 % of the step per draft token.
+ */
+final class TrtllmExposition {
+  private TrtllmExposition() {}
+
+  static void write(StringBuilder out, Scenario scenario, Duration elapsed) {
+    List<ModelScenario> models =
+        scenario.models().stream().filter(m -> m.engine().equals("trtllm")).toList();
+    if (models.isEmpty()) {
+      return;
+    }
+    double t = elapsed.toNanos() / 1e9;
+    counter(
+        out,
+        "trtllm_spec_decode_num_draft_tokens_total",
+        "Total number of draft tokens in speculative decoding",
+        models,
+        elapsed,
+        c -> c.draftTokens());
+    counter(
+        out,
+        "trtllm_spec_decode_num_accepted_tokens_total",
+        "Total number of accepted tokens in speculative decoding",
+        models,
+        elapsed,
+        c -> c.acceptedTokens());
+    counter(
+        out,
+        "trtllm_generation_tokens_total",
+        "Cumulative number of generation (output) tokens produced.",
+        models,
+        elapsed,
+        c -> c.generationTokens());
+    counter(
+        out,
+        "trtllm_prompt_tokens_total",
+        "Cumulative number of prompt (input) tokens processed.",
+        models,
+        elapsed,
+        c -> c.promptTokens());
+    header(
+        out,
+        "trtllm_spec_decode_drafted_tokens_total",
+        "Total drafted tokens per speculative decoding position.",
+        "counter");
+    for (ModelScenario m : models) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      for (int pos = 0; pos < c.positions(); pos++) {
+        positionLine(out, "trtllm_spec_decode_drafted_tokens_total", m, pos, c.drafts());
+      }
+    }
+    header(
+        out,
+        "trtllm_spec_decode_accepted_tokens_total",
+        "Total accepted tokens per speculative decoding position.",
+        "counter");
+    for (ModelScenario m : models) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      long[] accepted = c.acceptedPerPosition();
+      for (int pos = 0; pos < accepted.length; pos++) {
+        positionLine(out, "trtllm_spec_decode_accepted_tokens_total", m, pos, accepted[pos]);
+      }
+    }
+    header(out, "trtllm_num_requests_running", "Number of active requests", "gauge");
+    for (ModelScenario m : models) {
+      line(out, "trtllm_num_requests_running", m, ModelCounters.phaseAt(m, t).runningRequests());
+    }
+    header(
+        out,
+        "trtllm_spec_decode_acceptance_length",
+        "Acceptance length in speculative decoding",
+        "gauge");
+    for (ModelScenario m : models) {
+      Phase phase = ModelCounters.lastActivePhase(m, t);
+      if (phase != null) {
+        line(out, "trtllm_spec_decode_acceptance_length", m, phase.meanAcceptedLength());
+      }
+    }
+    header(
+        out,
+        "trtllm_spec_decode_draft_overhead",
+        "Draft overhead in speculative decoding",
+        "gauge");
+    for (ModelScenario m : models) {
+      Phase phase = ModelCounters.lastActivePhase(m, t);
+      if (phase != null) {
+        line(out, "trtllm_spec_decode_draft_overhead", m, 0.05 * phase.numSpeculativeTokens());
+      }
+    }
+  }
+
+  /** One of the counters' values. */
+  @FunctionalInterface
+  private interface Field {
+    long of(ModelCounters c);
+  }
+
+  private static void counter(
+      StringBuilder out,
+      String name,
+      String help,
+      List<ModelScenario> models,
+      Duration elapsed,
+      Field field) {
+    header(out, name, help, "counter");
+    for (ModelScenario m : models) {
+      labels(out.append(name), m).append("} ").append(field.of(ModelCounters.of(m, elapsed)));
+      out.append(".0\n");
+    }
+  }
+
+  private static void positionLine(
+      StringBuilder out, String name, ModelScenario m, int position, long value) {
+    labels(out.append(name), m)
+        .append(",token_position=\"")
+        .append(position)
+        .append("\"} ")
+        .append(value)
+        .append(".0\n");
+  }
+
+  private static void line(StringBuilder out, String name, ModelScenario m, double value) {
+    labels(out.append(name), m).append("} ").append(Simulator.formatDouble(value)).append('\n');
+  }
+
+  private static StringBuilder labels(StringBuilder out, ModelScenario m) {
+    out.append("{model_name=\"");
+    Simulator.escapeLabelValue(out, m.modelName());
+    return out.append("\",engine_type=\"trtllm\"");
+  }
+
+  private static void header(StringBuilder out, String name, String help, String type) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+  }
+}
