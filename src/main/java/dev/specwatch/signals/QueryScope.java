@@ -37,6 +37,18 @@ public record QueryScope(
         OptionalInt.of(p.numSpeculativeTokens()));
   }
 
+  /**
+   * k, for an engine whose {@code signal} needs it.
+   *
+   * @throws IllegalArgumentException naming the engine and signal when the scope has none
+   */
+  int requireK(String engine, Signal signal) {
+    return k.orElseThrow(
+        () ->
+            new IllegalArgumentException(
+                engine + "'s " + signal.key() + " needs the recipes' num_speculative_tokens"));
+  }
+
   /** The same scope for recipes with {@code k} draft tokens per step. */
   public QueryScope withK(int draftTokens) {
     return new QueryScope(groupBy, matchers, window, offset, OptionalInt.of(draftTokens));

@@ -171,11 +171,6 @@ public final class SglangProfile implements EngineProfile {
   }
 
   private static int k(QueryScope scope, Signal signal) {
-    return scope
-        .k()
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "sglang's " + signal.key() + " needs the recipes' num_speculative_tokens"));
+    return scope.requireK("sglang", signal);
   }
 }

@@ -115,11 +115,6 @@ public final class TrtllmProfile implements EngineProfile {
   }
 
   private static int k(QueryScope scope, Signal signal) {
-    return scope
-        .k()
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "trtllm's " + signal.key() + " needs the recipes' num_speculative_tokens"));
+    return scope.requireK("trtllm", signal);
   }
 }

@@ -320,7 +320,7 @@ public final class Simulator {
     }
   }
 
-  private static void header(StringBuilder out, String name, String help, String type) {
+  static void header(StringBuilder out, String name, String help, String type) {
     out.append("# HELP ").append(name).append(' ').append(help).append('\n');
     out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
   }

@@ -47,7 +47,7 @@ final class TrtllmExposition {
         models,
         elapsed,
         c -> c.promptTokens());
-    header(
+    Simulator.header(
         out,
         "trtllm_spec_decode_drafted_tokens_total",
         "Total drafted tokens per speculative decoding position.",
@@ -58,7 +58,7 @@ final class TrtllmExposition {
         positionLine(out, "trtllm_spec_decode_drafted_tokens_total", m, pos, c.drafts());
       }
     }
-    header(
+    Simulator.header(
         out,
         "trtllm_spec_decode_accepted_tokens_total",
         "Total accepted tokens per speculative decoding position.",
@@ -70,11 +70,11 @@ final class TrtllmExposition {
         positionLine(out, "trtllm_spec_decode_accepted_tokens_total", m, pos, accepted[pos]);
       }
     }
-    header(out, "trtllm_num_requests_running", "Number of active requests", "gauge");
+    Simulator.header(out, "trtllm_num_requests_running", "Number of active requests", "gauge");
     for (ModelScenario m : models) {
       line(out, "trtllm_num_requests_running", m, ModelCounters.phaseAt(m, t).runningRequests());
     }
-    header(
+    Simulator.header(
         out,
         "trtllm_spec_decode_acceptance_length",
         "Acceptance length in speculative decoding",
@@ -85,7 +85,7 @@ final class TrtllmExposition {
         line(out, "trtllm_spec_decode_acceptance_length", m, phase.meanAcceptedLength());
       }
     }
-    header(
+    Simulator.header(
         out,
         "trtllm_spec_decode_draft_overhead",
         "Draft overhead in speculative decoding",
@@ -111,7 +111,7 @@ final class TrtllmExposition {
       List<ModelScenario> models,
       Duration elapsed,
       Field field) {
-    header(out, name, help, "counter");
+    Simulator.header(out, name, help, "counter");
     for (ModelScenario m : models) {
       labels(out.append(name), m).append("} ").append(field.of(ModelCounters.of(m, elapsed)));
       out.append(".0\n");
@@ -136,10 +136,5 @@ final class TrtllmExposition {
     out.append("{model_name=\"");
     Simulator.escapeLabelValue(out, m.modelName());
     return out.append("\",engine_type=\"trtllm\"");
-  }
-
-  private static void header(StringBuilder out, String name, String help, String type) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
   }
 }

@@ -1,6 +1,7 @@
 package dev.specwatch.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.specwatch.testing.PrivatePostgres;
@@ -139,8 +140,14 @@ class ClusterIT {
           awaitReady(r, false);
           assertThat(r.get("/readyz").body()).contains("unreachable");
           assertThat(r.get("/metrics").body()).contains("specwatch_state_writable 0.0");
-          assertThat(r.get("/api/v1/status").body())
-              .contains("\"ready\" : false", "is unreachable: connection refused");
+          // A pooled connection open when the server stopped fails first with "this connection
+          // has been closed"; the next attempts, new connections, are refused.
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .untilAsserted(
+                  () ->
+                      assertThat(r.get("/api/v1/status").body())
+                          .contains("\"ready\" : false", "is unreachable: connection refused"));
         }
         Thread.sleep(3000); // retries go on meanwhile: still one line each
       } finally {
