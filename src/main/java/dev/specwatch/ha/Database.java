@@ -123,9 +123,10 @@ public final class Database implements AutoCloseable {
 
   /** Runs {@code work} on a pooled connection in auto-commit; failures reach the health. */
   public <T> T call(String doing, Work<T> work) throws IOException {
+    long started = System.nanoTime();
     try (Connection c = pool.getConnection()) {
       T result = work.run(c);
-      health.ok();
+      health.ok(started);
       return result;
     } catch (SQLException e) {
       DatabaseException failure = new DatabaseException(doing, e);

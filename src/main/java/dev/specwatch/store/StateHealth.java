@@ -39,6 +39,7 @@ public final class StateHealth {
   private final AtomicLong failures = new AtomicLong();
   private final List<Recovery> recoveries = new ArrayList<>();
   private volatile String problem;
+  private volatile long failedAtNanos = System.nanoTime();
 
   public StateHealth(Path dir) {
     Path abs = dir.toAbsolutePath();
@@ -75,6 +76,7 @@ public final class StateHealth {
   /** A write to the state directory failed: logged once until writes succeed again. */
   public void failed(IOException e) {
     failures.incrementAndGet();
+    failedAtNanos = System.nanoTime();
     String now = what + ": " + reason(e);
     String before = problem;
     problem = now;
@@ -88,6 +90,22 @@ public final class StateHealth {
 
   /** A write to the state directory succeeded. */
   public void ok() {
+    clear();
+  }
+
+  /**
+   * An operation that began at {@code startedNanos} ({@link System#nanoTime}) succeeded. It shows
+   * the store is back only if it began after the last failure: while a database shuts down, an
+   * operation already under way on a connection not yet cut can still succeed after another one
+   * failed, and must not announce a recovery (and a second outage) in between.
+   */
+  public void ok(long startedNanos) {
+    if (startedNanos - failedAtNanos > 0) {
+      clear();
+    }
+  }
+
+  private void clear() {
     if (problem != null) {
       problem = null;
       logger.info("{}; resuming", back);
