@@ -265,7 +265,7 @@ final class ConfigReader {
                   }
                   if (tls == SpecwatchConfig.Tls.NONE
                       && (user.isPresent() || s.has("password") || s.has("password_file"))
-                      && !Converters.isLoopback(host)) {
+                      && !ListenAddress.isLoopbackHost(host)) {
                     s.error(
                         "tls",
                         "none would send the SMTP password in clear to "

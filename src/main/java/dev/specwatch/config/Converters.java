@@ -57,16 +57,6 @@ final class Converters {
     return Optional.empty();
   }
 
-  /** A host name or address of this machine's loopback interface. */
-  static boolean isLoopback(String host) {
-    String h =
-        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    return h.equals("localhost")
-        || h.equals("::1")
-        || h.equals("0:0:0:0:0:0:0:1")
-        || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
-  }
-
   static SpecwatchConfig.Tls smtpTls(MapReader s) {
     String tls = s.string("tls", "starttls");
     return switch (tls) {

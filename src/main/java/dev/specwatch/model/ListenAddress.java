@@ -37,6 +37,16 @@ public record ListenAddress(String host, int port) {
     }
   }
 
+  /** Whether {@code host} (a name or address, IPv6 with or without brackets) is loopback. */
+  public static boolean isLoopbackHost(String host) {
+    String h =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    return h.equals("localhost")
+        || h.equals("::1")
+        || h.equals("0:0:0:0:0:0:0:1")
+        || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+  }
+
   public InetSocketAddress socketAddress() {
     return new InetSocketAddress(host, port);
   }

@@ -99,13 +99,7 @@ public record SpecwatchConfig(
      * anyone on the network may then read every page and the API (writes stay loopback-only).
      */
     public Optional<String> exposureWarning() {
-      String h = listen.host();
-      boolean loopback =
-          h.equals("localhost")
-              || h.equals("::1")
-              || h.equals("[::1]")
-              || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
-      if (loopback || bearerToken.isPresent()) {
+      if (ListenAddress.isLoopbackHost(listen.host()) || bearerToken.isPresent()) {
         return Optional.empty();
       }
       return Optional.of(

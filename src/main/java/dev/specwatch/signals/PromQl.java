@@ -11,6 +11,24 @@ public final class PromQl {
   private PromQl() {}
 
   /**
+   * {@code unless on (G) count by (G) (count_over_time(metric{S}[W]))}: drops the groups of {@code
+   * scope} whose servers export {@code metric} at all in the window, however idle. The fallback
+   * forms of older releases use it so that a recipe is read one way only.
+   */
+  static String unlessExported(QueryScope scope, String metric) {
+    String by = labelList(scope.groupBy());
+    return "\n  unless on ("
+        + by
+        + ")\ncount by ("
+        + by
+        + ") (count_over_time("
+        + metric
+        + selector(scope.matchers())
+        + scope.rangeSelector()
+        + "))";
+  }
+
+  /**
    * A PromQL double-quoted string literal. Backslash, double quote and control characters are
    * escaped; other UTF-8 passes through unchanged (PromQL strings are UTF-8, Go-style escapes).
    */

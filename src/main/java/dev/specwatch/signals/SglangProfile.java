@@ -151,15 +151,7 @@ public final class SglangProfile implements EngineProfile {
 
   /** Drops groups whose servers export the verify counter (the exact form answers for them). */
   private static String noVerifyCounter(QueryScope scope) {
-    return "\n  unless on ("
-        + by(scope)
-        + ")\ncount by ("
-        + by(scope)
-        + ") (count_over_time("
-        + VERIFY_CALLS
-        + PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + "))";
+    return PromQl.unlessExported(scope, VERIFY_CALLS);
   }
 
   private static String sum(QueryScope scope, String function, String metric) {

@@ -93,20 +93,12 @@ public final class VllmProfile implements EngineProfile {
     if (scope.k().isEmpty()) {
       return exact;
     }
-    String by = PromQl.labelList(scope.groupBy());
     return "("
         + exact
         + "\n  or\n("
         + fallback.apply(scope.k().getAsInt())
-        + "\n  unless on ("
-        + by
-        + ")\ncount by ("
-        + by
-        + ") (count_over_time("
-        + DRAFTS
-        + PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + "))))";
+        + PromQl.unlessExported(scope, DRAFTS)
+        + "))";
   }
 
   /** {@code sum by (G) (rate(metric{S}[W]))}. */
