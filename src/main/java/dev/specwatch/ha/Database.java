@@ -129,10 +129,39 @@ public final class Database implements AutoCloseable {
       health.ok(started);
       return result;
     } catch (SQLException e) {
+      if (connectionLost(e)) {
+        // Its siblings in the pool were cut too (a server shutting down terminates every
+        // backend, not all at the same instant): retire them all before the failure is noted, so
+        // an operation begun after it runs on a connection opened after it, and its success
+        // really shows the database is back (StateHealth.ok(started)).
+        var bean = pool.getHikariPoolMXBean();
+        if (bean != null) {
+          bean.softEvictConnections();
+        }
+      }
       DatabaseException failure = new DatabaseException(doing, e);
       health.failed(failure);
       throw failure;
     }
+  }
+
+  /**
+   * Whether the connection (not the statement) failed: SQL state class 08 (connection exception),
+   * 57P (operator intervention: shutdown, crash), or no connection at all.
+   */
+  static boolean connectionLost(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof SQLException s && s.getSQLState() != null) {
+        String state = s.getSQLState();
+        if (state.startsWith("08") || state.startsWith("57P")) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
