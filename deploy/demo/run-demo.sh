@@ -58,6 +58,8 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
   - job_name: trtllm
+    # trtllm-serve's Prometheus metrics are at /prometheus/metrics (its /metrics is JSON)
+    metrics_path: /prometheus/metrics
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
 YAML

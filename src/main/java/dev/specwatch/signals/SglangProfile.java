@@ -89,21 +89,20 @@ public final class SglangProfile implements EngineProfile {
               + ")))";
       case GENERATION_TOKENS_PER_SECOND -> sum(scope, "rate", GENERATION_TOKENS);
       case DRAFTS_IN_WINDOW ->
+          // Without the verify counter: generation tokens / the accepted length, weighted by
+          // running requests as everywhere else; while idle (no running requests, so no weighted
+          // length) the count is the window's zero increase.
           "("
               + sum(scope, "increase", VERIFY_CALLS)
               + "\n  or\n("
               + sum(scope, "increase", GENERATION_TOKENS)
               + " / on ("
               + by(scope)
-              + ") avg by ("
-              + by(scope)
-              + ") (avg_over_time("
-              + ACCEPT_LENGTH
-              + PromQl.selector(scope.matchers())
-              + scope.rangeSelector()
-              + "))"
-              + noVerifyCounter(scope)
-              + "))";
+              + ") ("
+              + gaugeLength(scope)
+              + "))\n  or\n("
+              + sum(scope, "increase", GENERATION_TOKENS)
+              + " == 0))";
       case RUNNING_REQUESTS ->
           "sum by ("
               + by(scope)

@@ -292,6 +292,9 @@ public final class Simulator {
 
   private static void counter(
       StringBuilder out, String name, String help, List<EngineSample> samples, Field field) {
+    if (samples.isEmpty()) {
+      return; // a release without the metric has no HELP or TYPE line for it either
+    }
     header(out, name + "_total", help, "counter");
     for (EngineSample s : samples) {
       line(out, name + "_total", s, null, Long.toString(field.of(s.counters())) + ".0");
@@ -305,6 +308,9 @@ public final class Simulator {
   private static void perPosition(StringBuilder out, List<EngineSample> samples) {
     String name = "vllm:spec_decode_num_accepted_tokens_per_pos";
     String help = "Accepted tokens per draft position.";
+    if (samples.isEmpty()) {
+      return;
+    }
     header(out, name + "_total", help, "counter");
     for (EngineSample s : samples) {
       long[] values = s.counters().acceptedPerPosition();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,16 +41,20 @@ public final class SimulatorServer implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    server.createContext(
-        "/metrics",
-        exchange -> {
-          try (exchange) {
-            byte[] body = simulator.exposition().getBytes(StandardCharsets.UTF_8);
-            respond(exchange, 200, TEXT_FORMAT, body);
-          } catch (RuntimeException e) {
-            logger.error("rendering /metrics failed", e);
-          }
-        });
+    // trtllm-serve serves its Prometheus metrics at /prometheus/metrics (its /metrics is JSON
+    // iteration stats; tensorrt_llm/serve/openai_server.py): the simulator answers at both.
+    for (String path : List.of("/metrics", "/prometheus/metrics")) {
+      server.createContext(
+          path,
+          exchange -> {
+            try (exchange) {
+              byte[] body = simulator.exposition().getBytes(StandardCharsets.UTF_8);
+              respond(exchange, 200, TEXT_FORMAT, body);
+            } catch (RuntimeException e) {
+              logger.error("rendering {} failed", path, e);
+            }
+          });
+    }
     server.createContext(
         "/health",
         exchange -> {

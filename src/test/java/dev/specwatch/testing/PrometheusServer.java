@@ -41,6 +41,7 @@ public final class PrometheusServer implements AutoCloseable {
   public static final class Builder {
     private final List<Path> ruleFiles = new ArrayList<>();
     private final Map<String, List<String>> jobs = new LinkedHashMap<>();
+    private final Map<String, String> metricsPaths = new LinkedHashMap<>();
     private Duration scrapeInterval = Duration.ofSeconds(1);
     private Duration evaluationInterval = Duration.ofSeconds(1);
     private String openMetricsHistory;
@@ -69,6 +70,13 @@ public final class PrometheusServer implements AutoCloseable {
     /** Adds a scrape job with static targets ({@code host:port}). */
     public Builder job(String name, String... targets) {
       jobs.put(name, List.of(targets));
+      return this;
+    }
+
+    /** Adds a scrape job whose targets serve their metrics at {@code metricsPath}. */
+    public Builder job(String name, String metricsPath, List<String> targets) {
+      jobs.put(name, List.copyOf(targets));
+      metricsPaths.put(name, metricsPath);
       return this;
     }
 
@@ -117,12 +125,11 @@ public final class PrometheusServer implements AutoCloseable {
       }
       config.append("scrape_configs:\n");
       for (Map.Entry<String, List<String>> job : jobs.entrySet()) {
-        config
-            .append("  - job_name: '")
-            .append(job.getKey())
-            .append("'\n")
-            .append("    static_configs:\n")
-            .append("      - targets: [");
+        config.append("  - job_name: '").append(job.getKey()).append("'\n");
+        if (metricsPaths.containsKey(job.getKey())) {
+          config.append("    metrics_path: '").append(metricsPaths.get(job.getKey())).append("'\n");
+        }
+        config.append("    static_configs:\n").append("      - targets: [");
         config.append(String.join(", ", job.getValue().stream().map(t -> "'" + t + "'").toList()));
         config.append("]\n");
       }

@@ -1,0 +1,236 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.FixtureServer;
+import dev.specwatch.testing.PrometheusServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code specwatch check} and {@code replay} against a real Prometheus scraping the golden engine
+ * expositions ({@code src/test/resources/engines/}, written from each engine's source; docs/
+ * ENGINES.md), one scrape job per fixture. Every expected figure below is derived by hand from the
+ * fixture file: its counter values are per-second rates (FixtureServer).
+ */
+class GoldenFixturesIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private void policy(
+      Path alerts, String fixture, String engine, String model, int k, String thresholds)
+      throws IOException {
+    Files.writeString(
+        alerts.resolve(fixture + ".yaml"),
+        "recipe: "
+            + fixture
+            + "\nengine: "
+            + engine
+            + "\nmatch: {job: "
+            + fixture
+            + ", model_name: \""
+            + model
+            + "\"}\nnum_speculative_tokens: "
+            + k
+            + "\nmin_drafts: 10\nfor: 0s\nthresholds:\n"
+            + thresholds
+            + "\n",
+        StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void everyEngineShapeReadsAsItsSourceSays() throws IOException {
+    try (FixtureServer fixtures = FixtureServer.start();
+        PrometheusServer prometheus = prometheus(fixtures)) {
+      Path alerts = Files.createDirectories(dir.resolve("alerts"));
+      String pos0 = "  position_acceptance: {\"0\": {below: 0.5}}";
+      policy(
+          alerts,
+          "vllm-v1-dp2",
+          "vllm",
+          "Qwen/Qwen3-Next-80B-A3B-Instruct-FP8",
+          3,
+          "  acceptance_rate: {below: 0.5}\n" + pos0);
+      policy(
+          alerts,
+          "vllm-v1-token-counters-only",
+          "vllm",
+          "meta-llama/Llama-3.1-70B-Instruct",
+          3,
+          "  acceptance_rate: {below: 0.5}");
+      policy(
+          alerts,
+          "sglang-verify-calls",
+          "sglang",
+          "deepseek-ai/DeepSeek-V3",
+          4,
+          "  mean_accepted_length: {below: 2.0}");
+      policy(
+          alerts,
+          "sglang-dp-attention",
+          "sglang",
+          "deepseek-ai/DeepSeek-V3.2-Exp",
+          4,
+          "  mean_accepted_length: {below: 2.0}");
+      // The one that breaches: acceptance 0.4375 against a line at 0.45.
+      policy(
+          alerts,
+          "sglang-gauges-only",
+          "sglang",
+          "Qwen/Qwen3-235B-A22B-Instruct-2507",
+          4,
+          "  acceptance_rate: {below: 0.45}");
+      policy(
+          alerts,
+          "trtllm",
+          "trtllm",
+          "nvidia/DeepSeek-R1-FP4",
+          3,
+          "  acceptance_rate: {below: 0.5}\n" + pos0);
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config,
+          "prometheus:\n  url: "
+              + prometheus.baseUri()
+              + "\n  max_retries: 0\n  timeout: 5s\nevaluation: {window: 30s, interval: 5s}\n"
+              + "policies: alerts\n",
+          StandardCharsets.UTF_8);
+
+      // A 30 s window is full 31 s after the first scrape; until then recipes read no_data.
+      AtomicReference<MainTest.Result> full = new AtomicReference<>();
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofSeconds(2))
+          .untilAsserted(
+              () -> {
+                MainTest.Result run =
+                    MainTest.run("check", "--config", config.toString(), "--output", "json");
+                Map<String, JsonNode> r = recipes(run.out());
+                assertThat(r).hasSize(6);
+                // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second.
+                assertThat(r.get("vllm-v1-dp2").path("signals").path("drafts_in_window").asDouble())
+                    .isCloseTo(6000, within(6000 * 0.02));
+                full.set(run);
+              });
+      MainTest.Result run = full.get();
+      assertThat(run.exit()).as("one recipe breaches").isEqualTo(1);
+      Map<String, JsonNode> r = recipes(run.out());
+      assertThat(r)
+          .allSatisfy(
+              (name, recipe) ->
+                  assertThat(recipe.path("state").asText())
+                      .as(name)
+                      .isEqualTo(name.equals("sglang-gauges-only") ? "breach" : "ok"));
+
+      // vLLM V1, two engines summed: 2 x 210 accepted / 2 x 300 drafted = 0.7; 1 + 420 / 200 =
+      // 3.1; positions 90, 70, 50 of 100 drafts; 2 x 310 generation tokens/s.
+      JsonNode vllm = r.get("vllm-v1-dp2").path("signals");
+      assertThat(vllm.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(1e-6));
+      assertThat(vllm.path("mean_accepted_length").asDouble()).isCloseTo(3.1, within(1e-6));
+      assertPositions(vllm, 0.9, 0.7, 0.5);
+      assertThat(vllm.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(620, within(620 * 0.02));
+      assertThat(vllm.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+
+      // vLLM before num_drafts: 240 / 300 = 0.8, 1 + 3 x 0.8 = 3.4, 300 / 3 = 100 drafts/s;
+      // positions not exported.
+      JsonNode old = r.get("vllm-v1-token-counters-only").path("signals");
+      assertThat(old.path("acceptance_rate").asDouble()).isCloseTo(0.8, within(1e-6));
+      assertThat(old.path("mean_accepted_length").asDouble()).isCloseTo(3.4, within(1e-6));
+      assertThat(old.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
+      assertThat(old.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
+
+      // SGLang with the verify counter: 600 / 200 = 3.0 exactly (the gauge says 2.9 and is not
+      // read), (3.0 - 1) / 4 = 0.5.
+      JsonNode sglang = r.get("sglang-verify-calls").path("signals");
+      assertThat(sglang.path("mean_accepted_length").asDouble()).isCloseTo(3.0, within(1e-6));
+      assertThat(sglang.path("acceptance_rate").asDouble()).isCloseTo(0.5, within(1e-6));
+      assertThat(sglang.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+      // Under DP attention one tokenizer counts both ranks: 900 / 250 = 3.6, 2.6 / 4 = 0.65.
+      JsonNode dp = r.get("sglang-dp-attention").path("signals");
+      assertThat(dp.path("mean_accepted_length").asDouble()).isCloseTo(3.6, within(1e-6));
+      assertThat(dp.path("acceptance_rate").asDouble()).isCloseTo(0.65, within(1e-6));
+      // Gauges only: the ranks' lengths 3.0 and 2.0 weighted by 12 and 4 running requests:
+      // (36 + 8) / 16 = 2.75, (2.75 - 1) / 4 = 0.4375; drafts = 800 / 2.75 a second.
+      JsonNode gauges = r.get("sglang-gauges-only").path("signals");
+      assertThat(gauges.path("mean_accepted_length").asDouble()).isCloseTo(2.75, within(1e-6));
+      assertThat(gauges.path("acceptance_rate").asDouble()).isCloseTo(0.4375, within(1e-6));
+      assertThat(gauges.path("drafts_in_window").asDouble())
+          .isCloseTo(800 / 2.75 * 30, within(800 / 2.75 * 30 * 0.05));
+
+      // TensorRT-LLM: 210 / 300 = 0.7, 1 + 3 x 0.7 = 3.1; positions 90, 70, 50 of 100 drafted at
+      // position 0.
+      JsonNode trt = r.get("trtllm").path("signals");
+      assertThat(trt.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(1e-6));
+      assertThat(trt.path("mean_accepted_length").asDouble()).isCloseTo(3.1, within(1e-6));
+      assertPositions(trt, 0.9, 0.7, 0.5);
+      assertThat(trt.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(310, within(310 * 0.02));
+
+      // replay through the same state machine over the last 20 s: only the breaching recipe
+      // fires (for: 0s), every other one stays quiet.
+      Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
+      MainTest.Result replay =
+          MainTest.run(
+              "replay",
+              "--config",
+              config.toString(),
+              "--from",
+              at.minusSeconds(20).toString(),
+              "--to",
+              at.toString(),
+              "--step",
+              "5s",
+              "--output",
+              "json");
+      JsonNode transitions = JSON.readTree(replay.out()).path("transitions");
+      assertThat(transitions).isNotEmpty();
+      assertThat(transitions)
+          .extracting(t -> t.path("alert_id").asText())
+          .containsOnly("sglang-gauges-only/acceptance_rate");
+      assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
+    }
+  }
+
+  private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {
+    PrometheusServer.Builder builder =
+        PrometheusServer.builder().scrapeInterval(Duration.ofSeconds(1));
+    for (String fixture : FixtureServer.FIXTURES) {
+      builder.job(fixture, FixtureServer.metricsPath(fixture), List.of(fixtures.target()));
+    }
+    return builder.start();
+  }
+
+  private static void assertPositions(JsonNode signals, double... expected) {
+    JsonNode positions = signals.path("position_acceptance");
+    assertThat(positions).hasSize(expected.length);
+    for (int i = 0; i < expected.length; i++) {
+      assertThat(positions.get(i).asDouble())
+          .as("position %d", i)
+          .isCloseTo(expected[i], within(1e-6));
+    }
+  }
+
+  private static Map<String, JsonNode> recipes(String json) throws IOException {
+    Map<String, JsonNode> out = new HashMap<>();
+    for (JsonNode recipe : JSON.readTree(json).path("recipes")) {
+      out.put(recipe.path("name").asText(), recipe);
+    }
+    return out;
+  }
+}

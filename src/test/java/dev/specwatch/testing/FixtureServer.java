@@ -1,0 +1,115 @@
+package dev.specwatch.testing;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Serves the golden engine expositions of {@code src/test/resources/engines/} as live targets: at
+ * {@code /<fixture>/metrics} (e.g. {@code /sglang-dp-attention/metrics}) each counter sample is the
+ * fixture's value multiplied by the seconds since the server started, every other line as it is. A
+ * fixture's counter values are thus its per-second rates, and any figure a rate window gives can be
+ * derived by hand from the file. Listens on a port of its own choosing (127.0.0.1:0).
+ */
+public final class FixtureServer implements AutoCloseable {
+  public static final List<String> FIXTURES =
+      List.of(
+          "vllm-v1-dp2",
+          "vllm-v1-token-counters-only",
+          "sglang-verify-calls",
+          "sglang-dp-attention",
+          "sglang-gauges-only",
+          "trtllm");
+
+  private final HttpServer server;
+
+  private FixtureServer(HttpServer server) {
+    this.server = server;
+  }
+
+  /** The fixture's text, as it is in the file. */
+  public static String text(String fixture) {
+    try (InputStream in =
+        FixtureServer.class.getResourceAsStream("/engines/" + fixture + ".prom")) {
+      if (in == null) {
+        throw new IllegalArgumentException("no fixture /engines/" + fixture + ".prom");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The fixture with every counter sample's value multiplied by {@code seconds}. */
+  public static String scaled(String text, double seconds) {
+    Set<String> counters = new HashSet<>();
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("# TYPE ") && line.endsWith(" counter")) {
+        counters.add(line.substring(7, line.length() - 8));
+      }
+      if (!line.startsWith("#") && !line.isBlank()) {
+        Exposition.Sample s = Exposition.sample(line);
+        if (counters.contains(s.name())) {
+          String head = line.substring(0, line.lastIndexOf(' '));
+          line = head + " " + Double.parseDouble(s.value()) * seconds;
+        }
+      }
+      out.append(line).append('\n');
+    }
+    return out.toString();
+  }
+
+  public static FixtureServer start() throws IOException {
+    long started = System.nanoTime();
+    return start(() -> System.nanoTime() - started);
+  }
+
+  static FixtureServer start(LongSupplier elapsedNanos) throws IOException {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    for (String fixture : FIXTURES) {
+      String text = text(fixture);
+      server.createContext(
+          "/" + fixture + "/metrics",
+          exchange -> {
+            try (exchange) {
+              byte[] body =
+                  scaled(text, elapsedNanos.getAsLong() / 1e9).getBytes(StandardCharsets.UTF_8);
+              exchange
+                  .getResponseHeaders()
+                  .add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+              exchange.sendResponseHeaders(200, body.length);
+              try (OutputStream os = exchange.getResponseBody()) {
+                os.write(body);
+              }
+            }
+          });
+    }
+    server.start();
+    return new FixtureServer(server);
+  }
+
+  /** {@code 127.0.0.1:port}, a scrape target. */
+  public String target() {
+    return "127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  public static String metricsPath(String fixture) {
+    return "/" + fixture + "/metrics";
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
