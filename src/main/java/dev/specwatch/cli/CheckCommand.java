@@ -151,16 +151,25 @@ final class CheckCommand implements Callable<Integer> {
           "DRAFTS",
           "BREACHES"
         });
+    List<String> notes = new ArrayList<>();
     for (RecipeSnapshot r : e.recipes()) {
       SignalValues s = r.signals();
+      // "~" marks an approximate figure; "n/a" positions the servers do not export
+      String approx = r.form().map(f -> f.approximate()).orElse(false) ? "~" : "";
+      boolean noPositions = r.form().map(f -> !f.positionsExported()).orElse(false);
+      r.form().ifPresent(f -> f.notes().forEach(n -> notes.add(r.recipe() + ": " + n)));
       rows.add(
           new String[] {
             r.recipe(),
             r.engine(),
             r.state().key(),
-            fmt(s.acceptanceRate(), 3),
-            fmt(s.meanAcceptedLength(), 2),
-            s.positionAcceptance().stream().map(v -> fmt(v, 2)).collect(Collectors.joining(" ")),
+            prefixed(approx, fmt(s.acceptanceRate(), 3)),
+            prefixed(approx, fmt(s.meanAcceptedLength(), 2)),
+            noPositions
+                ? "n/a"
+                : s.positionAcceptance().stream()
+                    .map(v -> fmt(v, 2))
+                    .collect(Collectors.joining(" ")),
             fmt(s.draftTokensPerSecond(), 1),
             fmt(s.draftsInWindow(), 0),
             r.breaches().stream()
@@ -190,7 +199,12 @@ final class CheckCommand implements Callable<Integer> {
       }
       out.append(line.toString().stripTrailing()).append('\n');
     }
+    notes.forEach(n -> out.append(n).append('\n'));
     return out.toString();
+  }
+
+  private static String prefixed(String prefix, String value) {
+    return value.equals("-") ? value : prefix + value;
   }
 
   private static String fmt(Double value, int decimals) {

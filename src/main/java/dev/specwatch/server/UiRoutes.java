@@ -95,7 +95,16 @@ final class UiRoutes {
           v.put("state", x.state().key());
           v.put("reason", WebPages.reason(x));
           v.put("signals", WebPages.signals(x, p));
-          v.put("positions", WebPages.positions(x, p));
+          boolean exported = x.form().map(f -> f.positionsExported()).orElse(true);
+          v.put("positions", exported ? WebPages.positions(x, p) : List.of());
+          x.form()
+              .ifPresent(
+                  f -> {
+                    v.put("form_notes", f.notes());
+                    if (!f.positionsExported()) {
+                      v.put("positions_missing", f.positions());
+                    }
+                  });
           Map<String, Object> recipeJson = EvaluationJson.recipe(x);
           Object advice = recipeJson.get("advice");
           if (advice instanceof Map<?, ?> a) {

@@ -1,6 +1,8 @@
 package dev.specwatch.signals;
 
 import dev.specwatch.model.Engine;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,6 +31,23 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile, Trtllm
    */
   default boolean needsK() {
     return false;
+  }
+
+  /**
+   * The series whose presence tells this engine's full release shape from an older or reduced one
+   * (vLLM: {@code num_drafts}; SGLang: the verify counter; TensorRT-LLM: the per-position
+   * counters), or none where there is one shape only.
+   */
+  default Optional<String> fullShapeSeries() {
+    return Optional.empty();
+  }
+
+  /**
+   * How a recipe's figures were obtained, given whether its servers export {@link
+   * #fullShapeSeries()}.
+   */
+  default SignalForm form(boolean fullShape) {
+    return new SignalForm(false, SignalForm.EXPORTED, List.of());
   }
 
   static EngineProfile of(Engine engine) {

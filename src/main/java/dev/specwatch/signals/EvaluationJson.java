@@ -73,6 +73,15 @@ public final class EvaluationJson {
     }
     recipe.put("breaches", breaches);
     r.error().ifPresent(msg -> recipe.put("error", msg));
+    r.form()
+        .ifPresent(
+            f -> {
+              Map<String, Object> form = new LinkedHashMap<>();
+              form.put("approximate", f.approximate());
+              form.put("positions", f.positions());
+              form.put("notes", f.notes());
+              recipe.put("form", form);
+            });
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));
     if (!s.positionAcceptance().isEmpty()
         && s.positionAcceptance().stream().allMatch(v -> v != null)) {

@@ -182,11 +182,54 @@ public final class Evaluator {
         return new GroupResult(failed, queries);
       }
     }
+    Optional<Set<Policy>> fullShape = Optional.empty();
+    if (profile.fullShapeSeries().isPresent()) {
+      queries++;
+      fullShape = fullShape(profile.fullShapeSeries().get(), key, scope, byValues, fetcher);
+    }
     List<RecipeSnapshot> snapshots = new ArrayList<>(recipes.size());
     for (Policy p : recipes) {
-      snapshots.add(Snapshots.snapshot(p, results, step));
+      RecipeSnapshot snapshot = Snapshots.snapshot(p, results, step);
+      if (fullShape.isPresent()
+          && snapshot.state() != RecipeState.NO_DATA
+          && snapshot.state() != RecipeState.ERROR) {
+        snapshot = snapshot.withForm(profile.form(fullShape.get().contains(p)));
+      }
+      snapshots.add(snapshot);
     }
     return new GroupResult(snapshots, queries);
+  }
+
+  /**
+   * The recipes whose servers export the engine's full-shape series (one query for the group), or
+   * empty when the query fails: the figures are still right, only their form goes unsaid.
+   */
+  private static Optional<Set<Policy>> fullShape(
+      String series,
+      GroupKey key,
+      QueryScope scope,
+      Map<List<String>, Policy> byValues,
+      Fetcher fetcher) {
+    String promql =
+        "group by ("
+            + PromQl.labelList(key.labelNames())
+            + ") ("
+            + series
+            + PromQl.selector(scope.matchers())
+            + ")";
+    try {
+      Set<Policy> out = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+      for (Sample sample : fetcher.fetch(promql)) {
+        Policy owner = byValues.get(values(sample, key.labelNames()));
+        if (owner != null) {
+          out.add(owner);
+        }
+      }
+      return Optional.of(out);
+    } catch (PrometheusException e) {
+      logger.debug("which recipes export {} is unknown: {}", series, e.getMessage());
+      return Optional.empty();
+    }
   }
 
   /**

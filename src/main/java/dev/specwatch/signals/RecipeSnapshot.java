@@ -10,6 +10,8 @@ import java.util.Optional;
  * @param error what went wrong, for {@link RecipeState#ERROR}; never contains credentials
  * @param increments the last evaluation step's counter increases, for recipes whose rules decide on
  *     them (change detection, {@code detection: sequential})
+ * @param form how the figures were obtained from what the servers export (exact or approximate,
+ *     positions exported or why not); empty where it is not known (no data, an error)
  */
 public record RecipeSnapshot(
     String recipe,
@@ -20,9 +22,12 @@ public record RecipeSnapshot(
     Optional<Baseline> baseline,
     Optional<String> error,
     Optional<SloStatus> slo,
-    Optional<Increments> increments) {
+    Optional<Increments> increments,
+    Optional<SignalForm> form) {
   public RecipeSnapshot {
     breaches = List.copyOf(breaches);
+    // an evaluation stored by an older replica (the shared database) has no form
+    form = form == null ? Optional.empty() : form;
   }
 
   public RecipeSnapshot(
@@ -42,16 +47,40 @@ public record RecipeSnapshot(
         baseline,
         error,
         Optional.empty(),
+        Optional.empty(),
         Optional.empty());
   }
 
   public RecipeSnapshot withSlo(SloStatus status) {
     return new RecipeSnapshot(
-        recipe, engine, state, signals, breaches, baseline, error, Optional.of(status), increments);
+        recipe,
+        engine,
+        state,
+        signals,
+        breaches,
+        baseline,
+        error,
+        Optional.of(status),
+        increments,
+        form);
   }
 
   public RecipeSnapshot withIncrements(Increments step) {
     return new RecipeSnapshot(
-        recipe, engine, state, signals, breaches, baseline, error, slo, Optional.of(step));
+        recipe, engine, state, signals, breaches, baseline, error, slo, Optional.of(step), form);
+  }
+
+  public RecipeSnapshot withForm(SignalForm how) {
+    return new RecipeSnapshot(
+        recipe,
+        engine,
+        state,
+        signals,
+        breaches,
+        baseline,
+        error,
+        slo,
+        increments,
+        Optional.of(how));
   }
 }

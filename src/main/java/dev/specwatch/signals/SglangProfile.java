@@ -1,6 +1,8 @@
 package dev.specwatch.signals;
 
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -39,6 +41,26 @@ public final class SglangProfile implements EngineProfile {
   @Override
   public String name() {
     return "sglang";
+  }
+
+  @Override
+  public Optional<String> fullShapeSeries() {
+    return Optional.of(VERIFY_CALLS);
+  }
+
+  @Override
+  public SignalForm form(boolean fullShape) {
+    String positions = "not exported by SGLang";
+    if (fullShape) {
+      return new SignalForm(false, positions, List.of());
+    }
+    return new SignalForm(
+        true,
+        positions,
+        List.of(
+            "approximate: this SGLang exports no spec_verify_calls_total, so the accepted length is"
+                + " the schedulers' spec_accept_length gauge (their last log interval, weighted by"
+                + " running requests), not the exact figure over the window"));
   }
 
   @Override

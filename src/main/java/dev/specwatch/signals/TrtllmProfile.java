@@ -4,6 +4,7 @@ import dev.specwatch.model.LabelMatcher;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,6 +34,22 @@ public final class TrtllmProfile implements EngineProfile {
   @Override
   public String name() {
     return "trtllm";
+  }
+
+  @Override
+  public Optional<String> fullShapeSeries() {
+    return Optional.of(DRAFTED_PER_POSITION);
+  }
+
+  @Override
+  public SignalForm form(boolean fullShape) {
+    return new SignalForm(
+        false,
+        fullShape
+            ? SignalForm.EXPORTED
+            : "not exported: trtllm-serve fills the per-position counters only with"
+                + " return_perf_metrics",
+        List.of());
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.specwatch.signals;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,6 +38,25 @@ public final class VllmProfile implements EngineProfile {
   @Override
   public Set<Signal> supported() {
     return EnumSet.allOf(Signal.class);
+  }
+
+  @Override
+  public Optional<String> fullShapeSeries() {
+    return Optional.of(DRAFTS);
+  }
+
+  @Override
+  public SignalForm form(boolean fullShape) {
+    if (fullShape) {
+      return EngineProfile.super.form(true);
+    }
+    return new SignalForm(
+        false,
+        "not exported by this vLLM",
+        List.of(
+            "this vLLM exports no num_drafts (before vllm PR #16665): mean accepted length is 1 + k"
+                + " x acceptance and drafts are draft tokens / k, with k from the policy's"
+                + " num_speculative_tokens"));
   }
 
   @Override

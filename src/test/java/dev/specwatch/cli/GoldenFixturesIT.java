@@ -182,9 +182,30 @@ class GoldenFixturesIT {
       assertThat(trt.path("generation_tokens_per_second").asDouble())
           .isCloseTo(310, within(310 * 0.02));
 
+      // How each figure was obtained, in the JSON and the table.
+      assertThat(form(r, "vllm-v1-dp2")).isEqualTo("false exported");
+      assertThat(form(r, "vllm-v1-token-counters-only"))
+          .isEqualTo("false not exported by this vLLM");
+      assertThat(r.get("vllm-v1-token-counters-only").path("form").path("notes").get(0).asText())
+          .contains("1 + k x acceptance");
+      assertThat(form(r, "sglang-verify-calls")).isEqualTo("false not exported by SGLang");
+      assertThat(form(r, "sglang-dp-attention")).isEqualTo("false not exported by SGLang");
+      assertThat(form(r, "sglang-gauges-only")).isEqualTo("true not exported by SGLang");
+      assertThat(r.get("sglang-gauges-only").path("form").path("notes").get(0).asText())
+          .startsWith("approximate: this SGLang exports no spec_verify_calls_total");
+      assertThat(form(r, "trtllm")).isEqualTo("false exported");
+      Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
+      String table =
+          MainTest.run("check", "--config", config.toString(), "--time", at.toString()).out();
+      assertThat(table)
+          .containsPattern("(?m)^sglang-gauges-only +sglang +breach +~0\\.438 +~2\\.75 +n/a ")
+          .containsPattern("(?m)^sglang-verify-calls +sglang +ok +0\\.500 +3\\.00 +n/a ")
+          .containsPattern("(?m)^vllm-v1-token-counters-only +vllm +ok +0\\.800 +3\\.40 +n/a ")
+          .containsPattern("(?m)^trtllm +trtllm +ok +0\\.700 +3\\.10 +0\\.90 0\\.70 0\\.50 ")
+          .contains("sglang-gauges-only: approximate: this SGLang exports no");
+
       // replay through the same state machine over the last 20 s: only the breaching recipe
       // fires (for: 0s), every other one stays quiet.
-      Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
       MainTest.Result replay =
           MainTest.run(
               "replay",
@@ -214,6 +235,11 @@ class GoldenFixturesIT {
       builder.job(fixture, FixtureServer.metricsPath(fixture), List.of(fixtures.target()));
     }
     return builder.start();
+  }
+
+  private static String form(Map<String, JsonNode> r, String recipe) {
+    JsonNode form = r.get(recipe).path("form");
+    return form.path("approximate").asText() + " " + form.path("positions").asText();
   }
 
   private static void assertPositions(JsonNode signals, double... expected) {

@@ -80,8 +80,9 @@ class EvaluatorTest {
       FakePrometheus fake = FakePrometheus.of(q -> fleet(q, n));
       Evaluation e =
           new Evaluator(fake, CLOCK).evaluate(policies, Duration.ofMinutes(5), Optional.empty());
-      assertThat(e.queries()).as("%d recipes", n).isEqualTo(7);
-      assertThat(fake.queries()).hasSize(7);
+      // seven signals, and one for the release shape (whether num_drafts is exported)
+      assertThat(e.queries()).as("%d recipes", n).isEqualTo(8);
+      assertThat(fake.queries()).hasSize(8);
     }
   }
 
