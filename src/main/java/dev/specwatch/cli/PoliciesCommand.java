@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -75,20 +74,18 @@ final class PoliciesCommand implements Runnable {
       if (!Files.isDirectory(recipes)) {
         throw new UsageException("--recipes " + recipes + " is not a directory");
       }
-      List<Path> files;
-      try (Stream<Path> list = Files.list(recipes)) {
-        files =
-            list.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
-                .filter(Files::isRegularFile)
-                .sorted()
-                .toList();
-      }
+      RecipeFiles found = RecipeFiles.find(recipes);
+      List<Path> files = found.files();
+      found.problems().forEach(err::println);
       if (!dryRun) {
         Files.createDirectories(out);
       }
-      int broken = 0;
+      int broken = found.problems().size();
       int written = 0;
       for (Path file : files) {
+        if (found.colliding().contains(file)) {
+          continue; // counted and reported with the problems
+        }
         Recipe recipe;
         try {
           recipe = RecipeReader.read(file);
@@ -99,6 +96,7 @@ final class PoliciesCommand implements Runnable {
           }
           continue;
         }
+        recipe.warnings().forEach(err::println);
         if (recipe.speculation().isEmpty()) {
           o.printf("skipped %s: no speculative decoding%n", file);
           continue;

@@ -1,6 +1,7 @@
 package dev.specwatch.recipes;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,8 +13,22 @@ import java.util.Optional;
  * @param modelName vLLM's {@code model_name} label: the first {@code --served-model-name}, else the
  *     served model
  * @param speculation empty for a recipe without speculative decoding
+ * @param warnings what would break the recipe upstream although specwatch can read it, each as
+ *     {@code file:line:col: warning: key: message}
  */
-public record Recipe(Path file, String stem, String modelName, Optional<Speculation> speculation) {
+public record Recipe(
+    Path file,
+    String stem,
+    String modelName,
+    Optional<Speculation> speculation,
+    List<String> warnings) {
+  public Recipe {
+    warnings = List.copyOf(warnings);
+  }
+
+  public Recipe(Path file, String stem, String modelName, Optional<Speculation> speculation) {
+    this(file, stem, modelName, speculation, List.of());
+  }
 
   /**
    * @param method {@code mtp}, {@code eagle}, {@code ngram}, a draft model's method, or {@code

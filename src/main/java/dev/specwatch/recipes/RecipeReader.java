@@ -35,6 +35,9 @@ public final class RecipeReader {
   private static final Pattern SPEC_FLAG =
       Pattern.compile("--speculative[-_]config(?:\\.([A-Za-z_]+))?(?:=(.*))?", Pattern.DOTALL);
 
+  /** The keys run-recipe.py requires (load_recipe: {@code required}). */
+  static final List<String> REQUIRED = List.of("name", "recipe_version", "container", "command");
+
   private RecipeReader() {}
 
   public static Recipe read(Path file) throws IOException {
@@ -50,6 +53,19 @@ public final class RecipeReader {
     if (!(root.orElseThrow() instanceof YamlNode.Mapping recipe)) {
       throw problem(file, 1, "", "a recipe is a mapping (name, model, defaults, command)");
     }
+    // run-recipe.py (eugr/spark-vllm-docker, load_recipe) refuses a recipe without these.
+    Problems missing = new Problems();
+    for (String key : REQUIRED) {
+      if (!recipe.entries().containsKey(key)) {
+        missing.add(
+            new Location(file.toString(), recipe.location().line(), 1),
+            key,
+            "is required by spark-vllm-docker's run-recipe.py ("
+                + String.join(", ", REQUIRED)
+                + ")");
+      }
+    }
+    missing.throwIfAny();
     String stem = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
     Map<String, String> defaults = new LinkedHashMap<>();
     Map<String, Location> defaultAt = new LinkedHashMap<>();
@@ -164,7 +180,20 @@ public final class RecipeReader {
                   lineOf(text, "--speculative", commandAt),
                   "command"));
     }
-    return new Recipe(file, stem, modelName, speculation);
+    List<String> warnings = new ArrayList<>();
+    loneBrace(command.text())
+        .ifPresent(
+            brace ->
+                warnings.add(
+                    file
+                        + ":"
+                        + lineOf(text, brace, commandAt)
+                        + ":1: warning: command: a single brace ("
+                        + abbreviate(brace)
+                        + ") makes run-recipe.py's str.format fail: write literal braces doubled,"
+                        + " '{{\"method\":\"mtp\",\"num_speculative_tokens\":3}}', or move the JSON to"
+                        + " defaults.speculative_config and write '{speculative_config}'"));
+    return new Recipe(file, stem, modelName, speculation, warnings);
   }
 
   private static Recipe.Speculation speculation(
@@ -205,6 +234,27 @@ public final class RecipeReader {
     }
     m.appendTail(out);
     return out.toString();
+  }
+
+  /**
+   * The text around the first brace that Python's {@code str.format} would not accept: neither
+   * doubled ({@code {{ }}}) nor a {@code {placeholder}}; empty when there is none.
+   */
+  static Optional<String> loneBrace(String template) {
+    Matcher m = FIELD.matcher(template);
+    StringBuilder rest = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(rest, " ".repeat(m.group().length()));
+    }
+    m.appendTail(rest);
+    for (int i = 0; i < rest.length(); i++) {
+      char c = rest.charAt(i);
+      if (c == '{' || c == '}') {
+        int end = template.indexOf('\n', i);
+        return Optional.of(template.substring(i, end < 0 ? template.length() : end).strip());
+      }
+    }
+    return Optional.empty();
   }
 
   /** Splits a command like a POSIX shell: quotes, backslash escapes and line continuations. */

@@ -53,7 +53,7 @@ class RecipeImportTest {
                 --tensor-parallel-size {tensor_parallel} \\
                 --gpu-memory-utilization {gpu_memory_utilization} \\
                 --max-model-len {max_model_len} \\
-                --speculative-config '{"method":"mtp","num_speculative_tokens":3}'
+                --speculative-config '{{"method":"mtp","num_speculative_tokens":3}}'
             """);
     write(
         "deepseek-r1.yaml",
@@ -165,6 +165,75 @@ class RecipeImportTest {
         .contains("3 recipe(s)")
         .contains("from ../recipes/qwen-mtp.yaml (mtp)")
         .doesNotContain("warning");
+  }
+
+  @Test
+  void subfoldersAreImportedCollisionsLoopsAndMissingKeysNamedSingleBracesWarned()
+      throws Exception {
+    Path cluster = Files.createDirectories(recipes.resolve("4x-spark-cluster"));
+    Files.writeString(
+        cluster.resolve("glm-cluster.yaml"),
+        HEADER
+            + """
+            name: GLM on four Sparks
+            command: |
+              vllm serve zai-org/GLM-4.6-FP8 --tensor-parallel-size 4 \\
+                --speculative-config '{{"method":"mtp","num_speculative_tokens":2}}'
+            """);
+    // The same file name as a recipe one folder up: both would be policy qwen-mtp.
+    Files.writeString(
+        cluster.resolve("qwen-mtp.yaml"),
+        HEADER
+            + "name: Qwen on four Sparks\ncommand: vllm serve unsloth/Qwen3.8-27B-NVFP4"
+            + " --speculative-config.method mtp --speculative-config.num_speculative_tokens 4\n");
+    // The form docs/RECIPES.md once showed: specwatch reads it, run-recipe.py's str.format fails.
+    Files.writeString(
+        cluster.resolve("single-brace.yaml"),
+        HEADER
+            + """
+            name: single braces
+            command: |
+              vllm serve a/single \\
+                --speculative-config '{"method":"mtp","num_speculative_tokens":1}'
+            """);
+    Files.writeString(
+        cluster.resolve("no-container.yaml"),
+        "recipe_version: 1\nname: x\ncommand: vllm serve a/b\n");
+    Files.createSymbolicLink(cluster.resolve("loop"), recipes);
+    Files.createSymbolicLink(cluster.resolve("gone.yaml"), dir.resolve("nowhere.yaml"));
+    Files.createDirectories(recipes.resolve(".git")).resolve("x.yaml").toFile().createNewFile();
+
+    CliRunner.Result r =
+        CliRunner.run(
+            "policies", "import", "--recipes", recipes.toString(), "--out", alerts.toString());
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(2);
+    assertThat(r.out())
+        .contains(
+            "created "
+                + alerts.resolve("glm-cluster.yaml")
+                + ": model_name zai-org/GLM-4.6-FP8, k=2")
+        .contains("created " + alerts.resolve("single-brace.yaml"));
+    assertThat(r.err())
+        .contains(
+            cluster.resolve("qwen-mtp.yaml")
+                + ":1:1: policy qwen-mtp would also come from "
+                + recipes.resolve("qwen-mtp.yaml"))
+        .contains(recipes.resolve("qwen-mtp.yaml") + ":1:1: policy qwen-mtp would also come from")
+        .contains(cluster.resolve("loop") + ":1:1: a symlink loop")
+        .contains(cluster.resolve("gone.yaml") + ":1:1: a broken symlink")
+        .contains(
+            cluster.resolve("no-container.yaml")
+                + ":1:1: container: is required by spark-vllm-docker's run-recipe.py")
+        .contains(
+            cluster.resolve("single-brace.yaml")
+                + ":12:1: warning: command: a single brace ({\"method\":\"mtp\",\"num_speculative_tokens\":1}')"
+                + " makes run-recipe.py's str.format fail")
+        .doesNotContain(".git")
+        .doesNotContain("glm-cluster.yaml:");
+    assertThat(alerts.resolve("qwen-mtp.yaml")).as("neither colliding recipe").doesNotExist();
+    assertThat(Files.readString(alerts.resolve("glm-cluster.yaml")))
+        .contains("imported_from: {recipe: ../recipes/4x-spark-cluster/glm-cluster.yaml");
   }
 
   @Test
