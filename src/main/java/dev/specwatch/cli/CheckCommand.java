@@ -7,6 +7,7 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.schedule.NoDataHints;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.Evaluator;

@@ -41,6 +41,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private final Clock clock;
   private final SpecwatchMetrics metrics = new SpecwatchMetrics();
   private final DatasourceLog datasourceLog = new DatasourceLog();
+  private final NoDataLog noDataLog = new NoDataLog();
   private final Sparklines sparklines = new Sparklines();
 
   /** Held during an evaluation and while the wiring is swapped. */
@@ -158,6 +159,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       last = mine;
       metrics.evaluated(mine, backend.localAlertState(w.shards()), seconds, clock.instant());
       datasourceLog.report(mine);
+      noDataLog.report(
+          backend.policies(w.config().policies(), shard), c.evaluation(), w.prometheus());
       // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
       // alerts are frozen), and it is ready again with the first evaluation that succeeds.
       ready = !mine.anyDatasourceError();
@@ -199,6 +202,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     }
     String reason = notReady;
     return reason == null ? "no successful evaluation yet" : reason;
+  }
+
+  @Override
+  public Optional<String> noDataHint(String recipe) {
+    return noDataLog.hint(recipe);
   }
 
   @Override

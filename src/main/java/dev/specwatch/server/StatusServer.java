@@ -80,6 +80,11 @@ public final class StatusServer implements AutoCloseable {
     /** {@code /api/v1/status}: readiness, the state directory, last evaluation, outbox. */
     StatusViews.Status status() throws IOException;
 
+    /** Why the recipe reads no_data, from what Prometheus has; empty when it has data. */
+    default Optional<String> noDataHint(String recipe) {
+      return Optional.empty();
+    }
+
     /** {@code /api/v1/cluster}: the replicas sharing the database; empty without one. */
     default Optional<ClusterView> cluster() throws IOException {
       return Optional.empty();

@@ -166,6 +166,7 @@ public final class StatusViews {
       String name = (String) recipe.get("name");
       // The web UI's 6-hour sparkline: 5-minute points, null where idle (cached per evaluation).
       recipe.put("acceptance_6h", source.sparkline(name));
+      source.noDataHint(name).ifPresent(h -> recipe.put("no_data_hint", h));
       Policy.ImportedFrom f = from.get(name);
       if (f != null) {
         recipe.put("imported_from", Map.of("recipe", f.written(), "method", f.method()));

@@ -94,6 +94,7 @@ final class UiRoutes {
         x -> {
           v.put("state", x.state().key());
           v.put("reason", WebPages.reason(x));
+          s.noDataHint(name).ifPresent(h -> v.put("no_data_hint", h));
           v.put("signals", WebPages.signals(x, p));
           boolean exported = x.form().map(f -> f.positionsExported()).orElse(true);
           v.put("positions", exported ? WebPages.positions(x, p) : List.of());

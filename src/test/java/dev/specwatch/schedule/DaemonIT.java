@@ -232,6 +232,8 @@ class DaemonIT {
   void reloadsOnPostAndSighupAndServesEveryDocumentedEndpoint(Fleet fleet) throws Exception {
     Path alerts = Files.createDirectories(dir.resolve("alerts"));
     policy(alerts, "steady", "it/steady-mtp", "slo: {objective: 0.99, acceptance_rate: 0.5}\n");
+    // A typo in model_name: the recipe can never alert, and the daemon says why, once.
+    policy(alerts, "typo", "it/steady-mpt", "");
     Path config = dir.resolve("specwatch.yaml");
     Files.writeString(
         config,
@@ -249,6 +251,15 @@ class DaemonIT {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(() -> assertThat(get(port, "/readyz", false).statusCode()).isEqualTo(200));
 
+    String hint =
+        "model_name=\\\"it/steady-mpt\\\" selects no series of vllm:generation_tokens_total"
+            + " (did you mean model_name=\\\"it/steady-mtp\\\"?)";
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(get(port, "/api/v1/recipes", true).body())
+                    .contains("\"no_data_hint\" : \"" + hint + "\""));
     HttpResponse<String> slos = get(port, "/api/v1/slos", true);
     assertThat(slos.statusCode()).isEqualTo(200);
     JsonNode slo = new ObjectMapper().readTree(slos.body()).get("slos").get(0);
@@ -318,8 +329,14 @@ class DaemonIT {
     assertThat(evaluations(get(port, "/metrics", false).body()))
         .as("counters keep counting across reloads")
         .isGreaterThan(before);
-    assertThat(Files.readString(log)).contains("config reloaded: 2 recipe(s)");
     assertThat(Files.readString(log)).contains("config reloaded: 3 recipe(s)");
+    assertThat(Files.readString(log)).contains("config reloaded: 4 recipe(s)");
+    String said =
+        "recipe typo reads no data, so it cannot alert: model_name=\"it/steady-mpt\" selects no"
+            + " series of vllm:generation_tokens_total (did you mean model_name=\"it/steady-mtp\"?)";
+    assertThat(Files.readString(log).split(java.util.regex.Pattern.quote(said), -1))
+        .as("said once in %s evaluations", evaluations(get(port, "/metrics", false).body()))
+        .hasSize(2);
 
     daemon.destroy();
     assertThat(daemon.waitFor(20, TimeUnit.SECONDS)).isTrue();

@@ -1,4 +1,4 @@
-package dev.specwatch.cli;
+package dev.specwatch.schedule;
 
 import dev.specwatch.model.Engine;
 import dev.specwatch.model.LabelMatcher;
@@ -27,7 +27,10 @@ import java.util.Set;
  * speculative decoding. A typo in {@code model_name} otherwise passes {@code validate} and {@code
  * check} exits 0 with no_data, and nobody is ever paged.
  */
-final class NoDataHints {
+public final class NoDataHints {
+  /** How a hint begins when Prometheus has none of the engine's series: often a first scrape. */
+  public static final String NOTHING_SCRAPED = "Prometheus has no ";
+
   private static final Map<Engine, String> SERVED =
       Map.of(
           Engine.VLLM, "vllm:generation_tokens_total",
@@ -44,7 +47,7 @@ final class NoDataHints {
   }
 
   /** A hint per recipe in state no_data; none where the queries fail (check reports those). */
-  static Map<String, String> of(
+  public static Map<String, String> of(
       List<Policy> policies, Evaluation evaluation, PrometheusClient client, Optional<Instant> at) {
     NoDataHints hints = new NoDataHints(client, at);
     Map<String, Policy> byRecipe = new HashMap<>();
@@ -81,6 +84,13 @@ final class NoDataHints {
             + other.getKey().key()
             + " in the policy";
       }
+    }
+    if (count(served) == 0) {
+      return NOTHING_SCRAPED
+          + served
+          + " series at all: is the "
+          + p.engine().key()
+          + " server scraped yet (its job, target and metrics_path)?";
     }
     for (LabelMatcher m : p.matchers()) {
       if (count(served + PromQl.selector(List.of(m))) > 0) {
