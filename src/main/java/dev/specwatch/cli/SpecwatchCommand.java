@@ -25,7 +25,8 @@ import picocli.CommandLine.IVersionProvider;
       ReplayCommand.class,
       SimulateCommand.class,
       RulesCommand.class,
-      PoliciesCommand.class
+      PoliciesCommand.class,
+      DiscoverCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

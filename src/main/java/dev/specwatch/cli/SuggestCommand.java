@@ -84,27 +84,13 @@ final class SuggestCommand implements Callable<Integer> {
     PrometheusClient prometheus = new PrometheusClient(c.prometheus());
     Instant to = (time == null ? Instant.now() : time).truncatedTo(ChronoUnit.HOURS);
     Instant from = to.minus(window).plus(Duration.ofHours(1));
-    EngineProfile profile = EngineProfile.of(policy.engine());
-    QueryScope hourly = QueryScope.of(policy, Duration.ofHours(1));
-    List<Double> acceptance =
-        values(prometheus, profile.query(Signal.ACCEPTANCE_RATE, hourly), from, to);
-    List<Double> length =
-        values(prometheus, profile.query(Signal.MEAN_ACCEPTED_LENGTH, hourly), from, to);
-    Map<Integer, List<Double>> positions = new TreeMap<>();
-    if (profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
-      for (Series s :
-          prometheus
-              .queryRange(
-                  profile.query(Signal.POSITION_ACCEPTANCE, hourly), from, to, Duration.ofHours(1))
-              .series()) {
-        String position = s.labels().get("position");
-        if (position != null && position.matches("\\d+")) {
-          positions.put(
-              Integer.parseInt(position), s.points().stream().map(Series.Point::value).toList());
-        }
-      }
-    }
-    Suggestion.Proposal p = Suggestion.propose(acceptance, length, positions);
+    Suggestion.Proposal p =
+        proposal(
+            prometheus,
+            EngineProfile.of(policy.engine()),
+            QueryScope.of(policy, Duration.ofHours(1)),
+            from,
+            to);
     String span = from + " .. " + to + " (" + Durations.format(window) + ")";
     if (!p.enough()) {
       out.printf(
@@ -172,6 +158,38 @@ final class SuggestCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * The proposal from the hourly values of a recipe's acceptance, accepted length and positions
+   * between {@code from} and {@code to} ({@code hourly}: the recipe's scope over one hour).
+   */
+  static Suggestion.Proposal proposal(
+      PrometheusClient prometheus,
+      EngineProfile profile,
+      QueryScope hourly,
+      Instant from,
+      Instant to)
+      throws PrometheusException {
+    List<Double> acceptance =
+        values(prometheus, profile.query(Signal.ACCEPTANCE_RATE, hourly), from, to);
+    List<Double> length =
+        values(prometheus, profile.query(Signal.MEAN_ACCEPTED_LENGTH, hourly), from, to);
+    Map<Integer, List<Double>> positions = new TreeMap<>();
+    if (profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
+      for (Series s :
+          prometheus
+              .queryRange(
+                  profile.query(Signal.POSITION_ACCEPTANCE, hourly), from, to, Duration.ofHours(1))
+              .series()) {
+        String position = s.labels().get("position");
+        if (position != null && position.matches("\\d+")) {
+          positions.put(
+              Integer.parseInt(position), s.points().stream().map(Series.Point::value).toList());
+        }
+      }
+    }
+    return Suggestion.propose(acceptance, length, positions);
   }
 
   /** The rules whose lines suggest proposes. */

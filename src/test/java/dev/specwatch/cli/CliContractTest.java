@@ -46,7 +46,7 @@ class CliContractTest {
         summaries.set(last, summaries.get(last) + " " + line.strip());
       }
     }
-    assertThat(summaries).hasSize(12).allSatisfy(s -> assertThat(s).matches("[A-Z].*\\.$"));
+    assertThat(summaries).hasSize(13).allSatisfy(s -> assertThat(s).matches("[A-Z].*\\.$"));
   }
 
   @Test

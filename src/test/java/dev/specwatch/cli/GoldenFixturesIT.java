@@ -225,7 +225,88 @@ class GoldenFixturesIT {
           .extracting(t -> t.path("alert_id").asText())
           .containsOnly("sglang-gauges-only/acceptance_rate");
       assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
+
+      discoverListsEveryModelWithItsEngine(config, at);
     }
+  }
+
+  /** {@code discover} on the same Prometheus: six models, three engines, from series names. */
+  private void discoverListsEveryModelWithItsEngine(Path config, Instant at) throws IOException {
+    Path written = dir.resolve("discovered");
+    MainTest.Result run =
+        MainTest.run(
+            "discover",
+            "--config",
+            config.toString(),
+            "--output",
+            "json",
+            "--time",
+            at.toString(),
+            "--write",
+            written.toString());
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode root = JSON.readTree(run.out());
+    Map<String, JsonNode> byJob = new HashMap<>();
+    root.path("models").forEach(m -> byJob.put(m.path("job").asText(), m));
+    assertThat(byJob).containsOnlyKeys(FixtureServer.FIXTURES);
+    assertThat(byJob)
+        .allSatisfy(
+            (job, m) -> {
+              assertThat(m.path("engine").asText()).as(job).isEqualTo(job.split("-")[0]);
+              assertThat(m.path("speculative").asBoolean()).as(job).isTrue();
+            });
+    JsonNode vllm = byJob.get("vllm-v1-dp2");
+    assertThat(vllm.path("model_name").asText()).isEqualTo("Qwen/Qwen3-Next-80B-A3B-Instruct-FP8");
+    assertThat(vllm.path("shape").asText()).isEqualTo("per-position");
+    assertThat(vllm.path("k").asInt()).isEqualTo(3);
+    // rate() over the last 5 minutes, of which the fixtures have been scraped for less than one
+    assertThat(vllm.path("generation_tokens_per_second").asDouble()).isBetween(1.0, 620 * 1.05);
+    assertThat(vllm.path("signals"))
+        .extracting(JsonNode::asText)
+        .contains("acceptance_rate", "position_acceptance", "running_requests");
+    assertThat(vllm.path("missing")).isEmpty();
+    JsonNode old = byJob.get("vllm-v1-token-counters-only");
+    assertThat(old.path("shape").asText()).startsWith("token-counters-only");
+    assertThat(old.path("k").isNull()).isTrue();
+    assertThat(old.path("missing"))
+        .extracting(JsonNode::asText)
+        .contains("position_acceptance: not exported by this vLLM");
+    assertThat(byJob.get("sglang-dp-attention").path("shape").asText())
+        .isEqualTo("verify-calls, DP attention (2 schedulers)");
+    assertThat(byJob.get("sglang-gauges-only").path("shape").asText())
+        .startsWith("gauges-only (approximate), DP attention (2 schedulers)");
+    assertThat(byJob.get("sglang-verify-calls").path("shape").asText()).isEqualTo("verify-calls");
+    assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
+
+    // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions), none without
+    // history to suggest thresholds from, and a line for every model not written.
+    assertThat(root.path("written"))
+        .extracting(JsonNode::asText)
+        .anySatisfy(l -> assertThat(l).startsWith("not written deepseek-ai/DeepSeek-V3: k is"))
+        .anySatisfy(l -> assertThat(l).contains("qwen-qwen3-next-80b-a3b-instruct-fp8.yaml: no"));
+    try (var files = Files.list(written)) {
+      assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
+          .containsExactly(
+              "nvidia-deepseek-r1-fp4.yaml", "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
+    }
+    Path discovered = dir.resolve("discovered.yaml");
+    Files.writeString(
+        discovered,
+        Files.readString(config).replace("policies: alerts", "policies: discovered"),
+        StandardCharsets.UTF_8);
+    MainTest.Result check =
+        MainTest.run(
+            "check",
+            "--config",
+            discovered.toString(),
+            "--output",
+            "json",
+            "--time",
+            at.toString());
+    assertThat(check.exit()).as(check.err()).isZero();
+    assertThat(recipes(check.out()).values())
+        .extracting(r -> r.path("state").asText())
+        .containsExactly("ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

@@ -1,0 +1,240 @@
+package dev.specwatch.cli;
+
+import dev.specwatch.model.Engine;
+import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.recipes.PolicyWriter;
+import dev.specwatch.recipes.Suggestion;
+import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.EvaluationJson;
+import dev.specwatch.signals.QueryScope;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "discover",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Lists the models Prometheus has: engine, release shape, k, traffic, signals.",
+      "Reads the series names (vLLM, SGLang, TensorRT-LLM; docs/ENGINES.md), not guesses: for"
+          + " each job and model_name, which engine serves it, in which release shape, with which"
+          + " k where the series show it, its generation tokens/s, what specwatch can judge and"
+          + " what it cannot. --write writes one policy per model with speculative decoding and"
+          + " a known k, with thresholds from `policies suggest` where there is a day of history."
+    })
+final class DiscoverCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin ConfigOption config;
+  @Mixin OutputOption output;
+
+  @Option(
+      names = "--write",
+      paramLabel = "DIR",
+      description = "Write a policy per model into DIR (files that exist are left as they are).")
+  Path write;
+
+  @Option(
+      names = "--time",
+      paramLabel = "TIME",
+      description = "Look at this time instead of now: RFC 3339 or Unix seconds.")
+  Instant time;
+
+  @Override
+  public Integer call() throws PrometheusException, IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    SpecwatchConfig c = config.load();
+    PrometheusClient prometheus = new PrometheusClient(c.prometheus());
+    List<Discovery.Found> models = new Discovery(prometheus, Optional.ofNullable(time)).find();
+    List<String> written = write == null ? List.of() : write(prometheus, models);
+    if (output.json()) {
+      List<Object> list = new ArrayList<>();
+      for (Discovery.Found f : models) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("model_name", f.modelName());
+        m.put("job", f.job());
+        m.put("engine", f.engine().key());
+        m.put("shape", f.shape());
+        m.put("speculative", f.speculative());
+        m.put("k", f.k().orElse(null));
+        m.put("k_source", f.kSource());
+        m.put("generation_tokens_per_second", f.generationTokensPerSecond());
+        m.put("signals", f.signals());
+        m.put("missing", f.missing());
+        list.add(m);
+      }
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("models", list);
+      if (write != null) {
+        root.put("written", written);
+      }
+      out.println(EvaluationJson.MAPPER.writeValueAsString(root));
+    } else {
+      out.print(table(models));
+      if (!written.isEmpty()) {
+        out.println();
+      }
+      written.forEach(out::println);
+    }
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  static String table(List<Discovery.Found> models) {
+    if (models.isEmpty()) {
+      return "no served model found: Prometheus has no vllm:, sglang: or trtllm_ generation-token"
+          + " counter (is the engine scraped?)\n";
+    }
+    StringBuilder out = new StringBuilder();
+    Map<String, Integer> byEngine = new java.util.TreeMap<>();
+    models.forEach(f -> byEngine.merge(f.engine().key(), 1, Integer::sum));
+    out.append(models.size()).append(" served model(s):");
+    byEngine.forEach((engine, n) -> out.append(' ').append(engine).append(' ').append(n));
+    out.append('\n');
+    for (Discovery.Found f : models) {
+      out.append('\n')
+          .append(f.modelName())
+          .append("  (job ")
+          .append(f.job())
+          .append(")\n  engine ")
+          .append(f.engine().key())
+          .append(", ")
+          .append(f.shape())
+          .append(f.k().map(k -> ", k=" + k).orElse(""))
+          .append(
+              f.generationTokensPerSecond() == null
+                  ? ", no traffic in the last 5m"
+                  : String.format(
+                      Locale.ROOT, ", %.1f generation tokens/s", f.generationTokensPerSecond()))
+          .append('\n');
+      out.append("  can judge: ").append(String.join(", ", f.signals())).append('\n');
+      for (String m : f.missing()) {
+        out.append("  missing: ").append(m).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** One policy per speculative model with a known k; what was done, a line each. */
+  private List<String> write(PrometheusClient prometheus, List<Discovery.Found> models)
+      throws IOException, PrometheusException {
+    Files.createDirectories(write);
+    List<String> done = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    Instant to = (time == null ? Instant.now() : time).truncatedTo(ChronoUnit.HOURS);
+    Instant from = to.minus(Duration.ofDays(7)).plus(Duration.ofHours(1));
+    for (Discovery.Found f : models) {
+      if (!f.speculative()) {
+        done.add("not written " + f.modelName() + ": no speculative decoding to watch");
+        continue;
+      }
+      if (f.k().isEmpty()) {
+        done.add("not written " + f.modelName() + ": k is " + f.kSource());
+        continue;
+      }
+      String recipe = slug(f.modelName());
+      if (!names.add(recipe)) {
+        recipe = slug(f.modelName() + "-" + f.job());
+        names.add(recipe);
+      }
+      Path file = write.resolve(recipe + ".yaml");
+      if (Files.exists(file)) {
+        done.add("left " + file + " as it is (it exists)");
+        continue;
+      }
+      QueryScope hourly =
+          new QueryScope(
+                  List.of("job", "model_name"),
+                  List.of(
+                      LabelMatcher.equal("job", f.job()),
+                      LabelMatcher.equal("model_name", f.modelName())),
+                  Duration.ofHours(1))
+              .withK(f.k().get());
+      Suggestion.Proposal p =
+          SuggestCommand.proposal(prometheus, EngineProfile.of(f.engine()), hourly, from, to);
+      String text = policy(f, recipe, p);
+      if (p.enough()) {
+        text = PolicyWriter.withThresholds(text, Suggestion.yaml(p));
+      }
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+      done.add(
+          "wrote "
+              + file
+              + (p.enough()
+                  ? ": thresholds from " + p.hours() + " hours of history"
+                  : ": no thresholds yet ("
+                      + p.hours()
+                      + " hour(s) with drafts in 7 days, `policies suggest` needs "
+                      + Suggestion.MIN_HOURS
+                      + "); run `specwatch policies suggest --recipe "
+                      + recipe
+                      + " --write` after a day of traffic"));
+    }
+    return done;
+  }
+
+  private static String policy(Discovery.Found f, String recipe, Suggestion.Proposal p) {
+    StringBuilder y = new StringBuilder();
+    y.append("# Found by `specwatch discover`: ")
+        .append(f.engine().key())
+        .append(", ")
+        .append(f.shape())
+        .append("; k from ")
+        .append(f.kSource())
+        .append(".\n");
+    if (!p.enough()) {
+      y.append("# No thresholds yet: too little history to suggest them. This policy watches and")
+          .append(" never alerts until\n# `specwatch policies suggest --recipe ")
+          .append(recipe)
+          .append(" --write` adds them.\n");
+    }
+    y.append("recipe: ").append(recipe).append('\n');
+    if (f.engine() != Engine.VLLM) {
+      y.append("engine: ").append(f.engine().key()).append('\n');
+    }
+    y.append("match:\n  job: ")
+        .append(quoted(f.job()))
+        .append("\n  model_name: ")
+        .append(quoted(f.modelName()))
+        .append('\n');
+    y.append("num_speculative_tokens: ").append(f.k().orElseThrow()).append('\n');
+    return y.toString();
+  }
+
+  /** A YAML double-quoted scalar (JSON's escapes are YAML's). */
+  private static String quoted(String s) {
+    try {
+      return EvaluationJson.MAPPER.writer().writeValueAsString(s);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A recipe name from a model name: lower case, [a-z0-9._-], one dash for each run of others. */
+  static String slug(String model) {
+    String s = model.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-");
+    s = s.replaceAll("-{2,}", "-").replaceAll("^[-.]+|-+$", "");
+    return s.isEmpty() ? "model" : s;
+  }
+}
