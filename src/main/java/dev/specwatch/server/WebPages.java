@@ -141,6 +141,13 @@ final class WebPages {
             number(s.signals().acceptedTokensPerSecond(), 1),
             Optional.empty()));
     out.add(row("drafts in window", number(s.signals().draftsInWindow(), 0), Optional.empty()));
+    if (s.signals().draftOverhead() != null) {
+      out.add(
+          row(
+              "draft overhead (share of time drafting)",
+              number(s.signals().draftOverhead(), 3),
+              Optional.empty()));
+    }
     return out;
   }
 

@@ -48,6 +48,7 @@ public final class EvaluationJson {
     signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
     signals.put("drafts_in_window", s.draftsInWindow());
     signals.put("running_requests", s.runningRequests());
+    signals.put("draft_overhead", s.draftOverhead());
     recipe.put("signals", signals);
     r.baseline()
         .ifPresent(

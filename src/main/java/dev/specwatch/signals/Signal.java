@@ -22,6 +22,12 @@ public enum Signal {
    */
   RUNNING_REQUESTS("running_requests"),
   /**
+   * TensorRT-LLM only: the share of iteration time spent drafting ({@code
+   * trtllm_spec_decode_draft_overhead}, draft time / total time), averaged over the window and the
+   * instances: what the drafts cost, for the measured speed-up.
+   */
+  DRAFT_OVERHEAD("draft_overhead"),
+  /**
    * Over a baseline only: the standard deviation of the rate-window acceptance rate across it (a
    * subquery at window resolution), the regression rule's measure of natural variability.
    */

@@ -19,14 +19,37 @@ public record SignalValues(
     Double acceptedTokensPerSecond,
     Double generationTokensPerSecond,
     Double draftsInWindow,
-    Double runningRequests) {
+    Double runningRequests,
+    Double draftOverhead) {
 
   public SignalValues {
     positionAcceptance = Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
   }
 
+  /** Without a draft overhead (every engine but TensorRT-LLM). */
+  public SignalValues(
+      Double acceptanceRate,
+      Double meanAcceptedLength,
+      List<Double> positionAcceptance,
+      Double draftTokensPerSecond,
+      Double acceptedTokensPerSecond,
+      Double generationTokensPerSecond,
+      Double draftsInWindow,
+      Double runningRequests) {
+    this(
+        acceptanceRate,
+        meanAcceptedLength,
+        positionAcceptance,
+        draftTokensPerSecond,
+        acceptedTokensPerSecond,
+        generationTokensPerSecond,
+        draftsInWindow,
+        runningRequests,
+        null);
+  }
+
   public static SignalValues empty(int positions) {
     return new SignalValues(
-        null, null, Collections.nCopies(positions, null), null, null, null, null, null);
+        null, null, Collections.nCopies(positions, null), null, null, null, null, null, null);
   }
 }

@@ -35,7 +35,8 @@ final class Snapshots {
             single(results, Signal.ACCEPTED_TOKENS_PER_SECOND, null, p),
             single(results, Signal.GENERATION_TOKENS_PER_SECOND, null, p),
             drafts,
-            single(results, Signal.RUNNING_REQUESTS, null, p));
+            single(results, Signal.RUNNING_REQUESTS, null, p),
+            single(results, Signal.DRAFT_OVERHEAD, null, p));
     Optional<Baseline> baseline = Optional.empty();
     Optional<Duration> regressionBaseline =
         p.thresholds().regression().map(Policy.Regression::baseline);

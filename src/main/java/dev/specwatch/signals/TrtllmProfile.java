@@ -23,11 +23,11 @@ public final class TrtllmProfile implements EngineProfile {
 
   public static final String DRAFT_TOKENS = "trtllm_spec_decode_num_draft_tokens_total";
   public static final String ACCEPTED_TOKENS = "trtllm_spec_decode_num_accepted_tokens_total";
+  public static final String DRAFT_OVERHEAD = "trtllm_spec_decode_draft_overhead";
   public static final String DRAFTED_PER_POSITION = "trtllm_spec_decode_drafted_tokens_total";
   public static final String ACCEPTED_PER_POSITION = "trtllm_spec_decode_accepted_tokens_total";
   public static final String GENERATION_TOKENS = "trtllm_generation_tokens_total";
   public static final String RUNNING_REQUESTS = "trtllm_num_requests_running";
-  public static final String DRAFT_OVERHEAD = "trtllm_spec_decode_draft_overhead";
 
   private TrtllmProfile() {}
 
@@ -68,6 +68,7 @@ public final class TrtllmProfile implements EngineProfile {
         Signal.GENERATION_TOKENS_PER_SECOND,
         Signal.DRAFTS_IN_WINDOW,
         Signal.RUNNING_REQUESTS,
+        Signal.DRAFT_OVERHEAD,
         Signal.STEP_DRAFT_TOKENS,
         Signal.STEP_ACCEPTED_TOKENS,
         Signal.STEP_DRAFTS);
@@ -88,6 +89,14 @@ public final class TrtllmProfile implements EngineProfile {
               + k(scope, signal);
       case RUNNING_REQUESTS ->
           VllmProfile.sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
+      case DRAFT_OVERHEAD ->
+          "avg by ("
+              + PromQl.labelList(scope.groupBy())
+              + ") (avg_over_time("
+              + DRAFT_OVERHEAD
+              + PromQl.selector(scope.matchers())
+              + scope.rangeSelector()
+              + "))";
       case STEP_DRAFT_TOKENS -> VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
       case STEP_ACCEPTED_TOKENS ->
           VllmProfile.sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);

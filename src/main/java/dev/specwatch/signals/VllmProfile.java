@@ -37,7 +37,7 @@ public final class VllmProfile implements EngineProfile {
 
   @Override
   public Set<Signal> supported() {
-    return EnumSet.allOf(Signal.class);
+    return EnumSet.complementOf(EnumSet.of(Signal.DRAFT_OVERHEAD));
   }
 
   @Override
@@ -88,6 +88,8 @@ public final class VllmProfile implements EngineProfile {
               k -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope) + " / " + k);
       case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
       case ACCEPTANCE_SPREAD -> spread(scope);
+      case DRAFT_OVERHEAD ->
+          throw new IllegalArgumentException("vllm does not export " + signal.key());
       case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
       case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
       case STEP_DRAFTS ->

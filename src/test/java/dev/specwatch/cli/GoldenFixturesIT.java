@@ -181,6 +181,9 @@ class GoldenFixturesIT {
       assertPositions(trt, 0.9, 0.7, 0.5);
       assertThat(trt.path("generation_tokens_per_second").asDouble())
           .isCloseTo(310, within(310 * 0.02));
+      // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
+      assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
+      assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
 
       // How each figure was obtained, in the JSON and the table.
       assertThat(form(r, "vllm-v1-dp2")).isEqualTo("false exported");
