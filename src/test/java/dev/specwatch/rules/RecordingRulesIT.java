@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.PromApi;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,41 @@ class RecordingRulesIT {
                     + ") - on() vllm:spec_decode_mean_accepted_length:rate1m"
                     + STEADY))
         .isCloseTo(0.0, within(1e-6));
+  }
+
+  @Test
+  void sglangAndTensorRtRulesMatchTheScenario(Fleet fleet) {
+    PromApi api = fleet.api();
+    // it-fleet.yaml: SGLang accept length 3.0 in all three shapes (exact from the verify counter,
+    // or the gauge); TensorRT-LLM acceptance 0.8 with positions 0.9, 0.8, 0.7.
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () -> {
+              for (String model : List.of("it/sglang-eagle", "it/sglang-dp", "it/sglang-old")) {
+                assertThat(
+                        api.scalar(
+                            "sglang:spec_decode_mean_accepted_length:rate1m{model_name=\""
+                                + model
+                                + "\"}"))
+                    .as(model)
+                    .isCloseTo(3.0, within(0.02));
+              }
+              String trt = "{model_name=\"it/trtllm-eagle\"}";
+              assertThat(api.scalar("trtllm:spec_decode_acceptance_rate:rate1m" + trt))
+                  .isCloseTo(0.8, within(0.005));
+              Map<String, Double> byPosition = new TreeMap<>();
+              api.query("trtllm:spec_decode_acceptance_rate_by_pos:rate1m" + trt)
+                  .forEach(s -> byPosition.put(s.labels().get("position"), s.value()));
+              assertThat(byPosition).containsOnlyKeys("0", "1", "2");
+              assertThat(byPosition.get("2")).isCloseTo(0.7, within(0.005));
+              assertThat(api.scalar("trtllm:spec_decode_draft_overhead:avg1m" + trt))
+                  .isCloseTo(0.15, within(1e-9));
+            });
+    // The exact form answers for the model with the verify counter, the gauge for the other:
+    // one series each, never both.
+    assertThat(api.query("sglang:spec_decode_mean_accepted_length:rate1m")).hasSize(3);
   }
 
   @Test
