@@ -24,48 +24,104 @@ class DashboardTest {
     return out;
   }
 
-  @Test
-  void specDecodeDashboardHasItsIdentityAndFivePanels() throws IOException {
-    JsonNode d = load("vllm-spec-decode.json");
-    assertThat(d.path("uid").asText()).isEqualTo("vllm-spec-decode");
-    assertThat(d.path("title").asText()).isEqualTo("vLLM Speculative Decoding");
-    assertThat(d.path("tags")).extracting(JsonNode::asText).contains("spec-decode");
-    assertThat(d.path("refresh").asText()).isEqualTo("5s");
-    assertThat(d.path("time").path("from").asText()).isEqualTo("now-15m");
-    JsonNode variable = d.path("templating").path("list").get(0);
-    assertThat(variable.path("name").asText()).isEqualTo("model_name");
-    assertThat(variable.path("multi").asBoolean()).isTrue();
-    assertThat(variable.path("includeAll").asBoolean()).isTrue();
-
-    JsonNode panels = d.path("panels");
-    assertThat(panels)
-        .extracting(p -> p.path("type").asText())
-        .containsExactly("stat", "stat", "stat", "timeseries", "bargauge");
-    // Stats are instant queries so they show "No value" once traffic stops.
-    for (int i = 0; i < 3; i++) {
-      assertThat(panels.get(i).path("targets").get(0).path("instant").asBoolean()).isTrue();
-      assertThat(panels.get(i).path("targets").get(0).path("range").asBoolean()).isFalse();
+  static JsonNode variable(JsonNode dashboard, String name) {
+    for (JsonNode v : dashboard.path("templating").path("list")) {
+      if (v.path("name").asText().equals(name)) {
+        return v;
+      }
     }
-    assertThat(panels.get(0).path("fieldConfig").path("defaults").path("unit").asText())
-        .isEqualTo("percentunit");
-    JsonNode byPosition = panels.get(4);
-    assertThat(byPosition.path("targets").get(0).path("legendFormat").asText())
-        .isEqualTo("Position {{position}}");
-    JsonNode defaults = byPosition.path("fieldConfig").path("defaults");
-    assertThat(defaults.path("unit").asText()).isEqualTo("percentunit");
-    assertThat(defaults.path("min").asDouble()).isEqualTo(0.0);
-    assertThat(defaults.path("max").asDouble()).isEqualTo(1.0);
+    throw new AssertionError("no variable " + name);
   }
 
   @Test
-  void everyQueryUsesTheProvisionedDatasourceAndAModelFilter() throws IOException {
+  void specDecodeDashboardMatchesVllmsOwnAndCoversEveryEngine() throws IOException {
+    JsonNode d = load("vllm-spec-decode.json");
+    assertThat(d.path("uid").asText()).as("links keep working").isEqualTo("vllm-spec-decode");
+    assertThat(d.path("title").asText()).isEqualTo("Speculative Decoding");
+    assertThat(d.path("tags")).extracting(JsonNode::asText).contains("spec-decode");
+    assertThat(d.path("refresh").asText()).isEqualTo("5s");
+    assertThat(d.path("time").path("from").asText()).isEqualTo("now-15m");
+    assertThat(d.path("templating").path("list"))
+        .extracting(v -> v.path("name").asText())
+        .containsExactly("datasource", "model_name", "job", "instance");
+    assertThat(variable(d, "datasource").path("type").asText()).isEqualTo("datasource");
+    for (String name : List.of("model_name", "job", "instance")) {
+      assertThat(variable(d, name).path("multi").asBoolean()).as(name).isTrue();
+      assertThat(variable(d, name).path("includeAll").asBoolean()).as(name).isTrue();
+    }
+
+    JsonNode panels = d.path("panels");
+    assertThat(panels)
+        .filteredOn(p -> p.path("type").asText().equals("row"))
+        .extracting(p -> p.path("title").asText())
+        .containsExactly("vLLM", "SGLang", "TensorRT-LLM");
+    // What vLLM's vllm_speculative_decoding.json shows, over time, not only as a stat.
+    List<String> exprs = targets(d).stream().map(t -> t.path("expr").asText()).toList();
+    assertThat(exprs)
+        .anyMatch(e -> e.startsWith("vllm:spec_decode_acceptance_rate:rate1m"))
+        .anyMatch(e -> e.startsWith("vllm:spec_decode_mean_accepted_length:rate1m"))
+        .anyMatch(
+            e -> e.startsWith("count by (model_name) (vllm:spec_decode_acceptance_rate_by_pos"))
+        .anyMatch(e -> e.startsWith("vllm:spec_decode_acceptance_rate_by_pos:rate1m"))
+        .anyMatch(e -> e.contains("instance=~\"$instance\""))
+        .anyMatch(e -> e.startsWith("sglang:spec_decode_mean_accepted_length:rate1m"))
+        .anyMatch(e -> e.startsWith("trtllm:spec_decode_draft_overhead:avg1m"))
+        .anyMatch(e -> e.startsWith("trtllm:spec_decode_acceptance_rate_by_pos:rate1m"));
+    assertThat(panels)
+        .filteredOn(p -> p.path("type").asText().equals("timeseries"))
+        .hasSizeGreaterThanOrEqualTo(14)
+        .allSatisfy(
+            p ->
+                assertThat(p.path("targets"))
+                    .allMatch(t -> t.path("range").asBoolean() && !t.path("instant").asBoolean()));
+    // Rejected draft tokens, and the share of output tokens that came from accepted drafts.
+    assertThat(panels)
+        .extracting(p -> p.path("title").asText())
+        .contains(
+            "Proposed, accepted and rejected draft tokens / second (1m)",
+            "Share of output from accepted drafts over time",
+            "Mean accepted length over time, with its k + 1 bound");
+    // Stats are instant queries (No value once traffic stops) and judge nothing by colour: what
+    // is healthy depends on k (a healthy k=1 model has a length below 2); thresholds are the
+    // recipes'.
+    assertThat(panels)
+        .filteredOn(p -> p.path("type").asText().equals("stat"))
+        .hasSize(4)
+        .allSatisfy(
+            p -> {
+              JsonNode t = p.path("targets").get(0);
+              assertThat(t.path("instant").asBoolean()).isTrue();
+              assertThat(t.path("range").asBoolean()).isFalse();
+              JsonNode color = p.path("fieldConfig").path("defaults").path("color");
+              assertThat(color.path("mode").asText()).isEqualTo("fixed");
+              assertThat(p.path("fieldConfig").path("defaults").has("thresholds")).isFalse();
+            });
+    assertThat(panels)
+        .filteredOn(p -> p.path("title").asText().startsWith("Acceptance by draft position"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              JsonNode defaults = p.path("fieldConfig").path("defaults");
+              assertThat(defaults.path("unit").asText()).isEqualTo("percentunit");
+              assertThat(defaults.path("min").asDouble()).isEqualTo(0.0);
+              assertThat(defaults.path("max").asDouble()).isEqualTo(1.0);
+              assertThat(p.path("targets").get(0).path("legendFormat").asText())
+                  .isEqualTo("{{model_name}} position {{position}}");
+            });
+  }
+
+  @Test
+  void everyQueryUsesTheDatasourceVariableAndAModelFilter() throws IOException {
     for (String name : List.of("vllm-spec-decode.json", "vllm-throughput.json")) {
       JsonNode d = load(name);
+      assertThat(variable(d, "datasource").path("current").path("value").asText())
+          .as("the provisioned datasource's uid (deploy/grafana/provisioning)")
+          .isEqualTo("prometheus");
       assertThat(targets(d))
           .isNotEmpty()
           .allSatisfy(
               t -> {
-                assertThat(t.path("datasource").path("uid").asText()).isEqualTo("prometheus");
+                assertThat(t.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
                 assertThat(t.path("expr").asText()).contains("model_name=~\"$model_name\"");
               });
       d.path("panels")
@@ -73,7 +129,7 @@ class DashboardTest {
               p ->
                   assertThat(p.path("datasource").path("uid").asText())
                       .as(name)
-                      .isEqualTo("prometheus"));
+                      .isIn("${datasource}", ""));
     }
   }
 }
