@@ -6,9 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.BoundPort;
 import dev.specwatch.testing.FixtureServer;
 import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +59,7 @@ class GoldenFixturesIT {
   }
 
   @Test
-  void everyEngineShapeReadsAsItsSourceSays() throws IOException {
+  void everyEngineShapeReadsAsItsSourceSays() throws Exception {
     try (FixtureServer fixtures = FixtureServer.start();
         PrometheusServer prometheus = prometheus(fixtures)) {
       Path alerts = Files.createDirectories(dir.resolve("alerts"));
@@ -230,7 +235,68 @@ class GoldenFixturesIT {
       assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
 
       discoverListsEveryModelWithItsEngine(config, at);
+      theDaemonFiresOnTheBreachingShapeOnly(config);
     }
+  }
+
+  /**
+   * The daemon on the same Prometheus: the gauges-only SGLang recipe fires (its acceptance 0.4375
+   * is under its line, for: 0s), no other shape does, and the API carries every recipe's form.
+   */
+  private void theDaemonFiresOnTheBreachingShapeOnly(Path config) throws Exception {
+    Path daemonConfig = dir.resolve("daemon.yaml");
+    Files.writeString(
+        daemonConfig,
+        Files.readString(config)
+            + "state: {dir: "
+            + dir.resolve("state")
+            + "}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n  - {type: log}\n",
+        StandardCharsets.UTF_8);
+    Path log = dir.resolve("daemon.log");
+    Files.writeString(log, "");
+    Process daemon =
+        new ProcessBuilder(
+                "java",
+                "-jar",
+                System.getProperty("specwatch.jar", "target/specwatch.jar"),
+                "run",
+                "--config",
+                daemonConfig.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    try {
+      int port = BoundPort.fromLog(daemon, log, 0, BoundPort.SPECWATCH, Duration.ofSeconds(60));
+      HttpClient http = HttpClient.newHttpClient();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                JsonNode alerts = JSON.readTree(get(http, port, "/api/v1/alerts"));
+                assertThat(alerts.path("alerts"))
+                    .extracting(a -> a.path("id").asText() + " " + a.path("state").asText())
+                    .containsExactly("sglang-gauges-only/acceptance_rate firing");
+              });
+      JsonNode recipes = JSON.readTree(get(http, port, "/api/v1/recipes")).path("recipes");
+      assertThat(recipes).hasSize(6);
+      assertThat(recipes)
+          .allSatisfy(r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
+    } finally {
+      daemon.destroy();
+      daemon.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    assertThat(Files.readString(log)).contains("sglang-gauges-only").doesNotContain("Exception");
+  }
+
+  private static String get(HttpClient http, int port, String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   /** {@code discover} on the same Prometheus: six models, three engines, from series names. */
