@@ -37,6 +37,13 @@ public final class NoDataHints {
           Engine.SGLANG, "sglang:generation_tokens_total",
           Engine.TRTLLM, "trtllm_generation_tokens_total");
 
+  /** A series every speculative server of the engine exports. */
+  private static final Map<Engine, String> SPECULATIVE =
+      Map.of(
+          Engine.VLLM, "vllm:spec_decode_num_draft_tokens_total",
+          Engine.SGLANG, "sglang:spec_accept_length",
+          Engine.TRTLLM, "trtllm_spec_decode_num_draft_tokens_total");
+
   private final PrometheusClient client;
   private final Optional<Instant> at;
   private final Map<String, Set<String>> valuesCache = new HashMap<>();
@@ -71,6 +78,11 @@ public final class NoDataHints {
   private String hint(Policy p) throws PrometheusException {
     String served = SERVED.get(p.engine());
     String selector = PromQl.selector(p.matchers());
+    if (count(served + selector) > 0 && count(SPECULATIVE.get(p.engine()) + selector) > 0) {
+      return "the speculative-decoding series exist, but the window does not hold two scrapes of"
+          + " them yet (the server, Prometheus or specwatch just started, or the scrape interval"
+          + " is longer than the window)";
+    }
     if (count(served + selector) > 0) {
       return "the match finds "
           + served

@@ -30,48 +30,58 @@ final class NoDataLog {
   static final int PER_CYCLE = 20;
   static final Duration REFRESH = Duration.ofMinutes(1);
 
+  /** A reason, and when it was looked up. */
   private record Hint(String text, Instant at) {}
 
   private final Map<String, Hint> hints = new ConcurrentHashMap<>();
+  private final Map<String, Instant> noDataSince = new ConcurrentHashMap<>();
 
   synchronized void report(List<Policy> policies, Evaluation e, PrometheusClient client) {
     if (e.anyDatasourceError()) {
       return; // the datasource log says why; no_data is not known while queries fail
     }
+    Instant now = e.evaluatedAt();
     Set<String> noData = new HashSet<>();
     Set<String> evaluated = new HashSet<>(); // this shard's recipes: the others are not known here
     for (RecipeSnapshot r : e.recipes()) {
       evaluated.add(r.recipe());
       if (r.state() == RecipeState.NO_DATA) {
         noData.add(r.recipe());
+        noDataSince.putIfAbsent(r.recipe(), now);
       }
     }
     List<Policy> due = new ArrayList<>();
     for (Policy p : policies) {
+      Instant since = noDataSince.get(p.recipe());
       Hint known = hints.get(p.recipe());
-      // "nothing scraped yet" is looked up again at the next cycle: it often lasts one scrape
+      // A recipe reads no_data until its window holds two scrapes of its counters (after a
+      // start of Prometheus, of specwatch or of the server): explained only when it lasts a
+      // whole window. "Nothing scraped at all" is looked up again at every evaluation.
+      boolean lasted = since != null && !since.plus(e.window()).isAfter(now);
       boolean stale =
           known == null
               || known.text().startsWith(NoDataHints.NOTHING_SCRAPED)
-              || !known.at().plus(REFRESH).isAfter(e.evaluatedAt());
-      if (noData.contains(p.recipe()) && stale && due.size() < PER_CYCLE) {
+              || !known.at().plus(REFRESH).isAfter(now);
+      if (noData.contains(p.recipe()) && lasted && stale && due.size() < PER_CYCLE) {
         due.add(p);
       }
     }
     if (!due.isEmpty()) {
-      NoDataHints.of(due, e, client, Optional.of(e.evaluatedAt()))
+      NoDataHints.of(due, e, client, Optional.of(now))
           .forEach(
               (recipe, hint) -> {
-                Hint before = hints.put(recipe, new Hint(hint, e.evaluatedAt()));
+                Hint before = hints.put(recipe, new Hint(hint, now));
                 if (before == null || !before.text().equals(hint)) {
                   logger.warn("recipe {} reads no data, so it cannot alert: {}", recipe, hint);
                 }
               });
     }
-    for (String recipe : List.copyOf(hints.keySet())) {
-      if (evaluated.contains(recipe) && !noData.contains(recipe)) {
-        hints.remove(recipe);
-        logger.info("recipe {} has data again", recipe);
+    for (String recipe : evaluated) {
+      if (!noData.contains(recipe)) {
+        noDataSince.remove(recipe);
+        if (hints.remove(recipe) != null) {
+          logger.info("recipe {} has data again", recipe);
+        }
       }
     }
   }

@@ -254,8 +254,9 @@ class DaemonIT {
     String hint =
         "model_name=\\\"it/steady-mpt\\\" selects no series of vllm:generation_tokens_total"
             + " (did you mean model_name=\\\"it/steady-mtp\\\"?)";
+    // Said once the recipe has read no data for a whole window (15s).
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(Duration.ofSeconds(60))
         .untilAsserted(
             () ->
                 assertThat(get(port, "/api/v1/recipes", true).body())
