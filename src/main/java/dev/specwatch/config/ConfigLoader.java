@@ -2,16 +2,11 @@ package dev.specwatch.config;
 
 import dev.specwatch.model.Location;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.model.TextFiles;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.MapReader;
 import dev.specwatch.yaml.Problems;
 import dev.specwatch.yaml.YamlParser;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
@@ -50,19 +45,10 @@ public final class ConfigLoader {
     Location start = new Location(file.toString(), 1, 1);
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      problems.add(start, "", "file not found");
-      return Optional.empty();
-    } catch (AccessDeniedException e) {
-      problems.add(start, "", "cannot read: permission denied");
-      return Optional.empty();
-    } catch (CharacterCodingException e) {
-      problems.add(start, "", "cannot read: the file is not UTF-8 text");
-      return Optional.empty();
-    } catch (IOException e) {
-      String reason = Files.isDirectory(file) ? "is a directory, not a file" : e.toString();
-      problems.add(start, "", "cannot read: " + reason);
+      text = TextFiles.read(file);
+    } catch (TextFiles.Unreadable e) {
+      String reason = e.getMessage();
+      problems.add(start, "", reason.equals("file not found") ? reason : "cannot read: " + reason);
       return Optional.empty();
     }
     Path dir = file.toAbsolutePath().getParent();

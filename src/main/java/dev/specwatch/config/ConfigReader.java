@@ -207,6 +207,15 @@ final class ConfigReader {
         listen.orElse(SpecwatchConfig.Server.DEFAULT_LISTEN), token, external);
   }
 
+  @SuppressWarnings("JavaUtilDate") // Quartz's CronExpression speaks java.util.Date
+  private static boolean neverFires(String schedule) {
+    try {
+      return new CronExpression(schedule).getNextValidTimeAfter(new java.util.Date()) == null;
+    } catch (java.text.ParseException e) {
+      return false; // reported as invalid above
+    }
+  }
+
   private SpecwatchConfig.Digest readDigest(MapReader d) {
     String schedule = d.string("schedule", SpecwatchConfig.Digest.DEFAULT_SCHEDULE);
     Optional<String> outOfRange = Converters.cronOutOfRange(schedule);
@@ -218,6 +227,13 @@ final class ConfigReader {
     } else if (outOfRange.isPresent()) {
       // Quartz accepts some of these and silently runs at another time.
       d.error("schedule", outOfRange.get());
+    } else if (neverFires(schedule)) {
+      // e.g. "0 0 9 30 2 ?" (30 February): Quartz accepts it, then refuses to schedule it.
+      d.error(
+          "schedule",
+          "\""
+              + schedule
+              + "\" never fires (no such day, or only in the past): no digest would go out");
     }
     ZoneId zone = ZoneId.of("UTC");
     Optional<String> zoneName = d.optionalString("time_zone");

@@ -1,8 +1,5 @@
 package dev.specwatch.http;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +27,10 @@ public final class Trust {
   public static HandshakeCertificates fromPemFile(Path caFile) {
     String pem;
     try {
-      pem = Files.readString(caFile, StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read the CA file " + caFile + ": " + e, e);
+      pem = dev.specwatch.model.TextFiles.read(caFile);
+    } catch (dev.specwatch.model.TextFiles.Unreadable e) {
+      throw new IllegalArgumentException(
+          "cannot read the CA file " + caFile + ": " + e.getMessage(), e);
     }
     List<String> blocks = new ArrayList<>();
     Matcher m = PEM.matcher(pem);

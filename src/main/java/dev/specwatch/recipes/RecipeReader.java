@@ -9,8 +9,6 @@ import dev.specwatch.yaml.Problems;
 import dev.specwatch.yaml.YamlNode;
 import dev.specwatch.yaml.YamlParser;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,9 +41,9 @@ public final class RecipeReader {
   public static Recipe read(Path file) throws IOException {
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (java.nio.charset.MalformedInputException e) {
-      throw problem(file, 1, "", "not UTF-8 text");
+      text = dev.specwatch.model.TextFiles.read(file);
+    } catch (dev.specwatch.model.TextFiles.Unreadable e) {
+      throw problem(file, 1, "", "cannot read: " + e.getMessage());
     }
     Problems problems = new Problems();
     Optional<YamlNode> root = new YamlParser(file.toString(), problems, null).parse(text);

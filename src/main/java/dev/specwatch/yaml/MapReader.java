@@ -2,9 +2,6 @@ package dev.specwatch.yaml;
 
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Location;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,20 +166,14 @@ public final class MapReader {
       }
       Path resolved = baseDir.resolve(file.get());
       try {
-        String value = Files.readString(resolved, StandardCharsets.UTF_8).strip();
+        String value = dev.specwatch.model.TextFiles.read(resolved).strip();
         if (value.isEmpty()) {
           error(fileKey, "file " + resolved + " is empty");
           return Optional.empty();
         }
         return Optional.of(value);
-      } catch (IOException e) {
-        error(
-            fileKey,
-            "cannot read file "
-                + resolved
-                + (e instanceof java.nio.file.AccessDeniedException
-                    ? ": permission denied"
-                    : e instanceof java.nio.file.NoSuchFileException ? ": no such file" : ""));
+      } catch (dev.specwatch.model.TextFiles.Unreadable e) {
+        error(fileKey, "cannot read file " + resolved + ": " + e.getMessage());
         return Optional.empty();
       }
     }

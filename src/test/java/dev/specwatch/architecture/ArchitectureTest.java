@@ -81,7 +81,7 @@ class ArchitectureTest {
         .whereLayer("log")
         .mayOnlyAccessLayers("model")
         .whereLayer("http")
-        .mayNotAccessAnyLayer()
+        .mayOnlyAccessLayers("model")
         .whereLayer("store")
         .mayNotAccessAnyLayer()
         .whereLayer("advisor")

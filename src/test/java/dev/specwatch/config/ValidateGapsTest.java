@@ -57,4 +57,48 @@ class ValidateGapsTest {
     assertThatThrownBy(() -> new ConfigLoader(k -> null).load(dir))
         .hasMessageContaining("cannot read: is a directory, not a file");
   }
+
+  @Test
+  void aScheduleThatNeverFiresIsRejectedBeforeQuartzRefusesIt() throws IOException {
+    Path file = config("digest:\n  schedule: \"0 0 9 30 2 ?\"\n  slack_channel: \"#x\"\n");
+    assertThatThrownBy(() -> new ConfigLoader(k -> null).load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(file + ":4:13: digest.schedule: \"0 0 9 30 2 ?\" never fires");
+  }
+
+  /**
+   * Paths that would hang {@code validate} (a FIFO blocks the reader), exhaust its memory ({@code
+   * /dev/zero} never ends) or print raw exception text (a symlink loop): each is one line with the
+   * file and the reason, and every other policy is still read.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60) // a hang fails here instead of stalling the build
+  void devicesFifosAndSymlinkLoopsAreNamedNotRead() throws Exception {
+    Path file = config("");
+    Path alerts = dir.resolve("alerts");
+    Files.createSymbolicLink(alerts.resolve("zero.yaml"), Path.of("/dev/zero"));
+    Process mkfifo = new ProcessBuilder("mkfifo", alerts.resolve("fifo.yaml").toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    Files.createSymbolicLink(alerts.resolve("loop1.yaml"), alerts.resolve("loop2.yaml"));
+    Files.createSymbolicLink(alerts.resolve("loop2.yaml"), alerts.resolve("loop1.yaml"));
+    Files.createSymbolicLink(alerts.resolve("gone.yaml"), dir.resolve("nowhere.yaml"));
+    Files.write(
+        alerts.resolve("huge.yaml"), new byte[(int) dev.specwatch.model.TextFiles.MAX_BYTES + 1]);
+    Files.writeString(
+        alerts.resolve("fine.yaml"),
+        "recipe: fine\nmatch: {model_name: m}\nnum_speculative_tokens: 1\nthresholds: {typo: 1}\n");
+    assertThatThrownBy(() -> new ConfigLoader(k -> null).load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            alerts.resolve("zero.yaml")
+                + ":1:1: cannot read: not a regular file (a device, FIFO or socket)")
+        .hasMessageContaining(
+            alerts.resolve("fifo.yaml")
+                + ":1:1: cannot read: not a regular file (a device, FIFO or socket)")
+        .hasMessageContaining(alerts.resolve("loop1.yaml") + ":1:1: cannot read: a symlink loop")
+        .hasMessageContaining(alerts.resolve("gone.yaml") + ":1:1: cannot read: a broken symlink")
+        .hasMessageContaining(alerts.resolve("huge.yaml") + ":1:1: cannot read: 4194305 bytes")
+        .hasMessageContaining(alerts.resolve("fine.yaml") + ":4:")
+        .hasMessageNotContaining("Exception");
+  }
 }
