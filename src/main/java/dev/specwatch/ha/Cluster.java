@@ -68,12 +68,17 @@ public final class Cluster implements AutoCloseable {
     return settings.shards();
   }
 
-  /** The shard of an alert id ({@code recipe/rule…}); specwatch's own alerts are shard 0's. */
+  /**
+   * The shard of an alert id ({@code recipe/rule} or {@code recipe/rule[i]}); specwatch's own
+   * alerts are shard 0's. The recipe is everything before the <em>last</em> slash: a rule name has
+   * none, a recipe name may (its shard and its alerts' shard must be the same one, or the cycle of
+   * one shard deletes the state of another's alerts).
+   */
   public static int shardOfAlert(String alertId, int shards) {
     if (alertId.startsWith(AlertEngine.SELF_PREFIX)) {
       return 0;
     }
-    int slash = alertId.indexOf('/');
+    int slash = alertId.lastIndexOf('/');
     return shardOf(slash < 0 ? alertId : alertId.substring(0, slash), shards);
   }
 

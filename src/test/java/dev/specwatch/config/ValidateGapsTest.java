@@ -101,4 +101,23 @@ class ValidateGapsTest {
         .hasMessageContaining(alerts.resolve("fine.yaml") + ":4:")
         .hasMessageNotContaining("Exception");
   }
+
+  @Test
+  void recipeNamesAreTextWithoutControlCharactersAndNotSpecwatchsOwn() throws IOException {
+    Path file = config("");
+    Path alerts = dir.resolve("alerts");
+    String body = "match: {model_name: m%d}\nnum_speculative_tokens: 1\n";
+    Files.writeString(alerts.resolve("a.yaml"), "recipe: \"line\\nbreak\"\n" + body.formatted(1));
+    Files.writeString(alerts.resolve("b.yaml"), "recipe: specwatch\n" + body.formatted(2));
+    Files.writeString(alerts.resolve("c.yaml"), "recipe: \" padded\"\n" + body.formatted(3));
+    Files.writeString(alerts.resolve("d.yaml"), "recipe: team-a/qwen\n" + body.formatted(4));
+    assertThatThrownBy(() -> new ConfigLoader(k -> null).load(file))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageContaining(
+            alerts.resolve("a.yaml") + ":1:9: recipe: contains a control character")
+        .hasMessageContaining(alerts.resolve("b.yaml") + ":1:9: recipe: 'specwatch' is reserved")
+        .hasMessageContaining(
+            alerts.resolve("c.yaml") + ":1:9: recipe: starts or ends with white space")
+        .hasMessageNotContaining("d.yaml");
+  }
 }
