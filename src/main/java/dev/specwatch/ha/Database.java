@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -36,6 +37,16 @@ public final class Database implements AutoCloseable {
   private final String instance;
   private final StateHealth health;
 
+  /** Start times ({@link System#nanoTime}) of the statements in flight, by call. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Long> inFlight =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private final java.util.concurrent.atomic.AtomicLong calls =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** A statement in flight longer than this makes the database "stalled" (not ready). */
+  static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(10);
+
   private Database(HikariDataSource pool, String url, String instance) {
     this.pool = pool;
     this.url = url;
@@ -46,6 +57,19 @@ public final class Database implements AutoCloseable {
             "database " + url + " is unreachable",
             "database " + url + " is reachable again",
             () -> call("checking the database", c -> c.isValid(3)));
+    this.health.stalledWhen(
+        () -> {
+          long now = System.nanoTime();
+          long oldest = inFlight.values().stream().mapToLong(t -> now - t).max().orElse(0);
+          return oldest > STALLED_AFTER.toNanos()
+              ? Optional.of(
+                  "database "
+                      + url
+                      + " is stalled: a statement has waited "
+                      + oldest / 1_000_000_000L
+                      + " s (a lock, or a server that does not answer); evaluation waits with it")
+              : Optional.empty();
+        });
   }
 
   /**
@@ -124,6 +148,8 @@ public final class Database implements AutoCloseable {
   /** Runs {@code work} on a pooled connection in auto-commit; failures reach the health. */
   public <T> T call(String doing, Work<T> work) throws IOException {
     long started = System.nanoTime();
+    long id = calls.incrementAndGet();
+    inFlight.put(id, started);
     try (Connection c = pool.getConnection()) {
       T result = work.run(c);
       health.ok(started);
@@ -142,6 +168,8 @@ public final class Database implements AutoCloseable {
       DatabaseException failure = new DatabaseException(doing, e);
       health.failed(failure);
       throw failure;
+    } finally {
+      inFlight.remove(id);
     }
   }
 

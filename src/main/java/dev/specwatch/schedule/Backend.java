@@ -284,6 +284,12 @@ final class Backend implements AutoCloseable {
    * Notifications waiting for delivery; while the store cannot be read (the database is down) the
    * last count read, so {@code /metrics} and {@code /api/v1/status} still answer.
    */
+  /** The outbox depth the last evaluation cycle read: what /metrics serves, from memory. */
+  int lastOutboxDepth() {
+    return lastOutboxDepth;
+  }
+
+  /** Reads the outbox depth (in the evaluation cycle, never in an HTTP request). */
   int outboxDepth(Outbox outbox) {
     if (databaseDown()) {
       return lastOutboxDepth;

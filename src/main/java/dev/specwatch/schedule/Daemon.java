@@ -151,6 +151,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
               w.config().evaluation().window(),
               w.config().evaluation().interval());
       w.notifications().afterCycle(alerts.state(), id -> backend.ownsAlert(shard, id));
+      backend.outboxDepth(w.notifications().outbox());
       double seconds = (System.nanoTime() - start) / 1e9;
       backend.evaluated(shard, c.evaluation(), started);
       // What this process evaluated lately, every shard it ran as one.
@@ -191,12 +192,12 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     // A replica of a cluster is ready while it reaches the database: it may run no shard yet.
     @SuppressWarnings("ReferenceEquality") // NO_EVALUATION is a sentinel instance
     boolean waiting = notReady == NO_EVALUATION;
-    return (ready || (backend.clustered() && waiting)) && backend.health().problem().isEmpty();
+    return (ready || (backend.clustered() && waiting)) && backend.health().readiness().isEmpty();
   }
 
   @Override
   public String notReadyReason() {
-    Optional<String> state = backend.health().problem();
+    Optional<String> state = backend.health().readiness();
     if (state.isPresent()) {
       return state.get();
     }
@@ -289,7 +290,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public String metrics() throws IOException {
-    return metrics.scrape(backend.outboxDepth(wiring.notifications().outbox()), backend.health());
+    // From memory: a scrape never waits on the state store (it is read in the cycle).
+    return metrics.scrape(backend.lastOutboxDepth(), backend.health());
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */

@@ -274,7 +274,8 @@ public final class StatusServer implements AutoCloseable {
     List<Endpoint> all = new java.util.ArrayList<>(API);
     all.addAll(UiRoutes.ENDPOINTS);
     // One context: every request is routed by the table (contexts match by prefix).
-    server.createContext("/", ex -> handle(ex, all, sessions, source));
+    ViewPermits views = new ViewPermits(WORKERS - 2);
+    server.createContext("/", ex -> handle(ex, all, sessions, source, views));
     server.start();
     return new StatusServer(server, executor);
   }
@@ -293,7 +294,8 @@ public final class StatusServer implements AutoCloseable {
     return Response.json(problems.isEmpty() ? 200 : 400, body);
   }
 
-  private static void handle(HttpExchange ex, List<Endpoint> all, Sessions sessions, Source source)
+  private static void handle(
+      HttpExchange ex, List<Endpoint> all, Sessions sessions, Source source, ViewPermits views)
       throws IOException {
     try (ex) {
       String method = ex.getRequestMethod();
@@ -311,8 +313,10 @@ public final class StatusServer implements AutoCloseable {
       } else if (endpoint.isEmpty()) {
         String allow = String.join(", ", atPath.stream().map(Endpoint::method).toList());
         response = Response.text(405, "use " + allow + "\n").withHeader("Allow", allow);
+      } else if (endpoint.get().access() == Access.PUBLIC) {
+        response = call(ex, endpoint.get(), sessions, source); // probes: never wait for a permit
       } else {
-        response = call(ex, endpoint.get(), sessions, source);
+        response = views.run(() -> call(ex, endpoint.get(), sessions, source));
       }
       send(ex, response, head);
     }

@@ -258,8 +258,8 @@ public final class StatusViews {
   public static StateDir stateDir(StateHealth health) {
     return new StateDir(
         health.location(),
-        health.problem().isEmpty(),
-        health.problem().orElse(null),
+        health.readiness().isEmpty(),
+        health.readiness().orElse(null),
         health.failures(),
         health.recoveries().stream()
             .map(r -> new Recovery(r.file(), r.movedTo(), r.lost(), text(r.at())))

@@ -39,6 +39,7 @@ public final class StateHealth {
   private final AtomicLong failures = new AtomicLong();
   private final List<Recovery> recoveries = new ArrayList<>();
   private volatile String problem;
+  private volatile java.util.function.Supplier<Optional<String>> stall = Optional::empty;
   private volatile long failedAtNanos = System.nanoTime();
 
   public StateHealth(Path dir) {
@@ -127,9 +128,24 @@ public final class StateHealth {
     }
   }
 
-  /** Why the state directory cannot be written; empty while it can. */
+  /** Why the state directory cannot be written (or the database used); empty while it can. */
   public Optional<String> problem() {
     return Optional.ofNullable(problem);
+  }
+
+  /**
+   * What makes the process not ready: a {@link #problem()}, or a store that has not failed but
+   * stalls (a statement in flight for too long: a lock, a server that accepts and never answers).
+   * Read from memory: never waits on the store.
+   */
+  public Optional<String> readiness() {
+    String failed = problem;
+    return failed != null ? Optional.of(failed) : stall.get();
+  }
+
+  /** What says the store is stalled although no operation has failed yet (the database). */
+  public void stalledWhen(java.util.function.Supplier<Optional<String>> probe) {
+    this.stall = probe;
   }
 
   /** Failed writes since start. */

@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.specwatch.testing.PrivatePostgres;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -166,6 +170,67 @@ class ClusterIT {
       Thread.sleep(4000);
       assertThat(run.count(ClusterRun::firing, "ha")).as(run.logs()).isEqualTo(1);
       assertThat(run.count(ClusterRun::resolve, "ha")).as(run.logs()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * A table lock that stalls every statement on it, plus more API reads than there are HTTP
+   * workers: /healthz and /metrics still answer (from memory), /readyz says the database is
+   * stalled, the reads beyond the permits get 503 "busy" at once, and everything recovers when the
+   * lock goes.
+   */
+  @Test
+  void aStalledDatabaseNeverStarvesTheProbes() throws Exception {
+    try (ClusterRun run = new ClusterRun(dir, 1)) {
+      run.start();
+      ClusterRun.Replica r = run.replicas.get(0);
+      awaitReady(r, true);
+      List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> reads = new ArrayList<>();
+      try (java.sql.Connection lock =
+          java.sql.DriverManager.getConnection(run.url, "postgres", "")) {
+        lock.setAutoCommit(false);
+        try (java.sql.Statement st = lock.createStatement()) {
+          st.execute(
+              "LOCK TABLE sw_silence, sw_alert_state, sw_shard_evaluation, sw_outbox"
+                  + " IN ACCESS EXCLUSIVE MODE");
+        }
+        for (int i = 0; i < 12; i++) {
+          reads.add(
+              run.http.sendAsync(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + r.port + "/api/v1/silences"))
+                      .timeout(Duration.ofSeconds(90))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString()));
+        }
+        // Every probe answers while the reads hang, and readiness turns on the stall.
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(500))
+            .untilAsserted(
+                () -> {
+                  assertThat(r.get("/healthz").statusCode()).isEqualTo(200);
+                  assertThat(r.get("/metrics").statusCode()).isEqualTo(200);
+                  HttpResponse<String> ready = r.get("/readyz");
+                  assertThat(ready.statusCode()).isEqualTo(503);
+                  assertThat(ready.body()).contains("is stalled: a statement has waited");
+                });
+        for (int i = 0; i < 5; i++) {
+          assertThat(r.get("/healthz").statusCode()).as("probe %d", i).isEqualTo(200);
+        }
+        lock.rollback();
+      }
+      awaitReady(r, true);
+      List<Integer> codes = new ArrayList<>();
+      for (var read : reads) {
+        HttpResponse<String> response = read.get(90, TimeUnit.SECONDS);
+        codes.add(response.statusCode());
+        if (response.statusCode() == 503) {
+          assertThat(response.body()).startsWith("busy: ");
+        }
+      }
+      assertThat(codes).containsOnly(200, 503).contains(200, 503);
+      assertThat(r.logText()).doesNotContain("\tat ");
     }
   }
 
