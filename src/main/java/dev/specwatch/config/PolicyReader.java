@@ -83,39 +83,10 @@ final class PolicyReader {
     return policies;
   }
 
-  /** The longest recipe name: it goes into alert ids, Slack messages and URLs. */
-  static final int MAX_RECIPE_NAME = 200;
-
-  /**
-   * What is wrong with a recipe name (docs/CONFIG.md): printable text without control characters (a
-   * newline would split log lines and alert ids), no leading or trailing space, at most {@link
-   * #MAX_RECIPE_NAME} characters, and not {@code specwatch} or {@code specwatch/…}, which name
-   * specwatch's own alerts.
-   */
-  static Optional<String> recipeNameProblem(String name) {
-    if (name.isEmpty()) {
-      return Optional.empty(); // reported as required
-    }
-    if (name.codePoints().anyMatch(c -> Character.isISOControl(c) || c == 0x2028 || c == 0x2029)) {
-      return Optional.of(
-          "contains a control character (a newline, a tab, …): not allowed in a name");
-    }
-    if (!name.equals(name.strip())) {
-      return Optional.of("starts or ends with white space");
-    }
-    if (name.length() > MAX_RECIPE_NAME) {
-      return Optional.of("is " + name.length() + " characters long; at most " + MAX_RECIPE_NAME);
-    }
-    if (name.equals("specwatch") || name.startsWith("specwatch/") || name.equals("*")) {
-      return Optional.of("'" + name + "' is reserved for specwatch's own alerts");
-    }
-    return Optional.empty();
-  }
-
   private Optional<Policy> readPolicy(MapReader r, Path file) {
     int problemsBefore = r.problemCount();
     String recipe = r.requiredString("recipe");
-    recipeNameProblem(recipe).ifPresent(problem -> r.error("recipe", problem));
+    RecipeNames.problem(recipe).ifPresent(problem -> r.error("recipe", problem));
     String engineName = r.string("engine", Engine.VLLM.key());
     Optional<Engine> parsedEngine = Engine.parse(engineName);
     if (parsedEngine.isEmpty()) {
