@@ -46,6 +46,10 @@ public final class PgOutbox implements Outbox {
   private final Map<String, String> unrecorded = new LinkedHashMap<>();
 
   private final Set<String> gone = new HashSet<>();
+
+  /** Claims that a reschedule or a recorded outcome cleared, so release writes nothing. */
+  private final Set<String> cleared = new java.util.LinkedHashSet<>();
+
   private Instant lastPrune = Instant.EPOCH;
 
   public PgOutbox(Database db, Clock clock) {
@@ -175,6 +179,9 @@ public final class PgOutbox implements Outbox {
     if (unrecorded.containsKey(key(intent))) {
       return; // keep the lease until the outcome is written
     }
+    if (cleared.remove(key(intent))) {
+      return; // the outcome's own write cleared the claim: no second update
+    }
     try {
       update(
           "releasing a notification",
@@ -209,6 +216,7 @@ public final class PgOutbox implements Outbox {
             return s.executeUpdate();
           }
         });
+    cleared.add(key(intent));
   }
 
   @Override
@@ -242,7 +250,12 @@ public final class PgOutbox implements Outbox {
           }
           return null;
         });
+    cleared.addAll(unrecorded.keySet());
     unrecorded.clear();
+    // Outcomes recorded after an outage are released before: keep the set from growing.
+    while (cleared.size() > 10_000) {
+      cleared.remove(cleared.iterator().next());
+    }
   }
 
   private void update(String doing, String sql, String... args) throws IOException {

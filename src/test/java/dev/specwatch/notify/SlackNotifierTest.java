@@ -264,12 +264,17 @@ class SlackNotifierTest {
     enqueue(a);
     enqueue(b);
     assertThat(worker.runOnce()).isEqualTo(1);
-    assertThat(outbox.pending().get(0).nextAttemptAt()).isEqualTo(T0.plusSeconds(1));
+    // The pace is kept in memory (it is this process's): the intent is not rewritten.
+    assertThat(outbox.pending().get(0).nextAttemptAt()).isEqualTo(T0);
     // Waiting for the pace is not a failed attempt: no backoff grows, nothing is counted.
     assertThat(outbox.pending().get(0).attempts()).isZero();
     assertThat(failures).as("pacing counts no failure").isEmpty();
-    clock.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofMillis(500));
+    assertThat(worker.runOnce()).as("still within the second").isZero();
+    assertThat(slack.calls()).hasSize(1);
+    clock.advance(Duration.ofMillis(500));
     assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls()).hasSize(2);
   }
 
   @Test
