@@ -47,6 +47,14 @@ public final class PgOutbox implements Outbox {
 
   private final Set<String> gone = new HashSet<>();
 
+  /** Intents whose last claim took over a claim that ran out. */
+  private final Set<String> tookOver = new HashSet<>();
+
+  @Override
+  public synchronized boolean tookOver(Intent intent) {
+    return tookOver.remove(key(intent));
+  }
+
   /** Claims that a reschedule or a recorded outcome cleared, so release writes nothing. */
   private final Set<String> cleared = new java.util.LinkedHashSet<>();
 
@@ -146,7 +154,7 @@ public final class PgOutbox implements Outbox {
           c -> {
             try (PreparedStatement s =
                 c.prepareStatement(
-                    "SELECT id FROM sw_outbox WHERE id = ? AND status = 'pending'"
+                    "SELECT id, claimed_by FROM sw_outbox WHERE id = ? AND status = 'pending'"
                         + " AND next_attempt_at <= ?"
                         + " AND (claimed_until IS NULL OR claimed_until < ?)"
                         + " FOR UPDATE SKIP LOCKED")) {
@@ -156,6 +164,9 @@ public final class PgOutbox implements Outbox {
               try (ResultSet r = s.executeQuery()) {
                 if (!r.next()) {
                   return false;
+                }
+                if (r.getString(2) != null) {
+                  tookOver.add(key(intent)); // a lease that ran out: its send's outcome is unknown
                 }
               }
             }

@@ -48,6 +48,11 @@ public final class DeliveryWorker implements AutoCloseable {
   private final DeliveryListener listener;
   private final StateHealth health;
 
+  /** The intents queued before this worker started (their first attempt is uncertain). */
+  private Set<String> pendingAtStart;
+
+  private final Instant startedAt;
+
   /** Notifiers that paced an attempt, until when: memory only (pacing is per process). */
   private final Map<String, Instant> pacedUntil = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -95,6 +100,7 @@ public final class DeliveryWorker implements AutoCloseable {
     this.notifiers = Map.copyOf(notifiers);
     this.clock = clock;
     this.random = random;
+    this.startedAt = clock.instant();
   }
 
   /**
@@ -109,6 +115,15 @@ public final class DeliveryWorker implements AutoCloseable {
     }
     Instant now = clock.instant();
     List<Intent> pending = outbox.pending();
+    if (pendingAtStart == null) {
+      // Those queued before this worker started may have been in flight when the previous
+      // process died: the receiver may have them already (the crash window), so their first
+      // attempt here is an uncertain one.
+      pendingAtStart = new HashSet<>();
+      pending.stream()
+          .filter(i -> i.createdAt().isBefore(startedAt))
+          .forEach(i -> pendingAtStart.add(key(i)));
+    }
     Set<String> blocked = new HashSet<>();
     int delivered = 0;
     Instant earliest = null;
@@ -143,8 +158,10 @@ public final class DeliveryWorker implements AutoCloseable {
         earliest = earlier(earliest, now.plus(IDLE_POLL));
         continue;
       }
+      boolean tookOver = outbox.tookOver(intent);
+      boolean uncertain = pendingAtStart.remove(key(intent)) || tookOver;
       try {
-        Outcome outcome = attempt(notifier, intent, now);
+        Outcome outcome = attempt(notifier, intent, now, uncertain);
         if (outcome == Outcome.DELIVERED) {
           delivered++;
         } else if (outcome == Outcome.UNRECORDED) {
@@ -176,10 +193,14 @@ public final class DeliveryWorker implements AutoCloseable {
     record Later(Instant at) implements Outcome {}
   }
 
-  private Outcome attempt(Notifier notifier, Intent intent, Instant now) {
+  private static String key(Intent i) {
+    return i.id() + "|" + i.transition().alertId();
+  }
+
+  private Outcome attempt(Notifier notifier, Intent intent, Instant now, boolean uncertain) {
     DeliveryResult result;
     try {
-      result = notifier.send(intent);
+      result = notifier.send(intent, uncertain);
     } catch (RuntimeException e) {
       result =
           DeliveryResult.retry(

@@ -17,6 +17,16 @@ public sealed interface Notifier
 
   DeliveryResult send(Intent intent);
 
+  /**
+   * Sends an intent whose previous attempt may have reached the receiver ({@code uncertain}: the
+   * process died, or another replica's lease ran out, before its outcome was recorded). A receiver
+   * that can tell (Slack: the message's metadata) adopts what it already has instead of sending
+   * twice; the others send again.
+   */
+  default DeliveryResult send(Intent intent, boolean uncertain) {
+    return send(intent);
+  }
+
   /** How often to repeat while an alert keeps firing; empty: this notifier never repeats. */
   default Optional<Duration> repeatInterval() {
     return Optional.empty();

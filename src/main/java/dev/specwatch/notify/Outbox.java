@@ -25,6 +25,14 @@ public interface Outbox {
   default void release(Intent intent) {}
 
   /**
+   * Whether the last {@link #claim} of this intent took over a claim that ran out (the replica
+   * holding it died mid-send, or hung past its lease): its outcome is unknown. Asked once.
+   */
+  default boolean tookOver(Intent intent) {
+    return false;
+  }
+
+  /**
    * Whether other processes deliver from this outbox too (the shared database): intents of a
    * notifier this process does not know are then another replica's, not to be dropped.
    */

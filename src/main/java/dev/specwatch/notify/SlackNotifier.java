@@ -45,6 +45,9 @@ public final class SlackNotifier implements Notifier {
   private final SlackThreadStore threads;
   private final Clock clock;
   private final Map<String, Instant> lastPost = new ConcurrentHashMap<>();
+  private final SlackAdoption adoption = new SlackAdoption();
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(SlackNotifier.class);
 
   public SlackNotifier(
       NotifierConfig.Slack config, SlackMessages.Urls urls, SlackThreadStore threads, Clock clock) {
@@ -104,6 +107,11 @@ public final class SlackNotifier implements Notifier {
 
   @Override
   public DeliveryResult send(Intent intent) {
+    return send(intent, false);
+  }
+
+  @Override
+  public DeliveryResult send(Intent intent, boolean uncertain) {
     Transition t = intent.transition();
     String channel = t.labels().getOrDefault("slack_channel", config.channel().orElse(""));
     Instant now = clock.instant();
@@ -112,6 +120,19 @@ public final class SlackNotifier implements Notifier {
       return new DeliveryResult.Paced(PACE.minus(Duration.between(last, now)));
     }
     try {
+      if (uncertain && config.token().isPresent() && intent.kind() == Intent.Kind.FIRING) {
+        Optional<SlackThreadStore.SlackThread> posted =
+            adoption.find(slack.methods(config.token().get().reveal()), channel, intent, now);
+        if (posted.isPresent()) {
+          logger.info(
+              "the firing message of {} was posted before a crash (ts {}): adopted, not posted"
+                  + " again",
+              t.alertId(),
+              posted.get().ts());
+          threads.put(t.alertId(), posted.get());
+          return DeliveryResult.delivered();
+        }
+      }
       DeliveryResult result =
           config.token().isPresent()
               ? sendWithToken(intent, channel, now)
@@ -145,7 +166,8 @@ public final class SlackNotifier implements Notifier {
                 req ->
                     req.channel(channel)
                         .text(SlackMessages.text(t, now))
-                        .blocks(SlackMessages.firing(t, urls)));
+                        .blocks(SlackMessages.firing(t, urls))
+                        .metadata(SlackAdoption.metadata(intent)));
         Optional<DeliveryResult> failure = failure(r);
         if (failure.isPresent()) {
           return failure.get();

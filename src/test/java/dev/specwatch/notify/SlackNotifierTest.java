@@ -216,9 +216,80 @@ class SlackNotifierTest {
     assertThat(worker.runOnce()).isEqualTo(1);
     clock.advance(Duration.ofSeconds(1)); // one message per second per channel
     assertThat(worker.runOnce()).isEqualTo(1);
+    // The restarted worker cannot know whether the first post reached Slack before the restart,
+    // so it looks for it first (the stand-in's channel has no message, so it posts).
     assertThat(slack.calls())
         .extracting(FakeSlackApi.Call::method)
-        .containsExactly("chat.postMessage", "chat.postMessage", "chat.update", "chat.postMessage");
+        .containsExactly(
+            "chat.postMessage",
+            "conversations.list",
+            "chat.postMessage",
+            "chat.update",
+            "chat.postMessage");
+  }
+
+  @Test
+  void aPostThatReachedSlackBeforeACrashIsAdoptedNotPostedTwice() throws Exception {
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    // The crash window: Slack accepted the post, the process died before recording it. Here the
+    // post goes out through a notifier whose records are thrown away with its state directory.
+    Path lost = Files.createTempDirectory(state, "lost");
+    SlackNotifier dying =
+        new SlackNotifier(
+            new NotifierConfig.Slack(
+                "slack",
+                Optional.of(Secret.of(TOKEN)),
+                Optional.empty(),
+                Optional.of("#mtp-alerts"),
+                Optional.of(slack.apiUrl()),
+                Duration.ofHours(4)),
+            new SlackMessages.Urls(Optional.empty(), Optional.empty()),
+            new SlackThreadStore(lost),
+            clock);
+    assertThat(dying.send(outbox.pending().get(0))).isInstanceOf(DeliveryResult.Delivered.class);
+    String channel = slack.calls().get(0).params().get("channel");
+    assertThat(slack.calls().get(0).params().get("metadata"))
+        .as("the post carries its intent's id")
+        .contains("\"event_type\":\"specwatch_alert\"")
+        .contains(outbox.pending().get(0).id());
+    clock.advance(Duration.ofSeconds(30));
+    worker = newWorker(); // the restarted process: the intent is still pending
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls())
+        .extracting(FakeSlackApi.Call::method)
+        .containsExactly("chat.postMessage", "conversations.list", "conversations.history");
+    assertThat(slack.calls().get(2).params())
+        .containsEntry("channel", channel)
+        .containsEntry("include_all_metadata", "1");
+    // Adopted: the message's ts is recorded, so the resolve edits that message.
+    assertThat(threads.get("qwen/acceptance_rate")).isPresent();
+    enqueue(transition(2, Transition.Kind.RESOLVED, clock.instant()));
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls())
+        .filteredOn(
+            c -> c.method().equals("chat.postMessage") && !c.params().containsKey("thread_ts"))
+        .as("one top-level message for the alert")
+        .hasSize(1);
+    assertThat(slack.calls()).anyMatch(c -> c.method().equals("chat.update"));
+  }
+
+  @Test
+  void withoutTheHistoryScopeThePostGoesOutAndTheScopeIsNamedOnce() throws Exception {
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    clock.advance(Duration.ofSeconds(30));
+    worker = newWorker();
+    slack.enqueue(
+        200, "{\"ok\":false,\"error\":\"missing_scope\",\"needed\":\"channels:read\"}", null);
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls())
+        .extracting(FakeSlackApi.Call::method)
+        .containsExactly("conversations.list", "chat.postMessage");
+    assertThat(logs.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .filteredOn(m -> m.startsWith("cannot look in Slack for a message posted before a crash"))
+        .singleElement()
+        .satisfies(m -> assertThat(m).contains("missing_scope, needs channels:read"));
   }
 
   @Test

@@ -133,14 +133,23 @@ public final class FakeSlackApi implements AutoCloseable {
             // Never processed: Slack hung or trickled, then failed.
             answer = new Answer(503, "{\"ok\":false,\"error\":\"service_unavailable\"}", null);
           }
-          if (answer == null) {
+          String messageTs = null;
+          if (answer == null && method.equals("conversations.history")) {
+            answer = new Answer(200, history(params.getOrDefault("channel", "")), null);
+          } else if (answer == null && method.equals("conversations.list")) {
+            answer = new Answer(200, channels(), null);
+          } else if (answer == null) {
             String channel = params.getOrDefault("channel", "C0");
-            String messageTs = method.equals("chat.update") ? params.get("ts") : nextTs();
+            messageTs = method.equals("chat.update") ? params.get("ts") : nextTs();
             answer =
                 new Answer(
                     200,
                     "{\"ok\":true,\"channel\":\"" + channel + "\",\"ts\":\"" + messageTs + "\"}",
                     null);
+          }
+          if (messageTs != null && method.equals("chat.postMessage")) {
+            // Kept for conversations.history, with the metadata the message was posted with.
+            posted.add(new Posted(params.getOrDefault("channel", "C0"), messageTs, params));
           }
           byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
@@ -170,6 +179,62 @@ public final class FakeSlackApi implements AutoCloseable {
         });
     server.setExecutor(executor);
     server.start();
+  }
+
+  /** A message chat.postMessage accepted: what conversations.history returns. */
+  record Posted(String channel, String ts, Map<String, String> params) {}
+
+  private final List<Posted> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Forgets the history, as a channel without the messages would be. */
+  public void clearHistory() {
+    posted.clear();
+  }
+
+  /** Newest first, as Slack answers; the stand-in's channel ids are the names it was given. */
+  private String history(String channel) {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<Map<String, Object>> messages = new ArrayList<>();
+    for (Posted p : posted) {
+      if (!p.channel().equals(channel) || p.params().containsKey("thread_ts")) {
+        continue;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("type", "message");
+      m.put("ts", p.ts());
+      m.put("text", p.params().getOrDefault("text", ""));
+      String metadata = p.params().get("metadata");
+      if (metadata != null) {
+        try {
+          m.put("metadata", json.readValue(metadata, Map.class));
+        } catch (IOException e) {
+          throw new IllegalStateException("metadata is not JSON: " + metadata, e);
+        }
+      }
+      messages.add(0, m);
+    }
+    try {
+      return json.writeValueAsString(Map.of("ok", true, "messages", messages, "has_more", false));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private String channels() {
+    StringBuilder out = new StringBuilder("{\"ok\":true,\"channels\":[");
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    posted.forEach(p -> seen.add(p.channel()));
+    int i = 0;
+    for (String c : seen) {
+      out.append(i++ == 0 ? "" : ",")
+          .append("{\"id\":\"")
+          .append(c)
+          .append("\",\"name\":\"")
+          .append(c.startsWith("#") ? c.substring(1) : c)
+          .append("\"}");
+    }
+    return out.append("]}").toString();
   }
 
   private synchronized String nextTs() {
