@@ -18,22 +18,33 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The outbox in {@code sw_outbox}, shared by every replica. Every replica runs delivery workers; an
- * intent is claimed with {@code SELECT … FOR UPDATE SKIP LOCKED} and a lease of {@link #LEASE}, so
- * exactly one replica attempts it at a time, and the intents of one alert stay in order (a stream
- * whose head is claimed elsewhere waits). A replica killed mid-send leaves its lease to expire;
- * another then retries the intent (the crash window: at worst one duplicate, as with one process).
- * The row's primary key makes a transition queued twice one notification.
+ * intent is claimed with {@code SELECT … FOR UPDATE SKIP LOCKED} and a lease of {@link #LEASE},
+ * renewed while the attempt is in flight, so exactly one replica attempts it at a time, and the
+ * intents of one alert stay in order (a stream whose head is claimed elsewhere waits). A replica
+ * killed mid-send leaves its lease to expire; another then takes the intent over as an uncertain
+ * attempt ({@link #tookOver}): Slack looks for the message before posting it again. The row's
+ * primary key makes a transition queued twice one notification.
  *
  * <p>A delivery whose record cannot be written (the database went away) is remembered in memory,
  * never attempted again by this process, and its lease is kept so no other replica sends it; the
  * record is written when the database is back.
  */
 public final class PgOutbox implements Outbox {
-  /** How long a claim holds: longer than any one attempt (receivers time out after 15 s). */
-  static final Duration LEASE = Duration.ofMinutes(2);
+  /**
+   * How long a claim holds without renewal: the 15 s call deadline of a receiver plus a margin.
+   * Claims in flight are renewed every {@link #RENEW_EVERY}, so a slow record write does not lose
+   * one, and a replica killed mid-send is retried elsewhere within this time (its attempt is then
+   * an uncertain one: Slack looks for the message first).
+   */
+  static final Duration LEASE = Duration.ofSeconds(20);
+
+  static final Duration RENEW_EVERY = Duration.ofSeconds(5);
 
   /** Delivered and failed rows are kept this long (re-queued duplicates stay recognisable). */
   static final Duration RETENTION = Duration.ofDays(7);
@@ -64,6 +75,49 @@ public final class PgOutbox implements Outbox {
     this.db = db;
     this.clock = clock;
     this.owner = db.instance();
+    this.renewal =
+        RENEWER.scheduleWithFixedDelay(
+            this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The renewal task (one outbox a process: the cluster's; it ends with the process). */
+  @SuppressWarnings("unused")
+  private final java.util.concurrent.ScheduledFuture<?> renewal;
+
+  /** One daemon thread renews the claims of every outbox of the process. */
+  private static final ScheduledExecutorService RENEWER =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "specwatch-outbox-lease");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Claims this process holds, attempts in flight: renewed until released. */
+  private final Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Extends the claims in flight (every {@link #RENEW_EVERY}, and from tests). */
+  void renew() {
+    if (held.isEmpty()) {
+      return;
+    }
+    try {
+      db.call(
+          "renewing notification claims",
+          c -> {
+            try (PreparedStatement s =
+                c.prepareStatement(
+                    "UPDATE sw_outbox SET claimed_until = ? WHERE claimed_by = ? AND id = ANY(?)"
+                        + " AND status = 'pending'")) {
+              s.setTimestamp(1, Timestamp.from(clock.instant().plus(LEASE)));
+              s.setString(2, owner);
+              s.setArray(3, c.createArrayOf("text", held.toArray()));
+              return s.executeUpdate();
+            }
+          });
+    } catch (IOException | RuntimeException e) {
+      // reported to the health; the lease runs out, and the take-over is an uncertain attempt
+    }
   }
 
   static String key(Intent i) {
@@ -178,6 +232,7 @@ public final class PgOutbox implements Outbox {
               s.setString(3, key(intent));
               s.executeUpdate();
             }
+            held.add(key(intent));
             return true;
           });
     } catch (IOException e) {
@@ -190,6 +245,7 @@ public final class PgOutbox implements Outbox {
     if (unrecorded.containsKey(key(intent))) {
       return; // keep the lease until the outcome is written
     }
+    held.remove(key(intent));
     if (cleared.remove(key(intent))) {
       return; // the outcome's own write cleared the claim: no second update
     }
@@ -262,6 +318,7 @@ public final class PgOutbox implements Outbox {
           return null;
         });
     cleared.addAll(unrecorded.keySet());
+    held.removeAll(unrecorded.keySet());
     unrecorded.clear();
     // Outcomes recorded after an outage are released before: keep the set from growing.
     while (cleared.size() > 10_000) {

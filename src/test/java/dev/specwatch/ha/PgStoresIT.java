@@ -132,6 +132,34 @@ class PgStoresIT {
   }
 
   @Test
+  void aClaimInFlightIsRenewedAndAClaimThatRanOutIsTakenOverAsUncertain() throws Exception {
+    dev.specwatch.testing.MutableClock clock = new dev.specwatch.testing.MutableClock(T0);
+    PgOutbox a = new PgOutbox(replica("a"), clock);
+    PgOutbox b = new PgOutbox(replica("b"), clock);
+    Intent firing =
+        Intent.of(
+            "slack",
+            Intent.Kind.FIRING,
+            transition(9, "qwen/acceptance_rate", Transition.Kind.FIRING),
+            T0.minusSeconds(1));
+    a.add(List.of(firing));
+    assertThat(a.claim(firing)).isTrue();
+    assertThat(a.tookOver(firing)).as("a fresh claim").isFalse();
+    clock.advance(Duration.ofSeconds(15));
+    a.renew(); // the attempt is still in flight at 15 s: its lease moves to 35 s
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(b.claim(firing)).as("renewed past the first 20 s lease").isFalse();
+    // a dies: no more renewals. Its lease runs out at 35 s, 20 s after the last renewal.
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(b.claim(firing)).isTrue();
+    assertThat(b.tookOver(firing)).as("a's outcome is unknown").isTrue();
+    assertThat(b.tookOver(firing)).as("asked once").isFalse();
+    b.delivered(firing);
+    b.release(firing);
+    assertThat(a.pending()).isEmpty();
+  }
+
+  @Test
   void aReplicaThatLostItsShardCannotOverwriteTheNewerState() throws Exception {
     Clock clock = Clock.systemUTC();
     PgStateStore first = new PgStateStore(replica("a"), 2, clock);

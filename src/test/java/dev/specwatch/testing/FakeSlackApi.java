@@ -48,7 +48,9 @@ public final class FakeSlackApi implements AutoCloseable {
   public enum Behaviour {
     NORMAL,
     HANG,
-    TRICKLE
+    TRICKLE,
+    /** chat.postMessage is processed (the message exists), its answer held until released. */
+    ACCEPT_THEN_HANG
   }
 
   private volatile Behaviour behaviour = Behaviour.NORMAL;
@@ -73,6 +75,15 @@ public final class FakeSlackApi implements AutoCloseable {
     failHung = thenFail;
     released = new CountDownLatch(1);
     behaviour = Behaviour.HANG;
+  }
+
+  /**
+   * The crash window on demand: posts from now on are processed at once (the message is in the
+   * channel, {@link #accepted()} has it) and their answers held until {@link #release()}.
+   */
+  public void acceptThenHang() {
+    released = new CountDownLatch(1);
+    behaviour = Behaviour.ACCEPT_THEN_HANG;
   }
 
   /** Calls answered {@code ok:true}: what Slack actually did. */
@@ -150,6 +161,24 @@ public final class FakeSlackApi implements AutoCloseable {
           if (messageTs != null && method.equals("chat.postMessage")) {
             // Kept for conversations.history, with the metadata the message was posted with.
             posted.add(new Posted(params.getOrDefault("channel", "C0"), messageTs, params));
+            if (now == Behaviour.ACCEPT_THEN_HANG) {
+              accepted.add(call);
+              try {
+                released.await(120, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              try {
+                byte[] late = answer.body().getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(answer.status(), late.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                  out.write(late);
+                }
+              } catch (IOException gone) {
+                // the client died waiting: the crash window
+              }
+              return;
+            }
           }
           byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
