@@ -66,21 +66,24 @@ class SlackNotifierTest {
     assertThat(all).as("the token is never logged").doesNotContain(TOKEN);
   }
 
+  private SlackNotifier notifier(SlackThreadStore store) {
+    return new SlackNotifier(
+        new NotifierConfig.Slack(
+            "slack",
+            Optional.of(Secret.of(TOKEN)),
+            Optional.empty(),
+            Optional.of("#mtp-alerts"),
+            Optional.of(slack.apiUrl()),
+            Duration.ofHours(4)),
+        new SlackMessages.Urls(
+            Optional.of(URI.create("http://grafana:3000")),
+            Optional.of(URI.create("http://specwatch:9464"))),
+        store,
+        clock);
+  }
+
   private DeliveryWorker newWorker() {
-    SlackNotifier notifier =
-        new SlackNotifier(
-            new NotifierConfig.Slack(
-                "slack",
-                Optional.of(Secret.of(TOKEN)),
-                Optional.empty(),
-                Optional.of("#mtp-alerts"),
-                Optional.of(slack.apiUrl()),
-                Duration.ofHours(4)),
-            new SlackMessages.Urls(
-                Optional.of(URI.create("http://grafana:3000")),
-                Optional.of(URI.create("http://specwatch:9464"))),
-            threads,
-            clock);
+    SlackNotifier notifier = notifier(threads);
     return new DeliveryWorker(
         outbox,
         Map.of("slack", notifier),
@@ -234,18 +237,7 @@ class SlackNotifierTest {
     // The crash window: Slack accepted the post, the process died before recording it. Here the
     // post goes out through a notifier whose records are thrown away with its state directory.
     Path lost = Files.createTempDirectory(state, "lost");
-    SlackNotifier dying =
-        new SlackNotifier(
-            new NotifierConfig.Slack(
-                "slack",
-                Optional.of(Secret.of(TOKEN)),
-                Optional.empty(),
-                Optional.of("#mtp-alerts"),
-                Optional.of(slack.apiUrl()),
-                Duration.ofHours(4)),
-            new SlackMessages.Urls(Optional.empty(), Optional.empty()),
-            new SlackThreadStore(lost),
-            clock);
+    SlackNotifier dying = notifier(new SlackThreadStore(lost));
     assertThat(dying.send(outbox.pending().get(0))).isInstanceOf(DeliveryResult.Delivered.class);
     String channel = slack.calls().get(0).params().get("channel");
     assertThat(slack.calls().get(0).params().get("metadata"))
