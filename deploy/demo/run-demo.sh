@@ -49,19 +49,25 @@ global:
 rule_files:
   - $PWD/rules/vllm-spec-decode.rules.yaml
 scrape_configs:
-  # The simulator serves vLLM, SGLang and TensorRT-LLM models at one address; each engine's
-  # policies select their own job, as they would against separate servers.
+  # The simulator serves vLLM, SGLang and TensorRT-LLM models at one address; each job keeps
+  # only its engine's series, so Prometheus holds what three separate servers would give it.
   - job_name: vllm
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
+    metric_relabel_configs:
+      - {source_labels: [__name__], regex: 'vllm:.*', action: keep}
   - job_name: sglang
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
+    metric_relabel_configs:
+      - {source_labels: [__name__], regex: 'sglang:.*', action: keep}
   - job_name: trtllm
     # trtllm-serve's Prometheus metrics are at /prometheus/metrics (its /metrics is JSON)
     metrics_path: /prometheus/metrics
     static_configs:
       - targets: ['127.0.0.1:$SIM_PORT']
+    metric_relabel_configs:
+      - {source_labels: [__name__], regex: 'trtllm_.*', action: keep}
 YAML
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/data" \
   --web.listen-address="127.0.0.1:$PROM_PORT" --web.enable-lifecycle --log.level=warn \
