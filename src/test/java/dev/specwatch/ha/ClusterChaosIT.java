@@ -1,0 +1,131 @@
+package dev.specwatch.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.testing.FakeSlackApi;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster faults for {@code make chaos} (docs/RELIABILITY.md): two replicas on the machine's
+ * PostgreSQL, recipe "ha" regressed from 10 s to 50 s of the fleet's timeline (cluster.yaml). Each
+ * scenario counts what Slack accepted for it: one firing and one resolve, nothing lost, nothing
+ * twice, and writes its row to {@code target/chaos/}.
+ */
+@Tag("chaos")
+class ClusterChaosIT {
+  @TempDir Path dir;
+
+  @Test
+  void aReplicaPausedMidAlertForLongerThanItsLeaseAndShards() throws Exception {
+    try (ClusterRun run = new ClusterRun(dir, 2)) {
+      run.start();
+      assertThat(run.await(ClusterRun::firing, "ha", Duration.ofSeconds(60))).isTrue();
+      // SIGSTOP: the process keeps its connections and claims but does nothing (a GC pause, a
+      // frozen VM). The other replica takes its shards and any claim whose lease runs out.
+      ClusterRun.Replica paused = run.replicas.get(0);
+      signal(paused, "STOP");
+      Thread.sleep(30_000);
+      signal(paused, "CONT");
+      row(run, "cluster: one of 2 replicas paused (SIGSTOP) 30 s while firing", "");
+    }
+  }
+
+  @Test
+  void theDatabaseStallsBehindATableLockWhileFiring() throws Exception {
+    try (ClusterRun run = new ClusterRun(dir, 2)) {
+      run.start();
+      assertThat(run.await(ClusterRun::firing, "ha", Duration.ofSeconds(60))).isTrue();
+      int probes = 0;
+      int failed = 0;
+      try (Connection lock = DriverManager.getConnection(run.url, "postgres", "")) {
+        lock.setAutoCommit(false);
+        try (Statement st = lock.createStatement()) {
+          st.execute(
+              "LOCK TABLE sw_outbox, sw_alert_state, sw_shard_evaluation, sw_silence"
+                  + " IN ACCESS EXCLUSIVE MODE");
+        }
+        long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+        while (System.nanoTime() < until) {
+          for (ClusterRun.Replica r : run.replicas) {
+            probes++;
+            try {
+              HttpResponse<String> health = r.get("/healthz");
+              if (health.statusCode() != 200) {
+                failed++;
+              }
+            } catch (IOException e) {
+              failed++;
+            }
+          }
+          Thread.sleep(1000);
+        }
+        lock.rollback();
+      }
+      row(
+          run,
+          "cluster: database stalled 25 s behind a table lock while firing",
+          "/healthz failed " + failed + " of " + probes + " probes");
+      assertThat(failed).as("liveness never waits on the database").isZero();
+    }
+  }
+
+  private static void signal(ClusterRun.Replica r, String signal) throws Exception {
+    Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(r.process.pid())).start();
+    assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isZero();
+  }
+
+  /** Waits for the resolve, counts, asserts 0 lost and 0 duplicated, writes the row. */
+  private static void row(ClusterRun run, String fault, String note) throws Exception {
+    boolean resolved = run.await(ClusterRun::resolve, "ha", Duration.ofMinutes(2));
+    Thread.sleep(5000); // anything late would show now
+    long fires = run.count(ClusterRun::firing, "ha");
+    long resolves = run.count(ClusterRun::resolve, "ha");
+    long lost = (fires == 0 ? 1L : 0L) + (resolves == 0 ? 1L : 0L);
+    long duplicated = Math.max(0, fires - 1) + Math.max(0, resolves - 1);
+    Instant regressed = run.at(Duration.ofSeconds(10));
+    Instant recovered = run.at(Duration.ofSeconds(50));
+    String fire = delay(run, ClusterRun::firing, regressed);
+    String resolve = delay(run, ClusterRun::resolve, recovered);
+    String line = String.join("\t", fault, "" + lost, "" + duplicated, fire, resolve, "-", note);
+    Path out = Path.of("target/chaos");
+    Files.createDirectories(out);
+    Files.writeString(
+        out.resolve(fault.replaceAll("[^A-Za-z0-9]+", "-") + ".tsv"),
+        line + "\n",
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    System.out.println("chaos: " + line.replace('\t', '|'));
+    assertThat(resolved).as("resolve posted\n%s", run.logs()).isTrue();
+    assertThat(lost).as(run.logs()).isZero();
+    assertThat(duplicated).as(run.logs()).isZero();
+  }
+
+  private static String delay(
+      ClusterRun run,
+      java.util.function.BiPredicate<FakeSlackApi.Call, String> what,
+      Instant from) {
+    return run.slack.accepted().stream()
+        .filter(c -> what.test(c, "ha"))
+        .findFirst()
+        .map(
+            c ->
+                String.format(
+                    Locale.ROOT, "%.1f", Duration.between(from, c.at()).toMillis() / 1000.0))
+        .orElse("-");
+  }
+}
