@@ -4,6 +4,7 @@ import dev.specwatch.model.Engine;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
+import dev.specwatch.schedule.NoDataHints;
 import dev.specwatch.signals.Signal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,12 +42,6 @@ final class Discovery {
       boolean speculative,
       List<String> signals,
       List<String> missing) {}
-
-  private static final Map<Engine, String> GENERATION =
-      Map.of(
-          Engine.VLLM, "vllm:generation_tokens_total",
-          Engine.SGLANG, "sglang:generation_tokens_total",
-          Engine.TRTLLM, "trtllm_generation_tokens_total");
 
   private static final String NAMES =
       "vllm:(generation_tokens_total|num_requests_running|spec_decode_num_(drafts|draft_tokens"
@@ -86,13 +81,14 @@ final class Discovery {
                 + " (sglang:spec_accept_length))");
     Map<List<String>, Double> traffic =
         byKey(
-            "sum by (job, model_name) (rate({__name__=~\"vllm:generation_tokens_total"
-                + "|sglang:generation_tokens_total|trtllm_generation_tokens_total\"}[5m]))");
+            "sum by (job, model_name) (rate({__name__=~\""
+                + String.join("|", new java.util.TreeSet<>(NoDataHints.SERVED.values()))
+                + "\"}[5m]))");
     List<Found> out = new ArrayList<>();
     names.forEach(
         (key, present) -> {
           for (Engine engine : Engine.values()) {
-            if (present.contains(GENERATION.get(engine))) {
+            if (present.contains(NoDataHints.SERVED.get(engine))) {
               out.add(found(key, engine, present, vllmK, trtK, sglangK, dpRanks, traffic.get(key)));
             }
           }

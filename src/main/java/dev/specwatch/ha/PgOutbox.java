@@ -63,7 +63,7 @@ public final class PgOutbox implements Outbox {
 
   @Override
   public synchronized boolean tookOver(Intent intent) {
-    return tookOver.remove(key(intent));
+    return tookOver.remove(intent.outboxKey());
   }
 
   /** Claims that a reschedule or a recorded outcome cleared, so release writes nothing. */
@@ -120,10 +120,6 @@ public final class PgOutbox implements Outbox {
     }
   }
 
-  static String key(Intent i) {
-    return i.id() + "|" + i.transition().alertId();
-  }
-
   @Override
   public boolean shared() {
     return true;
@@ -142,7 +138,7 @@ public final class PgOutbox implements Outbox {
                   "INSERT INTO sw_outbox (id, notifier, status, created_at, next_attempt_at,"
                       + " intent) VALUES (?, ?, 'pending', ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
             for (Intent i : intents) {
-              s.setString(1, key(i));
+              s.setString(1, i.outboxKey());
               s.setString(2, i.notifier());
               s.setTimestamp(3, Timestamp.from(i.createdAt()));
               s.setTimestamp(4, Timestamp.from(i.nextAttemptAt()));
@@ -178,7 +174,7 @@ public final class PgOutbox implements Outbox {
               }
               return rows;
             });
-    out.removeIf(i -> gone.contains(key(i)));
+    out.removeIf(i -> gone.contains(i.outboxKey()));
     return out;
   }
 
@@ -198,7 +194,7 @@ public final class PgOutbox implements Outbox {
    */
   @Override
   public synchronized boolean claim(Intent intent) {
-    if (gone.contains(key(intent))) {
+    if (gone.contains(intent.outboxKey())) {
       return false;
     }
     Instant now = clock.instant();
@@ -212,7 +208,7 @@ public final class PgOutbox implements Outbox {
                         + " AND next_attempt_at <= ?"
                         + " AND (claimed_until IS NULL OR claimed_until < ?)"
                         + " FOR UPDATE SKIP LOCKED")) {
-              s.setString(1, key(intent));
+              s.setString(1, intent.outboxKey());
               s.setTimestamp(2, Timestamp.from(now));
               s.setTimestamp(3, Timestamp.from(now));
               try (ResultSet r = s.executeQuery()) {
@@ -220,7 +216,8 @@ public final class PgOutbox implements Outbox {
                   return false;
                 }
                 if (r.getString(2) != null) {
-                  tookOver.add(key(intent)); // a lease that ran out: its send's outcome is unknown
+                  tookOver.add(
+                      intent.outboxKey()); // a lease that ran out: its send's outcome is unknown
                 }
               }
             }
@@ -229,10 +226,10 @@ public final class PgOutbox implements Outbox {
                     "UPDATE sw_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?")) {
               s.setString(1, owner);
               s.setTimestamp(2, Timestamp.from(now.plus(LEASE)));
-              s.setString(3, key(intent));
+              s.setString(3, intent.outboxKey());
               s.executeUpdate();
             }
-            held.add(key(intent));
+            held.add(intent.outboxKey());
             return true;
           });
     } catch (IOException e) {
@@ -242,11 +239,11 @@ public final class PgOutbox implements Outbox {
 
   @Override
   public synchronized void release(Intent intent) {
-    if (unrecorded.containsKey(key(intent))) {
+    if (unrecorded.containsKey(intent.outboxKey())) {
       return; // keep the lease until the outcome is written
     }
-    held.remove(key(intent));
-    if (cleared.remove(key(intent))) {
+    held.remove(intent.outboxKey());
+    if (cleared.remove(intent.outboxKey())) {
       return; // the outcome's own write cleared the claim: no second update
     }
     try {
@@ -254,7 +251,7 @@ public final class PgOutbox implements Outbox {
           "releasing a notification",
           "UPDATE sw_outbox SET claimed_by = NULL, claimed_until = NULL"
               + " WHERE id = ? AND claimed_by = ?",
-          key(intent),
+          intent.outboxKey(),
           owner);
     } catch (IOException e) {
       // the lease runs out by itself
@@ -263,8 +260,8 @@ public final class PgOutbox implements Outbox {
 
   @Override
   public synchronized void delivered(Intent intent) throws IOException {
-    gone.add(key(intent));
-    unrecorded.put(key(intent), null);
+    gone.add(intent.outboxKey());
+    unrecorded.put(intent.outboxKey(), null);
     flush();
   }
 
@@ -279,17 +276,17 @@ public final class PgOutbox implements Outbox {
                       + " claimed_until = NULL WHERE id = ? AND status = 'pending'")) {
             s.setString(1, DurableFiles.JSON.writeValueAsString(intent));
             s.setTimestamp(2, Timestamp.from(intent.nextAttemptAt()));
-            s.setString(3, key(intent));
+            s.setString(3, intent.outboxKey());
             return s.executeUpdate();
           }
         });
-    cleared.add(key(intent));
+    cleared.add(intent.outboxKey());
   }
 
   @Override
   public synchronized void failed(Intent intent, String reason) throws IOException {
-    gone.add(key(intent));
-    unrecorded.put(key(intent), reason == null ? "" : reason);
+    gone.add(intent.outboxKey());
+    unrecorded.put(intent.outboxKey(), reason == null ? "" : reason);
     flush();
   }
 

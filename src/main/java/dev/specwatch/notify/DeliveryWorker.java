@@ -122,7 +122,7 @@ public final class DeliveryWorker implements AutoCloseable {
       pendingAtStart = new HashSet<>();
       pending.stream()
           .filter(i -> i.createdAt().isBefore(startedAt))
-          .forEach(i -> pendingAtStart.add(key(i)));
+          .forEach(i -> pendingAtStart.add(i.outboxKey()));
     }
     Set<String> blocked = new HashSet<>();
     int delivered = 0;
@@ -159,7 +159,7 @@ public final class DeliveryWorker implements AutoCloseable {
         continue;
       }
       boolean tookOver = outbox.tookOver(intent);
-      boolean uncertain = pendingAtStart.remove(key(intent)) || tookOver;
+      boolean uncertain = pendingAtStart.remove(intent.outboxKey()) || tookOver;
       try {
         Outcome outcome = attempt(notifier, intent, now, uncertain);
         if (outcome == Outcome.DELIVERED) {
@@ -191,10 +191,6 @@ public final class DeliveryWorker implements AutoCloseable {
     }
 
     record Later(Instant at) implements Outcome {}
-  }
-
-  private static String key(Intent i) {
-    return i.id() + "|" + i.transition().alertId();
   }
 
   private Outcome attempt(Notifier notifier, Intent intent, Instant now, boolean uncertain) {

@@ -22,6 +22,15 @@ public record Intent(
     Instant nextAttemptAt,
     String lastError) {
 
+  /**
+   * Its key in an outbox (the database's primary key, a worker's sets): the id with its alert, as
+   * an id alone may repeat across alerts.
+   */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public String outboxKey() {
+    return id + "|" + transition.alertId();
+  }
+
   public enum Kind {
     FIRING,
     RESOLVED,

@@ -10,6 +10,9 @@ import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.PromQl;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SglangProfile;
+import dev.specwatch.signals.TrtllmProfile;
+import dev.specwatch.signals.VllmProfile;
 import dev.specwatch.yaml.MapReader;
 import java.time.Instant;
 import java.util.HashMap;
@@ -31,18 +34,19 @@ public final class NoDataHints {
   /** How a hint begins when Prometheus has none of the engine's series: often a first scrape. */
   public static final String NOTHING_SCRAPED = "Prometheus has no ";
 
-  private static final Map<Engine, String> SERVED =
+  /** The engine's generation-token counter: what every served model exports. */
+  public static final Map<Engine, String> SERVED =
       Map.of(
-          Engine.VLLM, "vllm:generation_tokens_total",
-          Engine.SGLANG, "sglang:generation_tokens_total",
-          Engine.TRTLLM, "trtllm_generation_tokens_total");
+          Engine.VLLM, VllmProfile.GENERATION_TOKENS,
+          Engine.SGLANG, SglangProfile.GENERATION_TOKENS,
+          Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS);
 
   /** A series every speculative server of the engine exports. */
   private static final Map<Engine, String> SPECULATIVE =
       Map.of(
-          Engine.VLLM, "vllm:spec_decode_num_draft_tokens_total",
-          Engine.SGLANG, "sglang:spec_accept_length",
-          Engine.TRTLLM, "trtllm_spec_decode_num_draft_tokens_total");
+          Engine.VLLM, VllmProfile.DRAFT_TOKENS,
+          Engine.SGLANG, SglangProfile.ACCEPT_LENGTH,
+          Engine.TRTLLM, TrtllmProfile.DRAFT_TOKENS);
 
   private final PrometheusClient client;
   private final Optional<Instant> at;
@@ -78,12 +82,13 @@ public final class NoDataHints {
   private String hint(Policy p) throws PrometheusException {
     String served = SERVED.get(p.engine());
     String selector = PromQl.selector(p.matchers());
-    if (count(served + selector) > 0 && count(SPECULATIVE.get(p.engine()) + selector) > 0) {
+    boolean servedHere = count(served + selector) > 0;
+    if (servedHere && count(SPECULATIVE.get(p.engine()) + selector) > 0) {
       return "the speculative-decoding series exist, but the window does not hold two scrapes of"
           + " them yet (the server, Prometheus or specwatch just started, or the scrape interval"
           + " is longer than the window)";
     }
-    if (count(served + selector) > 0) {
+    if (servedHere) {
       return "the match finds "
           + served
           + " but no speculative-decoding series: is speculative decoding on for this model?";
