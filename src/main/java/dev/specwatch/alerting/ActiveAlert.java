@@ -6,7 +6,8 @@ import java.time.Instant;
  * One pending or firing alert, as persisted. Times are wall-clock instants so timers survive a
  * restart.
  *
- * @param id stable: {@code recipe/rule} or {@code recipe/position_acceptance[i]}
+ * @param id its {@link AlertKey}'s stored form: {@code recipe/rule}, {@code recipe/rule[i]} or
+ *     {@code specwatch/rule}
  * @param activeSince when the condition first held (start of pending)
  * @param firingSince when it started firing; null while pending
  * @param clearSince while firing: when the value first cleared the threshold; null otherwise
@@ -28,6 +29,11 @@ public record ActiveAlert(
     double threshold,
     String severity,
     boolean notified) {
+
+  /** What makes this alert unique (its {@link #id} is the key's stored form). */
+  public AlertKey key() {
+    return new AlertKey(recipe, rule, position);
+  }
 
   /** A new alert whose condition first held at {@code now}. */
   static ActiveAlert pending(

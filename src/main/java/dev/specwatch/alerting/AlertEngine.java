@@ -24,10 +24,11 @@ import java.util.TreeMap;
  * persists the returned state. docs/ALERTING.md.
  */
 public final class AlertEngine {
-  /** specwatch's own alerts (not a recipe's) have ids with this prefix. */
-  public static final String SELF_PREFIX = "specwatch/";
+  /** specwatch's own alert for a datasource that fails (or answers garbage). */
+  public static final AlertKey DATASOURCE = AlertKey.specwatch("datasource_unavailable");
 
-  public static final String DATASOURCE_ALERT = SELF_PREFIX + "datasource_unavailable";
+  /** {@link #DATASOURCE}'s id, the key of its entry in {@link AlertState#alerts()}. */
+  public static final String DATASOURCE_ALERT = DATASOURCE.id();
 
   private final SpecwatchConfig.Alerting settings;
   private final boolean selfAlerts;
@@ -78,7 +79,7 @@ public final class AlertEngine {
         continue;
       }
       for (Rule rule : Rule.of(policy)) {
-        String id = rule.id(policy.recipe());
+        String id = rule.key(policy.recipe()).id();
         liveIds.add(id);
         Rule.Judged judged =
             rule.judge(
@@ -105,7 +106,7 @@ public final class AlertEngine {
 
     // Alerts whose rule or recipe no longer exists (policy changed): resolve, then forget.
     for (ActiveAlert a : List.copyOf(alerts.values())) {
-      if (a.id().startsWith(SELF_PREFIX) || liveIds.contains(a.id())) {
+      if (a.key().specwatch() || liveIds.contains(a.id())) {
         continue;
       }
       if (a.phase() == AlertPhase.FIRING) {
@@ -240,8 +241,8 @@ public final class AlertEngine {
         ActiveAlert a =
             new ActiveAlert(
                 DATASOURCE_ALERT,
-                "*",
-                "datasource_unavailable",
+                DATASOURCE.recipe(),
+                DATASOURCE.rule(),
                 null,
                 AlertPhase.FIRING,
                 since,
@@ -283,13 +284,14 @@ public final class AlertEngine {
   private static void self(
       Map<String, String> problems, Map<String, ActiveAlert> alerts, Emitter emit) {
     for (Map.Entry<String, String> p : new java.util.TreeMap<>(problems).entrySet()) {
-      String id = SELF_PREFIX + p.getKey();
+      AlertKey key = AlertKey.specwatch(p.getKey());
+      String id = key.id();
       if (!alerts.containsKey(id)) {
         ActiveAlert a =
             new ActiveAlert(
                 id,
-                "*",
-                p.getKey(),
+                key.recipe(),
+                key.rule(),
                 null,
                 AlertPhase.FIRING,
                 emit.now,
@@ -305,9 +307,7 @@ public final class AlertEngine {
       }
     }
     for (ActiveAlert a : List.copyOf(alerts.values())) {
-      if (a.id().startsWith(SELF_PREFIX)
-          && !a.id().equals(DATASOURCE_ALERT)
-          && !problems.containsKey(a.rule())) {
+      if (a.key().specwatch() && !a.key().equals(DATASOURCE) && !problems.containsKey(a.rule())) {
         emit.resolved(a, "no longer a problem", null, Map.of());
         alerts.remove(a.id());
       }

@@ -54,9 +54,9 @@ public sealed interface Rule
     return policy.forDuration();
   }
 
-  /** Stable within the daemon's life and across restarts: {@code recipe/rule[position]}. */
-  default String id(String recipe) {
-    return recipe + "/" + name() + (position() == null ? "" : "[" + position() + "]");
+  /** This rule's alert for {@code recipe}: stable within the daemon's life and across restarts. */
+  default AlertKey key(String recipe) {
+    return AlertKey.of(recipe, name(), position());
   }
 
   /** The policy's rules, in a stable order. */

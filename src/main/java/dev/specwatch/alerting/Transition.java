@@ -98,6 +98,11 @@ public record Transition(
         signals == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(signals));
   }
 
+  /** The alert this transition is of (its {@link #alertId} is the key's stored form). */
+  public AlertKey key() {
+    return new AlertKey(recipe, rule, position);
+  }
+
   /** The same transition with the recipe's match labels and per-position acceptance. */
   public Transition withContext(
       Map<String, String> match, List<Double> positions, Map<String, Double> values) {

@@ -1,11 +1,13 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.DeliveryResult;
 import dev.specwatch.notify.Intent;
 import dev.specwatch.notify.Notifier;
 import dev.specwatch.notify.Notifiers;
+import dev.specwatch.notify.SlackMessages;
 import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
@@ -73,12 +75,13 @@ final class NotifyCommand implements Runnable {
         throw new UsageException("no notifiers configured");
       }
       Instant now = Instant.now();
+      AlertKey key = AlertKey.specwatch(SlackMessages.TEST_RULE);
       Transition test =
           new Transition(
               0,
-              "specwatch/test",
-              "specwatch-test",
-              "test",
+              key.id(),
+              key.recipe(),
+              key.rule(),
               null,
               Transition.Kind.FIRING,
               "test notification from `specwatch notify test`; no action" + " needed",

@@ -1,6 +1,6 @@
 package dev.specwatch.ha;
 
-import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.History;
 import dev.specwatch.alerting.Silences;
@@ -69,22 +69,12 @@ public final class Cluster implements AutoCloseable {
   }
 
   /**
-   * The shard of an alert id ({@code recipe/rule} or {@code recipe/rule[i]}); specwatch's own
-   * alerts are shard 0's. The recipe is everything before the <em>last</em> slash: a rule name has
-   * none, a recipe name may (its shard and its alerts' shard must be the same one, or the cycle of
-   * one shard deletes the state of another's alerts).
+   * The evaluation shard of a recipe: a hash of its name (the same on every replica). Its alerts
+   * are the same shard's ({@link AlertKey#shard}), or the cycle of one shard would delete the state
+   * of another's alerts.
    */
-  public static int shardOfAlert(String alertId, int shards) {
-    if (alertId.startsWith(AlertEngine.SELF_PREFIX)) {
-      return 0;
-    }
-    int slash = alertId.lastIndexOf('/');
-    return shardOf(slash < 0 ? alertId : alertId.substring(0, slash), shards);
-  }
-
-  /** The evaluation shard of a recipe: a hash of its name (the same on every replica). */
   public static int shardOf(String recipe, int shards) {
-    return Math.floorMod(recipe.hashCode(), shards);
+    return AlertKey.shardOf(recipe, shards);
   }
 
   public StateHealth health() {

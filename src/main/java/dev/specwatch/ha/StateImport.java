@@ -2,6 +2,7 @@ package dev.specwatch.ha;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.RecipeModel;
@@ -117,11 +118,11 @@ public final class StateImport {
       models.add(new HashMap<>());
       detectors.add(new HashMap<>());
     }
-    file.alerts().forEach((id, a) -> alerts.get(Cluster.shardOfAlert(id, shards)).put(id, a));
-    file.queued().forEach(t -> queued.get(Cluster.shardOfAlert(t.alertId(), shards)).add(t));
+    file.alerts().forEach((id, a) -> alerts.get(a.key().shard(shards)).put(id, a));
+    file.queued().forEach(t -> queued.get(t.key().shard(shards)).add(t));
     file.models()
         .forEach((recipe, m) -> models.get(Cluster.shardOf(recipe, shards)).put(recipe, m));
-    file.detectors().forEach((id, d) -> detectors.get(Cluster.shardOfAlert(id, shards)).put(id, d));
+    file.detectors().forEach((id, d) -> detectors.get(AlertKey.parse(id).shard(shards)).put(id, d));
     List<AlertState> out = new ArrayList<>();
     for (int i = 0; i < shards; i++) {
       out.add(

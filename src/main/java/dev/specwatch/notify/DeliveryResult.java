@@ -27,6 +27,13 @@ public sealed interface DeliveryResult {
    */
   record Paced(Duration after) implements DeliveryResult {}
 
+  /**
+   * Part of a delivery of several calls landed ({@code step}, e.g. Slack's edit of the firing
+   * message); the rest goes after {@code after}. The worker records the step with the intent, so no
+   * later attempt repeats it. Not a failure.
+   */
+  record Progressed(String step, Duration after) implements DeliveryResult {}
+
   /** Will never succeed as configured (4xx other than 429, Slack's ok:false); logged once. */
   record Permanent(String reason) implements DeliveryResult {
     public Permanent {

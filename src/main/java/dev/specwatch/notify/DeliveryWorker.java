@@ -214,6 +214,13 @@ public final class DeliveryWorker implements AutoCloseable {
         Instant at = now.plus(paced.after());
         pacedUntil.put(intent.notifier(), at);
         return new Outcome.Later(at);
+      } else if (result instanceof DeliveryResult.Progressed progressed) {
+        // One write for a step that landed (what the retry must not repeat), shared through the
+        // outbox with every replica.
+        Intent next = intent.progressed(progressed.step(), now.plus(progressed.after()));
+        outbox.reschedule(next);
+        pacedUntil.put(intent.notifier(), next.nextAttemptAt());
+        return new Outcome.Later(next.nextAttemptAt());
       } else if (result instanceof DeliveryResult.Retry retry) {
         Duration delay = retry.after().isZero() ? backoff(intent.attempts()) : retry.after();
         Intent next = intent.retryAt(now.plus(delay), retry.reason());

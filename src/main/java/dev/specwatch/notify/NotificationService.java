@@ -1,5 +1,6 @@
 package dev.specwatch.notify;
 
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Transition;
@@ -114,18 +115,18 @@ public final class NotificationService implements AutoCloseable {
    * Repeats for alerts still firing past their notifier's repeat interval; Alertmanager re-sends.
    */
   public void afterCycle(AlertState state) {
-    afterCycle(state, id -> true);
+    afterCycle(state, alert -> true);
   }
 
   /**
    * Repeats and re-sends for the alerts {@code owned} by the evaluation that produced {@code state}
    * (one shard of a cluster's evaluation owns its recipes' alerts).
    */
-  public void afterCycle(AlertState state, Predicate<String> owned) {
+  public void afterCycle(AlertState state, Predicate<AlertKey> owned) {
     Instant now = clock.instant();
     List<Transition> stillFiring = new ArrayList<>();
     for (Transition t : firing.all().values()) {
-      if (!owned.test(t.alertId())) {
+      if (!owned.test(t.key())) {
         continue;
       }
       var alert = state.alerts().get(t.alertId());
@@ -170,6 +171,7 @@ public final class NotificationService implements AutoCloseable {
                               0,
                               now,
                               now,
+                              null,
                               null));
                     }
                   });

@@ -11,7 +11,6 @@ import static com.slack.api.model.block.element.BlockElements.button;
 import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.composition.TextObject;
 import com.slack.api.model.block.element.BlockElement;
-import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
 import java.net.URI;
@@ -72,7 +71,7 @@ public final class SlackMessages {
   }
 
   static boolean self(Transition t) {
-    return t.alertId().startsWith(AlertEngine.SELF_PREFIX);
+    return t.key().specwatch();
   }
 
   static boolean test(Transition t) {

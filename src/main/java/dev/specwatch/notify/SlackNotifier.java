@@ -44,7 +44,13 @@ public final class SlackNotifier implements Notifier {
   private final SlackMessages.Urls urls;
   private final SlackThreadStore threads;
   private final Clock clock;
-  private final Map<String, Instant> lastPost = new ConcurrentHashMap<>();
+
+  /** Per channel, when this process may write to it next (one write a PACE, or Retry-After). */
+  private final Map<String, Instant> notBefore = new ConcurrentHashMap<>();
+
+  /** {@link Intent#progress} of a resolve whose edit of the firing message landed. */
+  static final String EDITED = "edited";
+
   private final SlackAdoption adoption = new SlackAdoption();
   private static final org.slf4j.Logger logger =
       org.slf4j.LoggerFactory.getLogger(SlackNotifier.class);
@@ -115,9 +121,9 @@ public final class SlackNotifier implements Notifier {
     Transition t = intent.transition();
     String channel = t.labels().getOrDefault("slack_channel", config.channel().orElse(""));
     Instant now = clock.instant();
-    Instant last = lastPost.get(channel);
-    if (last != null && Duration.between(last, now).compareTo(PACE) < 0) {
-      return new DeliveryResult.Paced(PACE.minus(Duration.between(last, now)));
+    Instant next = notBefore.get(channel);
+    if (next != null && now.isBefore(next)) {
+      return new DeliveryResult.Paced(Duration.between(now, next));
     }
     try {
       if (uncertain && config.token().isPresent() && intent.kind() == Intent.Kind.FIRING) {
@@ -137,15 +143,22 @@ public final class SlackNotifier implements Notifier {
           config.token().isPresent()
               ? sendWithToken(intent, channel, now)
               : sendWithWebhook(intent, now);
-      if (result instanceof DeliveryResult.Delivered) {
-        lastPost.put(channel, now);
+      if (result instanceof DeliveryResult.Delivered
+          || result instanceof DeliveryResult.Progressed) {
+        notBefore.put(channel, now.plus(PACE));
       }
       return result;
     } catch (SlackApiException e) {
-      return httpFailure(
-          e.getResponse().code(),
-          e.getResponse().header("Retry-After"),
-          e.getError() == null ? null : e.getError().getError());
+      DeliveryResult failure =
+          httpFailure(
+              e.getResponse().code(),
+              e.getResponse().header("Retry-After"),
+              e.getError() == null ? null : e.getError().getError());
+      if (e.getResponse().code() == 429 && failure instanceof DeliveryResult.Retry retry) {
+        // The channel is limited for every alert, not only this one: none of them tries before.
+        notBefore.put(channel, now.plus(retry.after()));
+      }
+      return failure;
     } catch (IOException e) {
       return DeliveryResult.retry(
           "Slack unreachable: "
@@ -186,17 +199,22 @@ public final class SlackNotifier implements Notifier {
                           .blocks(SlackMessages.resolved(t, urls))));
         }
         SlackThreadStore.SlackThread th = thread.get();
-        List<LayoutBlock> blocks = SlackMessages.resolved(t, urls);
-        Optional<DeliveryResult> failure =
-            failure(
-                methods.chatUpdate(
-                    req ->
-                        req.channel(th.channel())
-                            .ts(th.ts())
-                            .text(SlackMessages.text(t, now))
-                            .blocks(blocks)));
-        if (failure.isPresent()) {
-          return failure.get();
+        if (!EDITED.equals(intent.progress())) {
+          List<LayoutBlock> blocks = SlackMessages.resolved(t, urls);
+          Optional<DeliveryResult> failure =
+              failure(
+                  methods.chatUpdate(
+                      req ->
+                          req.channel(th.channel())
+                              .ts(th.ts())
+                              .text(SlackMessages.text(t, now))
+                              .blocks(blocks)));
+          if (failure.isPresent()) {
+            return failure.get();
+          }
+          // Two writes to one channel: the thread reply takes the next slot of the pace, and no
+          // retry of it (here or on another replica) edits again.
+          return new DeliveryResult.Progressed(EDITED, PACE);
         }
         DeliveryResult reply =
             posted(

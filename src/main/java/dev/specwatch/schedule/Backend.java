@@ -1,6 +1,7 @@
 package dev.specwatch.schedule;
 
 import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
@@ -118,8 +119,8 @@ final class Backend implements AutoCloseable {
    * Whether an alert belongs to the shard: its recipe's, and specwatch's own alerts to shard 0
    * (which alone raises them).
    */
-  boolean ownsAlert(int shard, String alertId) {
-    return Cluster.shardOfAlert(alertId, shards()) == shard;
+  boolean ownsAlert(int shard, AlertKey alert) {
+    return alert.shard(shards()) == shard;
   }
 
   StateHealth health() {

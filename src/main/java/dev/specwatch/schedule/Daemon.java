@@ -150,7 +150,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
               backend.policies(w.config().policies(), shard),
               w.config().evaluation().window(),
               w.config().evaluation().interval());
-      w.notifications().afterCycle(alerts.state(), id -> backend.ownsAlert(shard, id));
+      w.notifications().afterCycle(alerts.state(), alert -> backend.ownsAlert(shard, alert));
       backend.outboxDepth(w.notifications().outbox());
       double seconds = (System.nanoTime() - start) / 1e9;
       backend.evaluated(shard, c.evaluation(), started);

@@ -172,7 +172,7 @@ final class WebPages {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", a.id());
     m.put("recipe", a.recipe());
-    m.put("href", a.recipe().equals("*") ? "/status" : href(a.recipe()));
+    m.put("href", a.key().specwatch() ? "/status" : href(a.recipe()));
     m.put("rule", a.position() == null ? a.rule() : a.rule() + "[" + a.position() + "]");
     m.put("state", a.phase().name().toLowerCase(Locale.ROOT));
     m.put("firing", a.phase() == AlertPhase.FIRING);
@@ -188,7 +188,7 @@ final class WebPages {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("at", time(t.at()));
     m.put("recipe", t.recipe());
-    m.put("href", t.recipe().equals("*") ? "/status" : href(t.recipe()));
+    m.put("href", t.key().specwatch() ? "/status" : href(t.recipe()));
     m.put("rule", t.position() == null ? t.rule() : t.rule() + "[" + t.position() + "]");
     m.put("kind", t.kind().name().toLowerCase(Locale.ROOT));
     m.put("firing", t.kind() == Transition.Kind.FIRING);

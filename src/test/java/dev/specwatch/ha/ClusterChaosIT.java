@@ -13,8 +13,10 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Cluster faults for {@code make chaos} (docs/RELIABILITY.md): two replicas on the machine's
  * PostgreSQL, recipe "ha" regressed from 10 s to 50 s of the fleet's timeline (cluster.yaml). Each
  * scenario counts what Slack accepted for it: one firing and one resolve, nothing lost, nothing
- * twice, and writes its row to {@code target/chaos/}.
+ * twice, and writes its row to {@code target/chaos/}. The storm runs three replicas on its own
+ * timeline (storm.yaml: twelve recipes regress in the same second) against a Slack stand-in that
+ * refuses more than one write a second a channel.
  */
 @Tag("chaos")
 class ClusterChaosIT {
@@ -83,6 +87,113 @@ class ClusterChaosIT {
     }
   }
 
+  @Test
+  void aStormOfTwelveRegressionsAcrossThreeReplicasUnderSlacksRateLimit() throws Exception {
+    List<String> recipes =
+        IntStream.rangeClosed(1, 12).mapToObj(i -> String.format("storm-%02d", i)).toList();
+    try (ClusterRun run = new ClusterRun(dir, 3, "storm.yaml", recipes)) {
+      run.slack.rateLimit(Duration.ofSeconds(1));
+      run.start();
+      long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+      while (System.nanoTime() < deadline && !recipes.stream().allMatch(r -> replies(run, r) > 0)) {
+        Thread.sleep(500);
+      }
+      Thread.sleep(5000); // anything late would show now
+      long lost = 0;
+      long duplicated = 0;
+      double slowestFire = 0;
+      double slowestResolve = 0;
+      StringBuilder counts = new StringBuilder();
+      for (String r : recipes) {
+        long fires = run.count(ClusterRun::firing, r);
+        long resolves = run.count(ClusterRun::resolve, r);
+        long replies = replies(run, r);
+        lost += (fires == 0 ? 1 : 0) + (resolves == 0 ? 1 : 0) + (replies == 0 ? 1 : 0);
+        duplicated += Math.max(0, fires - 1) + Math.max(0, resolves - 1) + Math.max(0, replies - 1);
+        counts.append(
+            String.format(
+                "%s: %d firing, %d resolve edits, %d resolve replies%n",
+                r, fires, resolves, replies));
+        slowestFire =
+            Math.max(slowestFire, seconds(run, ClusterRun::firing, r, ClusterRun.REGRESSION));
+        slowestResolve =
+            Math.max(slowestResolve, seconds(run, ClusterRun::resolve, r, ClusterRun.RECOVERY));
+      }
+      write(
+          String.join(
+              "\t",
+              "cluster: storm, 12 recipes regress at once on 3 replicas, Slack 1 write/s",
+              "" + lost,
+              "" + duplicated,
+              String.format(Locale.ROOT, "%.1f", slowestFire),
+              String.format(Locale.ROOT, "%.1f", slowestResolve),
+              "-",
+              run.slack.calls().size()
+                  + " Slack calls, "
+                  + run.slack.rateLimited()
+                  + " refused 429 (pacing is per replica); delays are the last recipe's"));
+      String accepted =
+          run.slack.accepted().stream()
+              .map(
+                  c ->
+                      c.at()
+                          + " "
+                          + c.method()
+                          + " ts="
+                          + c.params().get("ts")
+                          + " thread="
+                          + c.params().get("thread_ts")
+                          + " "
+                          + c.params().getOrDefault("text", "").lines().findFirst().orElse(""))
+              .collect(java.util.stream.Collectors.joining("\n"));
+      assertThat(lost).as("%s%s", counts, accepted).isZero();
+      assertThat(duplicated).as("%s%s", counts, accepted).isZero();
+    }
+  }
+
+  /**
+   * The "Recovered after" replies in the recipe's thread: the thread is the message its resolve
+   * edit named (the reply itself does not name the recipe).
+   */
+  private static long replies(ClusterRun run, String recipe) {
+    List<FakeSlackApi.Call> accepted = run.slack.accepted();
+    java.util.Set<String> threads = new java.util.HashSet<>();
+    accepted.stream()
+        .filter(c -> c.method().equals("chat.update") && ClusterRun.resolve(c, recipe))
+        .forEach(c -> threads.add(c.params().get("ts")));
+    return accepted.stream()
+        .filter(c -> c.method().equals("chat.postMessage"))
+        .filter(c -> threads.contains(c.params().get("thread_ts")))
+        .filter(c -> c.params().getOrDefault("text", "").contains("Recovered after"))
+        .count();
+  }
+
+  /** Seconds from the timeline's offset to Slack accepting {@code what} for the recipe. */
+  private static double seconds(
+      ClusterRun run,
+      java.util.function.BiPredicate<FakeSlackApi.Call, String> what,
+      String recipe,
+      Duration offset) {
+    Instant from = run.at(offset);
+    return run.slack.accepted().stream()
+        .filter(c -> what.test(c, recipe))
+        .findFirst()
+        .map(c -> Duration.between(from, c.at()).toMillis() / 1000.0)
+        .orElse(Double.NaN);
+  }
+
+  private static void write(String line) throws IOException {
+    Path out = Path.of("target/chaos");
+    Files.createDirectories(out);
+    String fault = line.substring(0, line.indexOf('\t'));
+    Files.writeString(
+        out.resolve(fault.replaceAll("[^A-Za-z0-9]+", "-") + ".tsv"),
+        line + "\n",
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    System.out.println("chaos: " + line.replace('\t', '|'));
+  }
+
   private static void signal(ClusterRun.Replica r, String signal) throws Exception {
     Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(r.process.pid())).start();
     assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -101,15 +212,7 @@ class ClusterChaosIT {
     Instant recovered = run.at(Duration.ofSeconds(50));
     String fire = delay(run, ClusterRun::firing, regressed);
     String resolve = delay(run, ClusterRun::resolve, recovered);
-    String line = String.join("\t", fault, "" + lost, "" + duplicated, fire, resolve, "-", note);
-    Path out = Path.of("target/chaos");
-    Files.createDirectories(out);
-    Files.writeString(
-        out.resolve(fault.replaceAll("[^A-Za-z0-9]+", "-") + ".tsv"),
-        line + "\n",
-        StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING);
-    System.out.println("chaos: " + line.replace('\t', '|'));
+    write(String.join("\t", fault, "" + lost, "" + duplicated, fire, resolve, "-", note));
     assertThat(resolved).as("resolve posted\n%s", run.logs()).isTrue();
     assertThat(lost).as(run.logs()).isZero();
     assertThat(duplicated).as(run.logs()).isZero();

@@ -153,13 +153,40 @@ final class ClusterRun implements AutoCloseable {
    * @param database closed with the run (the database dropped, a private server stopped)
    */
   ClusterRun(Path dir, int replicas, String url, AutoCloseable database) throws Exception {
+    this(dir, replicas, url, database, "cluster.yaml", List.of("ha", "quiet"));
+  }
+
+  /**
+   * On a fresh database, against another timeline of the simulator.
+   *
+   * @param timeline a file in src/test/resources/dev/specwatch/testing
+   * @param recipes one policy each, matching the timeline's model {@code it/<recipe>}
+   */
+  ClusterRun(Path dir, int replicas, String timeline, List<String> recipes) throws Exception {
+    this(dir, replicas, PostgresDatabase.create(), timeline, recipes);
+  }
+
+  private ClusterRun(
+      Path dir, int replicas, PostgresDatabase pg, String timeline, List<String> recipes)
+      throws Exception {
+    this(dir, replicas, pg.url(), pg, timeline, recipes);
+  }
+
+  private ClusterRun(
+      Path dir,
+      int replicas,
+      String url,
+      AutoCloseable database,
+      String timeline,
+      List<String> recipes)
+      throws Exception {
     this.dir = dir;
     this.url = url;
     this.database = database;
     this.slack = new FakeSlackApi();
-    this.fleet = Fleet.start("/dev/specwatch/testing/cluster.yaml");
+    this.fleet = Fleet.start("/dev/specwatch/testing/" + timeline);
     Files.createDirectories(dir.resolve("alerts"));
-    for (String recipe : List.of("ha", "quiet")) {
+    for (String recipe : recipes) {
       Files.writeString(
           dir.resolve("alerts/" + recipe + ".yaml"),
           "recipe: "

@@ -109,6 +109,8 @@ class NotificationFlowTest {
       clock.advance(Duration.ofSeconds(30));
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
       notifications.deliverOnce();
+      clock.advance(Duration.ofSeconds(1)); // the edit, then the reply a second later
+      notifications.deliverOnce();
       assertThat(slack.calls())
           .extracting(FakeSlackApi.Call::method)
           .containsExactly("chat.postMessage", "chat.update", "chat.postMessage");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.slack.api.util.json.GsonFactory;
 import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import java.net.URI;
 import java.nio.file.Files;
@@ -136,8 +137,8 @@ class SlackMessagesGoldenTest {
           t =
               new Transition(
                   0,
-                  AlertEngine.SELF_PREFIX + "test",
-                  "specwatch-test",
+                  AlertKey.specwatch(SlackMessages.TEST_RULE).id(),
+                  AlertKey.SPECWATCH_RECIPE,
                   SlackMessages.TEST_RULE,
                   null,
                   Transition.Kind.FIRING,

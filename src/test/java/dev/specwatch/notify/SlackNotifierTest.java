@@ -166,6 +166,15 @@ class SlackNotifierTest {
 
     clock.advance(Duration.ofMinutes(20));
     enqueue(transition(2, Transition.Kind.RESOLVED, clock.instant()));
+    assertThat(worker.runOnce()).as("the edit landed, the reply waits for the pace").isZero();
+    assertThat(outbox.pending())
+        .singleElement()
+        .extracting(Intent::progress)
+        .isEqualTo(SlackNotifier.EDITED);
+    clock.advance(Duration.ofSeconds(1));
+    // A new worker (a restart, or another replica taking the intent over) sends the reply without
+    // editing again: the edit is recorded with the intent in the outbox.
+    worker = newWorker();
     assertThat(worker.runOnce()).isEqualTo(1);
     calls = slack.calls();
     assertThat(calls).hasSize(3);
@@ -218,7 +227,9 @@ class SlackNotifierTest {
     worker = newWorker();
     assertThat(worker.runOnce()).isEqualTo(1);
     clock.advance(Duration.ofSeconds(1)); // one message per second per channel
-    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(worker.runOnce()).as("the edit").isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(worker.runOnce()).as("the thread reply").isEqualTo(1);
     // The restarted worker cannot know whether the first post reached Slack before the restart,
     // so it looks for it first (the stand-in's channel has no message, so it posts).
     assertThat(slack.calls())
@@ -257,7 +268,9 @@ class SlackNotifierTest {
     assertThat(threads.get("qwen/acceptance_rate")).isPresent();
     enqueue(transition(2, Transition.Kind.RESOLVED, clock.instant()));
     clock.advance(Duration.ofSeconds(2));
-    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(worker.runOnce()).as("the edit").isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(worker.runOnce()).as("the thread reply").isEqualTo(1);
     assertThat(slack.calls())
         .filteredOn(
             c -> c.method().equals("chat.postMessage") && !c.params().containsKey("thread_ts"))

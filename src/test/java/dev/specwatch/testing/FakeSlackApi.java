@@ -106,6 +106,49 @@ public final class FakeSlackApi implements AutoCloseable {
     behaviour = Behaviour.TRICKLE;
   }
 
+  private volatile Duration writeEvery;
+  private final Map<String, Instant> lastWrite = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger refused =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /**
+   * Slack's rate limit, strictly: from now on a channel takes at most one write ({@code
+   * chat.postMessage}, {@code chat.update}) per {@code every}, across every client; others get 429
+   * with {@code Retry-After: 1} and are not processed. Slack allows about one message a second a
+   * channel with short bursts over it; this allows no burst.
+   */
+  public void rateLimit(Duration every) {
+    writeEvery = every;
+  }
+
+  /** Writes refused 429 by {@link #rateLimit}. */
+  public int rateLimited() {
+    return refused.get();
+  }
+
+  /** Whether the rate limit refuses this write (and if not, counts it against its channel). */
+  private boolean limited(String method, Map<String, String> params) {
+    Duration every = writeEvery;
+    if (every == null || !(method.equals("chat.postMessage") || method.equals("chat.update"))) {
+      return false;
+    }
+    Instant now = Instant.now();
+    boolean[] refuse = {false};
+    lastWrite.compute(
+        params.getOrDefault("channel", "C0"),
+        (channel, last) -> {
+          if (last != null && now.isBefore(last.plus(every))) {
+            refuse[0] = true;
+            return last;
+          }
+          return now;
+        });
+    if (refuse[0]) {
+      refused.incrementAndGet();
+    }
+    return refuse[0];
+  }
+
   public FakeSlackApi() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext(
@@ -139,6 +182,9 @@ public final class FakeSlackApi implements AutoCloseable {
           Answer answer;
           synchronized (answers) {
             answer = now == Behaviour.TRICKLE || failAfterHang ? null : answers.poll();
+          }
+          if (answer == null && now == Behaviour.NORMAL && limited(method, params)) {
+            answer = new Answer(429, "{\"ok\":false,\"error\":\"ratelimited\"}", "1");
           }
           if (now == Behaviour.TRICKLE || failAfterHang) {
             // Never processed: Slack hung or trickled, then failed.
