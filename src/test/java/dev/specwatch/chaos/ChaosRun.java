@@ -1,9 +1,9 @@
 package dev.specwatch.chaos;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.testing.BoundPort;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
-import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -39,7 +39,10 @@ final class ChaosRun implements AutoCloseable {
   final Path dir;
   final Fleet fleet;
   final FakeSlackApi slack;
-  final int port;
+
+  /** The port the daemon's current process bound (it is told port 0, and logs what it got). */
+  volatile int port;
+
   final Path config;
   final Path log;
   final boolean asNobody;
@@ -69,7 +72,6 @@ final class ChaosRun implements AutoCloseable {
           ex.close();
         });
     webhook.start();
-    this.port = PrometheusServer.freePort();
     this.fleet = Fleet.start("/dev/specwatch/testing/chaos.yaml");
     Files.createDirectories(dir.resolve("alerts"));
     Files.writeString(
@@ -92,9 +94,7 @@ final class ChaosRun implements AutoCloseable {
             + "\"}\n"
             + "evaluation: {interval: 1s, window: 10s}\n"
             + "policies: alerts\nstate: {dir: state}\n"
-            + "server: {listen: \"127.0.0.1:"
-            + port
-            + "\"}\n"
+            + "server: {listen: \"127.0.0.1:0\"}\n"
             + "notifiers:\n  - {type: slack, token: "
             + TOKEN
             + ", channel: \"#mtp\", api_url: \""
@@ -144,12 +144,14 @@ final class ChaosRun implements AutoCloseable {
             "run",
             "--config",
             config.toString()));
+    long offset = BoundPort.end(log);
     daemon =
         new ProcessBuilder(cmd)
             .directory(dir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
+    port = BoundPort.fromLog(daemon, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
   }
 
   void awaitReady() throws Exception {
