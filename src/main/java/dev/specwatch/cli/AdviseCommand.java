@@ -13,6 +13,7 @@ import dev.specwatch.signals.RecipeSnapshot;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +31,8 @@ import picocli.CommandLine.Spec;
     name = "advise",
     mixinStandardHelpOptions = true,
     description = {
-      "Recommends num_speculative_tokens for a recipe from its measured acceptance.",
-      "Prints the expected tokens per verification step and the estimated speed-up E_k / (1 + c*k) for every k up to the configured one and two beyond (extrapolated)."
+      "Recommends num_speculative_tokens for a recipe from its measured acceptance, and measures what speculation buys by load against a baseline.",
+      "Prints the expected tokens per verification step and the modelled speed-up E_k / (1 + c*k) for every k up to the configured one and two beyond (extrapolated); with a baseline (the policy's speedup_baseline, --baseline, or --baseline-from/--baseline-to) the measured per-request speed-up by running requests (docs/SPEEDUP.md)."
     })
 final class AdviseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -56,6 +57,38 @@ final class AdviseCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}; an MTP head is cheap, a separate draft model less so).")
   double draftCost;
 
+  @Option(
+      names = "--baseline",
+      paramLabel = "RECIPE",
+      description =
+          "Measure the speed-up against this recipe over the same window (default: the policy's"
+              + " speedup_baseline).")
+  String baseline;
+
+  @Option(
+      names = "--baseline-from",
+      paramLabel = "TIME",
+      description =
+          "Measure against the recipe's own history from this time (before a change, e.g. before"
+              + " MTP was turned on): RFC 3339 or Unix seconds; with --baseline-to.")
+  Instant baselineFrom;
+
+  @Option(names = "--baseline-to", paramLabel = "TIME", description = "End of --baseline-from.")
+  Instant baselineTo;
+
+  @Option(
+      names = "--step",
+      paramLabel = "DURATION",
+      defaultValue = "1m",
+      description = "One step of the speed-up measurement (default: ${DEFAULT-VALUE}).")
+  Duration step;
+
+  @Option(
+      names = "--time",
+      paramLabel = "TIME",
+      description = "End the window at this time instead of now: RFC 3339 or Unix seconds.")
+  Instant time;
+
   @Mixin OutputOption output;
 
   @Override
@@ -65,19 +98,39 @@ final class AdviseCommand implements Callable<Integer> {
     if (draftCost < 0) {
       throw new UsageException("--draft-cost must be 0 or more");
     }
+    if ((baselineFrom == null) != (baselineTo == null)) {
+      throw new UsageException("--baseline-from and --baseline-to go together");
+    }
+    if (baselineFrom != null && !baselineFrom.isBefore(baselineTo)) {
+      throw new UsageException("--baseline-from must be before --baseline-to");
+    }
+    if (baselineFrom != null && baseline != null) {
+      throw new UsageException("either --baseline or --baseline-from/--baseline-to, not both");
+    }
     SpecwatchConfig c = config.load();
     Policy policy = Recipes.find(c, recipe);
+    PrometheusClient prometheus = new PrometheusClient(c.prometheus());
     Evaluation e =
-        new Evaluator(new PrometheusClient(c.prometheus()), Clock.systemUTC())
-            .evaluate(List.of(policy), window, Optional.empty());
+        new Evaluator(prometheus, Clock.systemUTC())
+            .evaluate(List.of(policy), window, Optional.ofNullable(time));
     RecipeSnapshot s = e.recipes().get(0);
     if (s.error().isPresent()) {
       err.println("specwatch advise: " + s.error().get());
       return ExitCodes.DATASOURCE;
     }
+    SpeedupReport speedup;
+    try {
+      speedup = speedup(c, policy, prometheus, e.evaluatedAt());
+    } catch (dev.specwatch.prometheus.PrometheusException ex) {
+      err.println("specwatch advise: speed-up: " + ex.getMessage());
+      return ExitCodes.DATASOURCE;
+    }
     String over = Durations.format(window);
     if (s.signals().positionAcceptance().isEmpty()
         || s.signals().positionAcceptance().stream().anyMatch(v -> v == null)) {
+      if (!output.json()) {
+        speedup.print(out);
+      }
       err.println(
           "specwatch advise: no per-position acceptance for "
               + recipe
@@ -96,7 +149,9 @@ final class AdviseCommand implements Callable<Integer> {
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
     String covered = covered(c, policy);
     if (output.json()) {
-      out.println(EvaluationJson.MAPPER.writeValueAsString(json(advice, over, covered, s)));
+      Map<String, Object> root = json(advice, over, covered, s);
+      root.put("speedup", speedup.json());
+      out.println(EvaluationJson.MAPPER.writeValueAsString(root));
       return ExitCodes.OK;
     }
     out.printf(
@@ -108,9 +163,10 @@ final class AdviseCommand implements Callable<Integer> {
         draftCost);
     if (!advice.enough()) {
       out.println(advice.warning() + "; keeping num_speculative_tokens=" + advice.currentK());
+      speedup.print(out);
       return ExitCodes.OK;
     }
-    out.println("   k  tokens/step  speed-up");
+    out.println("   k  tokens/step  modelled speed-up (E_k / (1 + c*k), not measured)");
     for (Advisor.Option o : advice.options()) {
       out.printf(
           Locale.ROOT,
@@ -130,7 +186,31 @@ final class AdviseCommand implements Callable<Integer> {
     if (advice.warning() != null) {
       out.println("warning: " + advice.warning());
     }
+    speedup.print(out);
     return ExitCodes.OK;
+  }
+
+  /** The measured speed-up, or why there is none. */
+  private SpeedupReport speedup(
+      SpecwatchConfig c, Policy policy, PrometheusClient prometheus, Instant end)
+      throws dev.specwatch.prometheus.PrometheusException {
+    Instant start = end.minus(window);
+    if (baselineFrom != null) {
+      return SpeedupReport.beforeAndAfter(
+          prometheus, policy, baselineFrom, baselineTo, start, end, step);
+    }
+    String name = baseline != null ? baseline : policy.speedupBaseline().orElse(null);
+    if (name == null) {
+      return SpeedupReport.notMeasured(
+          "no baseline: name a deployment of the same model without speculation with"
+              + " speedup_baseline, or give --baseline-from/--baseline-to; tokens per step"
+              + " below are measured, the speed-up column is a model");
+    }
+    Policy other = Recipes.findAny(c, name);
+    if (other.recipe().equals(policy.recipe())) {
+      throw new UsageException("--baseline names the recipe itself; use --baseline-from/-to");
+    }
+    return SpeedupReport.against(prometheus, policy, other, start, end, step);
   }
 
   /**

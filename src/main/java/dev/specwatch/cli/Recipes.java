@@ -13,10 +13,27 @@ final class Recipes {
 
   /** The recipe's policy; a usage error naming the closest recipe when there is none. */
   static Policy find(SpecwatchConfig c, String name) {
+    if (c.baselines().stream().anyMatch(p -> p.recipe().equals(name))) {
+      throw new UsageException(
+          "recipe '"
+              + name
+              + "' runs without speculation (num_speculative_tokens: 0): it is a speed-up"
+              + " baseline, named by `speedup_baseline` or `advise --baseline`");
+    }
     return c.policies().stream()
         .filter(p -> p.recipe().equals(name))
         .findFirst()
         .orElseThrow(() -> unknown("no recipe '" + name + "'", name, names(c)));
+  }
+
+  /** A recipe of any kind, speculative or a baseline (k = 0), for {@code --baseline}. */
+  static Policy findAny(SpecwatchConfig c, String name) {
+    Set<String> all = names(c);
+    c.baselines().forEach(p -> all.add(p.recipe()));
+    return java.util.stream.Stream.concat(c.policies().stream(), c.baselines().stream())
+        .filter(p -> p.recipe().equals(name))
+        .findFirst()
+        .orElseThrow(() -> unknown("no recipe '" + name + "'", name, all));
   }
 
   /** Checks a recipe name or glob: it must match at least one recipe, unless forced. */

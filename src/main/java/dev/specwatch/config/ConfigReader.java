@@ -76,7 +76,7 @@ final class ConfigReader {
                 });
     r.finish();
 
-    List<Policy> policies = this.policies.load(policiesDir, r, problems);
+    List<Policy> all = this.policies.load(policiesDir, r, problems);
     if (!problems.isEmpty()) {
       return null;
     }
@@ -85,7 +85,8 @@ final class ConfigReader {
         prometheus,
         evaluation,
         policiesDir,
-        policies,
+        all.stream().filter(Policy::speculative).toList(),
+        all.stream().filter(p -> !p.speculative()).toList(),
         stateDir[0],
         server,
         notifiers,

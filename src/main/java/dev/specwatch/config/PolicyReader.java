@@ -51,6 +51,7 @@ final class PolicyReader {
     List<Policy> policies = new ArrayList<>();
     Map<String, Location> byName = new LinkedHashMap<>();
     Map<String, Policy> byIdentity = new HashMap<>();
+    Map<String, Location> baselineKeys = new HashMap<>();
     for (Path file : files) {
       Optional<MapReader> reader = fileReader.read(file, problems);
       if (reader.isEmpty()) {
@@ -69,6 +70,9 @@ final class PolicyReader {
         continue;
       }
       Policy p = policy.get();
+      if (p.speedupBaseline().isPresent()) {
+        baselineKeys.put(p.recipe(), r.locationOf("speedup_baseline"));
+      }
       String identity = p.engine().key() + p.match();
       Policy same = byIdentity.putIfAbsent(identity, p);
       if (same != null) {
@@ -80,6 +84,7 @@ final class PolicyReader {
       }
       policies.add(p);
     }
+    SpeedupBaselines.check(policies, baselineKeys, problems);
     return policies;
   }
 
@@ -122,10 +127,24 @@ final class PolicyReader {
             mr.error("", "list at least one label");
           }
         });
-    int k = r.integer("num_speculative_tokens", 0, 1, 64);
+    int k = r.integer("num_speculative_tokens", -1, 0, 64);
     if (!r.has("num_speculative_tokens")) {
-      r.error("num_speculative_tokens", "is required (the k of --speculative-config)");
+      r.error(
+          "num_speculative_tokens",
+          "is required (the k of --speculative-config; 0 for a deployment without speculation)");
     }
+    if (k == 0) {
+      for (String key : List.of("thresholds", "slo", "detection", "speedup_baseline")) {
+        if (r.has(key)) {
+          r.error(
+              key,
+              "a deployment without speculation (num_speculative_tokens: 0) is a speed-up"
+                  + " baseline for the recipes that name it (docs/SPEEDUP.md): it takes no "
+                  + key);
+        }
+      }
+    }
+    Optional<String> speedupBaseline = r.optionalString("speedup_baseline");
     long minDrafts = r.integer("min_drafts", (int) Policy.DEFAULT_MIN_DRAFTS, 0, Integer.MAX_VALUE);
     Duration forDuration = r.duration("for", Policy.DEFAULT_FOR);
     Duration keepFiring = r.duration("keep_firing_for", Policy.DEFAULT_KEEP_FIRING_FOR);
@@ -199,7 +218,7 @@ final class PolicyReader {
     if (r.problemCount() > problemsBefore
         || parsedEngine.isEmpty()
         || match.isEmpty()
-        || k < 1
+        || k < 0
         || recipe.isBlank()) {
       return Optional.empty();
     }
@@ -220,7 +239,8 @@ final class PolicyReader {
             slo,
             detection,
             r.location(),
-            importedFrom));
+            importedFrom,
+            speedupBaseline));
   }
 
   private Policy.Thresholds readThresholds(MapReader t, int k, Engine engine) {

@@ -14,7 +14,10 @@ import java.util.TreeMap;
  *
  * @param match equality matchers that select the recipe's series; their label names are how results
  *     are told apart, so two recipes with the same label names must differ in a value
+ * @param numSpeculativeTokens k; 0 for a deployment without speculation, a baseline that {@code
+ *     speedup_baseline} names (docs/SPEEDUP.md)
  * @param minDrafts fewer drafts in the window: low_traffic, no verdict
+ * @param speedupBaseline the recipe whose per-request decode speed this one's is measured against
  */
 public record Policy(
     String recipe,
@@ -32,7 +35,8 @@ public record Policy(
     Optional<Slo> slo,
     Detection detection,
     Location source,
-    Optional<ImportedFrom> importedFrom) {
+    Optional<ImportedFrom> importedFrom,
+    Optional<String> speedupBaseline) {
 
   /**
    * Where {@code specwatch policies import} took this policy from.
@@ -62,7 +66,7 @@ public record Policy(
   public static final Duration DEFAULT_KEEP_FIRING_FOR = Duration.ofMinutes(5);
 
   public Policy {
-    if (recipe == null || recipe.isBlank() || match.isEmpty() || numSpeculativeTokens < 1) {
+    if (recipe == null || recipe.isBlank() || match.isEmpty() || numSpeculativeTokens < 0) {
       throw new IllegalArgumentException("recipe, match and num_speculative_tokens are required");
     }
     match = new TreeMap<>(match);
@@ -314,6 +318,7 @@ public record Policy(
           slo,
           detection,
           new Location("alerts/" + recipe + ".yaml", 1, 1),
+          Optional.empty(),
           Optional.empty());
     }
   }
@@ -336,7 +341,13 @@ public record Policy(
         slo,
         detection,
         source,
-        importedFrom);
+        importedFrom,
+        speedupBaseline);
+  }
+
+  /** Whether the deployment speculates (k &ge; 1); without, it is only a speed-up baseline. */
+  public boolean speculative() {
+    return numSpeculativeTokens > 0;
   }
 
   public List<LabelMatcher> matchers() {

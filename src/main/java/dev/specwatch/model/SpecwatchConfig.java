@@ -7,13 +7,18 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 
-/** The whole configuration: one typed tree, loaded and validated by {@link ConfigLoader}. */
+/**
+ * The whole configuration: one typed tree, loaded and validated by {@link ConfigLoader}. {@code
+ * policies} are the speculative recipes the daemon watches; {@code baselines} the deployments
+ * without speculation ({@code num_speculative_tokens: 0}) that speed-up is measured against.
+ */
 public record SpecwatchConfig(
     Path source,
     PrometheusSettings prometheus,
     Evaluation evaluation,
     Path policiesDir,
     List<Policy> policies,
+    List<Policy> baselines,
     Path stateDir,
     Server server,
     List<NotifierConfig> notifiers,
@@ -24,6 +29,7 @@ public record SpecwatchConfig(
 
   public SpecwatchConfig {
     policies = List.copyOf(policies);
+    baselines = List.copyOf(baselines);
     notifiers = List.copyOf(notifiers);
   }
 

@@ -279,7 +279,7 @@ public final class Evaluator {
    * Matchers that cover every recipe of the group: equality where all share a value, else a regex
    * of the literal values (bounded), else none.
    */
-  static List<LabelMatcher> selector(List<String> labelNames, List<Policy> recipes) {
+  public static List<LabelMatcher> selector(List<String> labelNames, List<Policy> recipes) {
     List<LabelMatcher> matchers = new ArrayList<>();
     for (String label : labelNames) {
       Set<String> values = new LinkedHashSet<>();

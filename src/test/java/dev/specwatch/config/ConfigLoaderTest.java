@@ -104,7 +104,10 @@ class ConfigLoaderTest {
             a
                 + ":2:20: match.model-name: 'model-name' is not a valid Prometheus label name"
                 + " ([a-zA-Z_][a-zA-Z0-9_]*, not __*)",
-            a + ":3:25: num_speculative_tokens: must be between 1 and 64, got 0",
+            a
+                + ":5:3: thresholds: a deployment without speculation (num_speculative_tokens: 0)"
+                + " is a speed-up baseline for the recipes that name it (docs/SPEEDUP.md): it"
+                + " takes no thresholds",
             a + ":5:28: thresholds.acceptance_rate.below: must be between 0 and 1, got 1.2",
             a + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 2, got 0.5",
             b + ":4:1: tresholds: unknown key (did you mean 'thresholds'?)",

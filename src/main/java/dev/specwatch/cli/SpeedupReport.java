@@ -1,0 +1,197 @@
+package dev.specwatch.cli;
+
+import dev.specwatch.advisor.SpeedupByLoad;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.signals.LoadHistory;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code advise}'s measured speed-up by load (docs/SPEEDUP.md): the recipe's per-request decode
+ * speed against a baseline deployment over the same window, or against its own history before a
+ * change; "not measured" without a baseline.
+ *
+ * @param baseline the baseline recipe, or the recipe itself for a baseline period
+ * @param baselineFrom start of the baseline period when the baseline is the recipe's own history
+ * @param result null when not measured ({@code reason} says why)
+ */
+record SpeedupReport(
+    String baseline,
+    Instant baselineFrom,
+    Instant baselineTo,
+    Instant from,
+    Instant to,
+    Duration step,
+    SpeedupByLoad.Result result,
+    String reason) {
+
+  static SpeedupReport notMeasured(String reason) {
+    return new SpeedupReport(null, null, null, null, null, null, null, reason);
+  }
+
+  /** Against another deployment over the same window ({@code speedup_baseline}). */
+  static SpeedupReport against(
+      PrometheusApi api, Policy recipe, Policy baseline, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    Map<String, List<SpeedupByLoad.Step>> steps =
+        LoadHistory.fetch(api, List.of(recipe, baseline), from, to, step);
+    return new SpeedupReport(
+        baseline.recipe(),
+        null,
+        null,
+        from,
+        to,
+        step,
+        SpeedupByLoad.measure(
+            steps.getOrDefault(recipe.recipe(), List.of()),
+            steps.getOrDefault(baseline.recipe(), List.of()),
+            step.toMillis() / 1000.0),
+        null);
+  }
+
+  /** Against the recipe's own history from {@code baselineFrom} to {@code baselineTo}. */
+  static SpeedupReport beforeAndAfter(
+      PrometheusApi api,
+      Policy recipe,
+      Instant baselineFrom,
+      Instant baselineTo,
+      Instant from,
+      Instant to,
+      Duration step)
+      throws PrometheusException {
+    List<SpeedupByLoad.Step> now =
+        LoadHistory.fetch(api, List.of(recipe), from, to, step)
+            .getOrDefault(recipe.recipe(), List.of());
+    List<SpeedupByLoad.Step> before =
+        LoadHistory.fetch(api, List.of(recipe), baselineFrom, baselineTo, step)
+            .getOrDefault(recipe.recipe(), List.of());
+    return new SpeedupReport(
+        recipe.recipe(),
+        baselineFrom,
+        baselineTo,
+        from,
+        to,
+        step,
+        SpeedupByLoad.measure(now, before, step.toMillis() / 1000.0),
+        null);
+  }
+
+  /** The {@code speedup} object of {@code advise --output json}. */
+  Map<String, Object> json() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("measured", result != null);
+    if (result == null) {
+      m.put("reason", reason);
+      return m;
+    }
+    m.put("baseline", baseline);
+    if (baselineFrom != null) {
+      m.put("baseline_from", baselineFrom.toString());
+      m.put("baseline_to", baselineTo.toString());
+    }
+    m.put("from", from.toString());
+    m.put("to", to.toString());
+    m.put("step", Durations.format(step));
+    List<Object> buckets = new ArrayList<>();
+    for (SpeedupByLoad.Bucket b : result.byLoad()) {
+      Map<String, Object> j = new LinkedHashMap<>();
+      j.put("running_min", b.runningMin());
+      j.put("running_max", b.runningMax());
+      j.put("hours", round(b.hours(), 2));
+      j.put("baseline_hours", round(b.baselineHours(), 2));
+      j.put("speedup", round(b.speedup(), 3));
+      j.put("low", round(b.low(), 3));
+      j.put("high", round(b.high(), 3));
+      j.put("tokens_per_second_per_request", round(b.tokensPerSecondPerRequest(), 2));
+      j.put(
+          "baseline_tokens_per_second_per_request",
+          round(b.baselineTokensPerSecondPerRequest(), 2));
+      j.put("verdict", b.verdict());
+      if (b.note() != null) {
+        j.put("note", b.note());
+      }
+      buckets.add(j);
+    }
+    m.put("by_load", buckets);
+    m.put("pays_up_to_running", result.paysUpToRunning());
+    return m;
+  }
+
+  /** The text of {@code advise}: a table by load, then where speculation stops paying. */
+  void print(PrintWriter out) {
+    if (result == null) {
+      out.println("speed-up: not measured (" + reason + ")");
+      return;
+    }
+    String against =
+        baselineFrom == null
+            ? "recipe " + baseline
+            : "its own history " + baselineFrom + " to " + baselineTo;
+    out.printf(
+        Locale.ROOT,
+        "speed-up by load, measured against %s (%s steps, %s to %s):%n",
+        against,
+        Durations.format(step),
+        from,
+        to);
+    if (result.byLoad().isEmpty()) {
+      out.println("  no steps with running requests on either side");
+      return;
+    }
+    out.println("  running   hours  tok/s/req  baseline  speed-up  95 % interval");
+    for (SpeedupByLoad.Bucket b : result.byLoad()) {
+      String load =
+          b.runningMin() == b.runningMax()
+              ? Integer.toString(b.runningMin())
+              : b.runningMin() + "-" + b.runningMax();
+      if (b.speedup() == null) {
+        out.printf(
+            Locale.ROOT,
+            "  %7s  %6.1f  %9s  %8s  %8s  too little data: %s%n",
+            load,
+            b.hours(),
+            number(b.tokensPerSecondPerRequest()),
+            number(b.baselineTokensPerSecondPerRequest()),
+            "-",
+            b.note());
+      } else {
+        out.printf(
+            Locale.ROOT,
+            "  %7s  %6.1f  %9.1f  %8.1f  %7.2fx  %.2f-%.2f  %s%n",
+            load,
+            b.hours(),
+            b.tokensPerSecondPerRequest(),
+            b.baselineTokensPerSecondPerRequest(),
+            b.speedup(),
+            b.low(),
+            b.high(),
+            b.verdict());
+      }
+    }
+    out.println(
+        result.paysUpToRunning() == null
+            ? "speculation pays at no measured load"
+            : "pays up to " + result.paysUpToRunning() + " running requests");
+  }
+
+  private static String number(Double v) {
+    return v == null ? "-" : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static Double round(Double v, int digits) {
+    if (v == null || !Double.isFinite(v)) {
+      return null;
+    }
+    double scale = Math.pow(10, digits);
+    return Math.round(v * scale) / scale;
+  }
+}

@@ -1,0 +1,102 @@
+package dev.specwatch.signals;
+
+import dev.specwatch.advisor.SpeedupByLoad;
+import dev.specwatch.model.Engine;
+import dev.specwatch.model.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.Series;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Generated tokens per second and mean running requests of deployments, step by step over a range
+ * of Prometheus history: what {@link SpeedupByLoad} measures from. One range query per signal for
+ * every recipe of one engine and set of match labels, not one per recipe.
+ */
+public final class LoadHistory {
+  private LoadHistory() {}
+
+  /** The steps of each recipe, by name (in time order; empty when Prometheus holds none). */
+  public static Map<String, List<SpeedupByLoad.Step>> fetch(
+      PrometheusApi api, List<Policy> recipes, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
+    Map<List<Object>, List<Policy>> groups = new LinkedHashMap<>();
+    for (Policy p : recipes) {
+      groups
+          .computeIfAbsent(List.of(p.engine(), p.matchLabelNames()), g -> new ArrayList<>())
+          .add(p);
+    }
+    for (List<Policy> group : groups.values()) {
+      Engine engine = group.get(0).engine();
+      List<String> labels = group.get(0).matchLabelNames();
+      EngineProfile profile = EngineProfile.of(engine);
+      QueryScope scope =
+          new QueryScope(labels, Evaluator.selector(labels, group), step, Duration.ZERO);
+      Map<List<String>, Map<Double, Double>> tokens =
+          series(
+              api,
+              profile.query(Signal.GENERATION_TOKENS_PER_SECOND, scope),
+              labels,
+              from,
+              to,
+              step);
+      Map<List<String>, Map<Double, Double>> running =
+          series(api, profile.query(Signal.RUNNING_REQUESTS, scope), labels, from, to, step);
+      for (Policy p : group) {
+        List<String> key = List.copyOf(p.match().values());
+        out.put(
+            p.recipe(),
+            steps(tokens.getOrDefault(key, Map.of()), running.getOrDefault(key, Map.of()), step));
+      }
+    }
+    return out;
+  }
+
+  /** The two signals joined on their timestamps; a missing step between two marks a gap. */
+  static List<SpeedupByLoad.Step> steps(
+      Map<Double, Double> tokens, Map<Double, Double> running, Duration step) {
+    List<SpeedupByLoad.Step> out = new ArrayList<>();
+    double seconds = step.toMillis() / 1000.0;
+    Double previous = null;
+    for (Map.Entry<Double, Double> t : new TreeMap<>(tokens).entrySet()) {
+      Double r = running.get(t.getKey());
+      if (r == null) {
+        continue;
+      }
+      boolean gap = previous != null && t.getKey() - previous > seconds * 1.5;
+      out.add(new SpeedupByLoad.Step(t.getValue(), r, gap));
+      previous = t.getKey();
+    }
+    return out;
+  }
+
+  private static Map<List<String>, Map<Double, Double>> series(
+      PrometheusApi api,
+      String promql,
+      List<String> labels,
+      Instant from,
+      Instant to,
+      Duration step)
+      throws PrometheusException {
+    Map<List<String>, Map<Double, Double>> out = new HashMap<>();
+    for (Series s : api.queryRange(promql, from, to, step).series()) {
+      List<String> key = new ArrayList<>();
+      for (String label : labels) {
+        key.add(s.labels().get(label));
+      }
+      Map<Double, Double> points = out.computeIfAbsent(key, k -> new HashMap<>());
+      for (Series.Point p : s.points()) {
+        points.put(p.time(), p.value());
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,292 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code advise} measures speed-up by load from history with a known answer, backfilled with
+ * promtool into a real Prometheus: a speculative deployment ("spec") beside one without speculation
+ * ("plain"), and a deployment that turned MTP on half way ("upgraded"). Each runs the same cycle of
+ * loads, 20 minutes each, with its own noise (an AR(1) wander of 5 % a scrape). The history is
+ * aligned to its own start, not to the wall clock.
+ */
+class SpeedupIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Per-request tokens/s by bucket of running requests (1, 2–3, 4–7, 8–15). */
+  private static final double[] SPEC = {90, 70, 48, 30};
+
+  private static final double[] PLAIN = {45, 42, 40, 36};
+  private static final int[] LOADS = {1, 2, 3, 4, 6, 8, 12, 5, 10};
+  private static final double[] ACCEPTANCE = {0.8, 0.6, 0.4};
+  private static final Duration HALF = Duration.ofHours(9);
+
+  /** The history starts here: a whole minute, some days back (the suite's hour plays no part). */
+  private static Instant start;
+
+  private static Instant end;
+
+  @TempDir static Path dir;
+  private static PrometheusServer prometheus;
+  private static Path config;
+
+  @BeforeAll
+  static void backfill() throws Exception {
+    start =
+        Instant.ofEpochSecond(Instant.now().minus(Duration.ofDays(2)).getEpochSecond() / 60 * 60);
+    end = start.plus(HALF.multipliedBy(2));
+    StringBuilder om = new StringBuilder();
+    StringBuilder running = new StringBuilder();
+    StringBuilder drafts = new StringBuilder();
+    StringBuilder draftTokens = new StringBuilder();
+    StringBuilder accepted = new StringBuilder();
+    StringBuilder perPosition = new StringBuilder();
+    om.append("# TYPE vllm:generation_tokens counter\n");
+    series(om, running, drafts, draftTokens, accepted, perPosition, "it/spec", 1, start, 3);
+    series(om, running, drafts, draftTokens, accepted, perPosition, "it/plain", 2, start, 0);
+    series(om, running, drafts, draftTokens, accepted, perPosition, "it/upgraded", 3, start, -1);
+    om.append("# TYPE vllm:num_requests_running gauge\n").append(running);
+    om.append("# TYPE vllm:spec_decode_num_drafts counter\n").append(drafts);
+    om.append("# TYPE vllm:spec_decode_num_draft_tokens counter\n").append(draftTokens);
+    om.append("# TYPE vllm:spec_decode_num_accepted_tokens counter\n").append(accepted);
+    om.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n").append(perPosition);
+    om.append("# EOF\n");
+    prometheus = PrometheusServer.builder().history(om.toString()).start();
+    Path alerts = dir.resolve("alerts");
+    Files.createDirectories(alerts);
+    policy(alerts, "spec", "it/spec", 3, "speedup_baseline: plain\n");
+    policy(alerts, "plain", "it/plain", 0, "");
+    policy(alerts, "upgraded", "it/upgraded", 3, "");
+    config = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        config,
+        "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n",
+        StandardCharsets.UTF_8);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (prometheus != null) {
+      prometheus.close();
+    }
+  }
+
+  private static void policy(Path alerts, String recipe, String model, int k, String extra)
+      throws Exception {
+    Files.writeString(
+        alerts.resolve(recipe + ".yaml"),
+        "recipe: "
+            + recipe
+            + "\nmatch: {job: vllm, model_name: \""
+            + model
+            + "\"}\nnum_speculative_tokens: "
+            + k
+            + "\nmin_drafts: 10\n"
+            + extra,
+        StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One deployment's series, a sample every 15 s. {@code k} 3 speculates throughout, 0 never, −1
+   * from {@link #HALF} on (its spec-decode counters start then, as after the restart that turned
+   * MTP on).
+   */
+  private static void series(
+      StringBuilder tokens,
+      StringBuilder running,
+      StringBuilder drafts,
+      StringBuilder draftTokens,
+      StringBuilder accepted,
+      StringBuilder perPosition,
+      String model,
+      long seed,
+      Instant from,
+      int k) {
+    SplittableRandom random = new SplittableRandom(seed);
+    String labels = "{job=\"vllm\",instance=\"a\",model_name=\"" + model + "\"}";
+    double total = 0;
+    double d = 0;
+    double[] pos = new double[3];
+    double noise = 0;
+    double length = 1 + ACCEPTANCE[0] + ACCEPTANCE[1] + ACCEPTANCE[2];
+    int offset = (int) seed; // each deployment meets the loads in its own order
+    StringBuilder t = new StringBuilder();
+    StringBuilder r = new StringBuilder();
+    for (long s = 0; s <= HALF.multipliedBy(2).toSeconds(); s += 15) {
+      double time = from.getEpochSecond() + s;
+      int load = LOADS[(int) ((s / 1200 + offset) % LOADS.length)];
+      int bucket = 31 - Integer.numberOfLeadingZeros(load);
+      boolean speculating = k > 0 || (k < 0 && s >= HALF.toSeconds());
+      double speed = speculating ? SPEC[bucket] : PLAIN[bucket];
+      noise = 0.9 * noise + Math.sqrt(1 - 0.81) * 0.05 * random.nextGaussian();
+      if (s > 0) {
+        double generated = load * speed * 15 * (1 + noise);
+        total += generated;
+        if (speculating) {
+          double steps = generated / length;
+          d += steps;
+          for (int i = 0; i < 3; i++) {
+            pos[i] += steps * ACCEPTANCE[i];
+          }
+        }
+      }
+      t.append(
+          String.format(
+              Locale.ROOT, "vllm:generation_tokens_total%s %.3f %.0f%n", labels, total, time));
+      r.append(
+          String.format(Locale.ROOT, "vllm:num_requests_running%s %d %.0f%n", labels, load, time));
+      if (speculating) {
+        drafts.append(
+            String.format(
+                Locale.ROOT, "vllm:spec_decode_num_drafts_total%s %.3f %.0f%n", labels, d, time));
+        draftTokens.append(
+            String.format(
+                Locale.ROOT,
+                "vllm:spec_decode_num_draft_tokens_total%s %.3f %.0f%n",
+                labels,
+                3 * d,
+                time));
+        accepted.append(
+            String.format(
+                Locale.ROOT,
+                "vllm:spec_decode_num_accepted_tokens_total%s %.3f %.0f%n",
+                labels,
+                pos[0] + pos[1] + pos[2],
+                time));
+      }
+    }
+    tokens.append(t);
+    running.append(r);
+    if (k != 0) {
+      // Per position: one series each, after the others (OpenMetrics wants a series contiguous).
+      for (int i = 0; i < 3; i++) {
+        double cumulative = 0;
+        SplittableRandom again = new SplittableRandom(seed);
+        double n = 0;
+        for (long s = 0; s <= HALF.multipliedBy(2).toSeconds(); s += 15) {
+          double time = from.getEpochSecond() + s;
+          int load = LOADS[(int) ((s / 1200 + offset) % LOADS.length)];
+          int bucket = 31 - Integer.numberOfLeadingZeros(load);
+          boolean speculating = k > 0 || s >= HALF.toSeconds();
+          n = 0.9 * n + Math.sqrt(1 - 0.81) * 0.05 * again.nextGaussian();
+          if (s > 0 && speculating) {
+            cumulative += load * SPEC[bucket] * 15 * (1 + n) / length * ACCEPTANCE[i];
+          }
+          if (speculating) {
+            perPosition.append(
+                String.format(
+                    Locale.ROOT,
+                    "vllm:spec_decode_num_accepted_tokens_per_pos_total{job=\"vllm\",instance=\"a\","
+                        + "model_name=\"%s\",position=\"%d\"} %.3f %.0f%n",
+                    model,
+                    i,
+                    cumulative,
+                    time));
+          }
+        }
+      }
+    }
+  }
+
+  private static JsonNode advise(String... extra) throws Exception {
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "advise",
+                "--config",
+                config.toString(),
+                "--time",
+                end.toString(),
+                "--output",
+                "json"));
+    args.addAll(java.util.List.of(extra));
+    CliRunner.Result r = CliRunner.run(args.toArray(String[]::new));
+    assertThat(r.exit()).as(r.err()).isZero();
+    return JSON.readTree(r.out()).path("speedup");
+  }
+
+  private static void assertKnownSpeedUp(JsonNode speedup) {
+    assertThat(speedup.path("measured").asBoolean()).as(speedup.toString()).isTrue();
+    JsonNode buckets = speedup.path("by_load");
+    assertThat(buckets).hasSize(4);
+    for (int b = 0; b < 4; b++) {
+      JsonNode bucket = buckets.get(b);
+      double truth = SPEC[b] / PLAIN[b];
+      assertThat(bucket.path("running_min").asInt()).isEqualTo(1 << b);
+      assertThat(bucket.path("speedup").asDouble())
+          .as("bucket %s", bucket)
+          .isCloseTo(truth, within(truth * 0.05));
+      assertThat(bucket.path("low").asDouble()).isLessThan(bucket.path("speedup").asDouble());
+      assertThat(bucket.path("hours").asDouble()).isGreaterThan(0.5);
+    }
+    assertThat(buckets.get(0).path("verdict").asText()).isEqualTo("pays");
+    assertThat(buckets.get(3).path("verdict").asText()).isEqualTo("costs");
+    assertThat(speedup.path("pays_up_to_running").asInt()).isEqualTo(7);
+  }
+
+  @Test
+  void againstADeploymentWithoutSpeculationOverTheSameWindow() throws Exception {
+    JsonNode speedup = advise("--recipe", "spec", "--window", "18h");
+    assertThat(speedup.path("baseline").asText()).isEqualTo("plain");
+    assertKnownSpeedUp(speedup);
+  }
+
+  @Test
+  void againstTheRecipesOwnHistoryBeforeMtpWasTurnedOn() throws Exception {
+    JsonNode speedup =
+        advise(
+            "--recipe",
+            "upgraded",
+            "--window",
+            "9h",
+            "--baseline-from",
+            start.toString(),
+            "--baseline-to",
+            start.plus(HALF).toString());
+    assertThat(speedup.path("baseline").asText()).isEqualTo("upgraded");
+    assertThat(speedup.path("baseline_from").asText()).isEqualTo(start.toString());
+    assertKnownSpeedUp(speedup);
+  }
+
+  @Test
+  void withoutABaselineTheSpeedUpIsNotMeasuredAndTheTextSaysWhatIsAModel() throws Exception {
+    JsonNode speedup = advise("--recipe", "upgraded", "--window", "9h");
+    assertThat(speedup.path("measured").asBoolean()).isFalse();
+    assertThat(speedup.path("reason").asText()).contains("no baseline");
+    CliRunner.Result text =
+        CliRunner.run(
+            "advise",
+            "--config",
+            config.toString(),
+            "--time",
+            end.toString(),
+            "--recipe",
+            "spec",
+            "--window",
+            "18h");
+    assertThat(text.exit()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("speed-up by load, measured against recipe plain (1m steps")
+        .contains("pays up to 7 running requests")
+        .contains("modelled speed-up (E_k / (1 + c*k), not measured)");
+    CliRunner.Result plain =
+        CliRunner.run("advise", "--config", config.toString(), "--recipe", "plain");
+    assertThat(plain.exit()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(plain.err()).contains("runs without speculation (num_speculative_tokens: 0)");
+  }
+}
