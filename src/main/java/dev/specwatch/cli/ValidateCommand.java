@@ -59,7 +59,13 @@ final class ValidateCommand implements Callable<Integer> {
           p.engine(),
           p.numSpeculativeTokens(),
           p.match(),
-          p.importedFrom().map(f -> " from " + f.written() + " (" + f.method() + ")").orElse(""));
+          p.importedFrom().map(f -> " from " + f.written() + " (" + f.method() + ")").orElse("")
+              + p.speedupBaseline().map(b -> ", speed-up against " + b).orElse(""));
+    }
+    for (Policy p : c.baselines()) {
+      out.printf(
+          "  %s (%s, no speculation: a speed-up baseline, not watched) %s%n",
+          p.recipe(), p.engine(), p.match());
     }
     for (String warning : warnings(c)) {
       out.println("warning: " + warning);
@@ -90,12 +96,22 @@ final class ValidateCommand implements Callable<Integer> {
         r.put("num_speculative_tokens", p.numSpeculativeTokens());
         r.put("match", p.match());
         r.put("source", p.source().toString());
+        p.speedupBaseline().ifPresent(b -> r.put("speedup_baseline", b));
         p.importedFrom()
             .ifPresent(
                 f -> r.put("imported_from", Map.of("recipe", f.written(), "method", f.method())));
         recipes.add(r);
       }
       root.put("recipes", recipes);
+      List<Object> baselines = new ArrayList<>();
+      for (Policy p : c.baselines()) {
+        Map<String, Object> b = new LinkedHashMap<>();
+        b.put("recipe", p.recipe());
+        b.put("engine", p.engine().key());
+        b.put("match", p.match());
+        baselines.add(b);
+      }
+      root.put("baselines", baselines);
       root.put("warnings", warnings(c));
     } catch (InvalidInputException e) {
       root.put("valid", false);

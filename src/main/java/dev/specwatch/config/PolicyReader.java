@@ -127,23 +127,7 @@ final class PolicyReader {
             mr.error("", "list at least one label");
           }
         });
-    int k = r.integer("num_speculative_tokens", -1, 0, 64);
-    if (!r.has("num_speculative_tokens")) {
-      r.error(
-          "num_speculative_tokens",
-          "is required (the k of --speculative-config; 0 for a deployment without speculation)");
-    }
-    if (k == 0) {
-      for (String key : List.of("thresholds", "slo", "detection", "speedup_baseline")) {
-        if (r.has(key)) {
-          r.error(
-              key,
-              "a deployment without speculation (num_speculative_tokens: 0) is a speed-up"
-                  + " baseline for the recipes that name it (docs/SPEEDUP.md): it takes no "
-                  + key);
-        }
-      }
-    }
+    int k = SpeedupBaselines.k(r);
     Optional<String> speedupBaseline = r.optionalString("speedup_baseline");
     long minDrafts = r.integer("min_drafts", (int) Policy.DEFAULT_MIN_DRAFTS, 0, Integer.MAX_VALUE);
     Duration forDuration = r.duration("for", Policy.DEFAULT_FOR);

@@ -2,6 +2,7 @@ package dev.specwatch.config;
 
 import dev.specwatch.model.Location;
 import dev.specwatch.model.Policy;
+import dev.specwatch.yaml.MapReader;
 import dev.specwatch.yaml.Problems;
 import java.util.HashMap;
 import java.util.List;
@@ -10,6 +11,31 @@ import java.util.Map;
 /** The cross-policy check of {@code speedup_baseline} (docs/SPEEDUP.md). */
 final class SpeedupBaselines {
   private SpeedupBaselines() {}
+
+  /**
+   * A policy's {@code num_speculative_tokens}: required; 0 for a deployment without speculation,
+   * which is only a baseline and takes none of the keys that judge speculation.
+   */
+  static int k(MapReader r) {
+    int k = r.integer("num_speculative_tokens", -1, 0, 64);
+    if (!r.has("num_speculative_tokens")) {
+      r.error(
+          "num_speculative_tokens",
+          "is required (the k of --speculative-config; 0 for a deployment without speculation)");
+    }
+    if (k == 0) {
+      for (String key : List.of("thresholds", "slo", "detection", "speedup_baseline")) {
+        if (r.has(key)) {
+          r.error(
+              key,
+              "a deployment without speculation (num_speculative_tokens: 0) is a speed-up"
+                  + " baseline for the recipes that name it (docs/SPEEDUP.md): it takes no "
+                  + key);
+        }
+      }
+    }
+    return k;
+  }
 
   /** Every {@code speedup_baseline} names another recipe of the same engine. */
   static void check(List<Policy> policies, Map<String, Location> keys, Problems problems) {

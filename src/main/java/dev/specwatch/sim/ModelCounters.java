@@ -159,7 +159,7 @@ public record ModelCounters(
               : Math.min(seconds(phase.duration()), until - start);
       if (!phase.idle()) {
         double generationRate = phase.requestsPerSecond() * phase.outputTokensPerRequest();
-        double draftRate = generationRate / phase.meanAcceptedLength();
+        double draftRate = phase.speculative() ? generationRate / phase.meanAcceptedLength() : 0;
         double w = length * times;
         sums[0] += draftRate * w;
         sums[1] += draftRate * phase.numSpeculativeTokens() * w;

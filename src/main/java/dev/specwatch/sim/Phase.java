@@ -30,8 +30,8 @@ public record Phase(
     if (duration != null && (duration.isNegative() || duration.isZero())) {
       throw new IllegalArgumentException("duration must be positive");
     }
-    if (requestsPerSecond < 0 || numSpeculativeTokens < 1) {
-      throw new IllegalArgumentException("rate must be >= 0 and k >= 1");
+    if (requestsPerSecond < 0 || numSpeculativeTokens < 0) {
+      throw new IllegalArgumentException("rate must be >= 0 and k >= 0");
     }
     positionAcceptance = List.copyOf(positionAcceptance);
     if (requestsPerSecond > 0 && positionAcceptance.size() != numSpeculativeTokens) {
@@ -42,6 +42,11 @@ public record Phase(
   /** Default concurrency: each request decodes at about 40 tokens/s. */
   public static double defaultRunningRequests(double requestsPerSecond, int outputTokens) {
     return requestsPerSecond * outputTokens / 40.0;
+  }
+
+  /** Whether the deployment speculates in this phase (k = 0: a deployment without, a baseline). */
+  public boolean speculative() {
+    return numSpeculativeTokens > 0;
   }
 
   public boolean idle() {

@@ -118,10 +118,16 @@ public final class ScenarioLoader {
     if (!versions.contains(version)) {
       m.error("version", "one of " + String.join(", ", versions) + " for engine " + engine);
     }
-    int k = m.integer("num_speculative_tokens", 0, 1, 64);
+    int k = m.integer("num_speculative_tokens", -1, 0, 64);
     if (!m.has("num_speculative_tokens")) {
-      m.error("num_speculative_tokens", "is required (the k of --speculative-config)");
+      m.error(
+          "num_speculative_tokens",
+          "is required (the k of --speculative-config; 0 for a deployment without speculation)");
     }
+    if (k == 0 && !engine.equals("vllm")) {
+      m.error("num_speculative_tokens", "0 (no speculation) is simulated for vllm only");
+    }
+    Optional<StepTime> stepTime = m.map("step_time").flatMap(StepTime::read);
     boolean repeat = m.bool("repeat", repeatAll);
     if (!m.has("phases")) {
       m.error("phases", "is required: a list of traffic phases");
@@ -129,7 +135,7 @@ public final class ScenarioLoader {
     int problemsBefore = m.problems().sorted().size();
     List<YamlNode> rawPhases = m.list("phases", (node, path) -> Optional.of(node));
     List<Phase> phases = new ArrayList<>();
-    int currentK = Math.max(k, 1);
+    int currentK = Math.max(k, 0);
     for (int i = 0; i < rawPhases.size(); i++) {
       boolean last = i == rawPhases.size() - 1;
       final int kBefore = currentK;
@@ -137,7 +143,7 @@ public final class ScenarioLoader {
       Optional<Phase> phase =
           MapReader.of(
                   rawPhases.get(i), m.pathOf("phases") + "[" + i + "]", m.problems(), m.baseDir())
-              .flatMap(p -> readPhase(p, kBefore, first, last && !repeat));
+              .flatMap(p -> readPhase(p, kBefore, first, last && !repeat, stepTime));
       if (phase.isPresent()) {
         phases.add(phase.get());
         currentK = phase.get().numSpeculativeTokens();
@@ -150,7 +156,7 @@ public final class ScenarioLoader {
     if (m.problems().sorted().size() > problemsBefore
         || phases.size() != rawPhases.size()
         || modelName.isEmpty()
-        || k < 1
+        || k < 0
         || phases.isEmpty()) {
       return Optional.empty();
     }
@@ -164,7 +170,11 @@ public final class ScenarioLoader {
   }
 
   private static Optional<Phase> readPhase(
-      MapReader p, int kBefore, boolean first, boolean mayLastForever) {
+      MapReader p,
+      int kBefore,
+      boolean first,
+      boolean mayLastForever,
+      Optional<StepTime> stepTime) {
     String name = p.string("name", p.path());
     Optional<Duration> duration = p.optionalDuration("duration");
     boolean durationOk = true;
@@ -178,7 +188,7 @@ public final class ScenarioLoader {
       durationOk = false;
     }
     boolean restart = p.bool("restart", false);
-    int k = p.integer("num_speculative_tokens", kBefore, 1, 64);
+    int k = p.integer("num_speculative_tokens", kBefore, 0, 64);
     if (k != kBefore && !restart && !first) {
       p.error(
           "num_speculative_tokens",
@@ -191,10 +201,21 @@ public final class ScenarioLoader {
     }
     int output = p.integer("output_tokens_per_request", DEFAULT_OUTPUT_TOKENS, 1, 10_000_000);
     int prompt = p.integer("prompt_tokens_per_request", DEFAULT_PROMPT_TOKENS, 0, 10_000_000);
+    boolean fromLoad = stepTime.isPresent() && p.has("running_requests") && !idle;
+    if (fromLoad && p.has("requests_per_second")) {
+      p.error(
+          "requests_per_second",
+          "with the model's step_time the load (running_requests) sets the rate; drop one");
+    }
     double running =
         p.number("running_requests", Phase.defaultRunningRequests(rps, output), 0, 1_000_000);
-    List<Double> acceptance = readAcceptance(p, k, rps > 0);
+    List<Double> acceptance = readAcceptance(p, k, (rps > 0 || fromLoad) && k > 0);
     p.finish();
+    if (fromLoad && acceptance.size() == k) {
+      // Each running request emits E_k tokens per step of the step-time model.
+      double length = 1 + acceptance.stream().mapToDouble(Double::doubleValue).sum();
+      rps = running * stepTime.get().tokensPerSecond(running, k, length) / output;
+    }
     if (!durationOk || (rps > 0 && acceptance.size() != k) || (idle && rps > 0)) {
       return Optional.empty();
     }

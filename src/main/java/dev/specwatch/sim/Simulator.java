@@ -68,8 +68,11 @@ public final class Simulator {
         tokenCountersOnly.add(m.modelName());
       }
     }
+    // A vLLM without a speculative config registers no spec-decode metrics at all.
+    List<EngineSample> speculative =
+        samples.stream().filter(s -> s.counters().positions() > 0).toList();
     List<EngineSample> full =
-        samples.stream().filter(s -> !tokenCountersOnly.contains(s.modelName())).toList();
+        speculative.stream().filter(s -> !tokenCountersOnly.contains(s.modelName())).toList();
     counter(
         out,
         "vllm:spec_decode_num_drafts",
@@ -80,13 +83,13 @@ public final class Simulator {
         out,
         "vllm:spec_decode_num_draft_tokens",
         "Number of draft tokens.",
-        samples,
+        speculative,
         c -> c.draftTokens());
     counter(
         out,
         "vllm:spec_decode_num_accepted_tokens",
         "Number of accepted tokens.",
-        samples,
+        speculative,
         c -> c.acceptedTokens());
     perPosition(out, full);
     counter(
@@ -256,12 +259,29 @@ public final class Simulator {
     for (int f = 0; f < families.length; f++) {
       out.append("# TYPE ").append(families[f]).append(" counter\n");
       for (int s = 0; s < series; s++) {
+        if (f < 3 && samples.get(0).get(s).counters().positions() == 0) {
+          continue; // no speculation: no spec-decode series
+        }
         for (int i = 0; i < times.size(); i++) {
           EngineSample e = samples.get(i).get(s);
           line(out, families[f] + "_total", e, null, Long.toString(fields[f].of(e.counters())));
           out.setLength(out.length() - 1);
           out.append(' ').append(times.get(i).getEpochSecond()).append('\n');
         }
+      }
+    }
+    out.append("# TYPE vllm:num_requests_running gauge\n");
+    for (int s = 0; s < series; s++) {
+      for (int i = 0; i < times.size(); i++) {
+        EngineSample e = samples.get(i).get(s);
+        ModelScenario m = model(e.modelName());
+        double running =
+            ModelCounters.phaseAt(m, Duration.between(start, times.get(i)).toNanos() / 1e9)
+                    .runningRequests()
+                / m.engines();
+        line(out, "vllm:num_requests_running", e, null, formatDouble(running));
+        out.setLength(out.length() - 1);
+        out.append(' ').append(times.get(i).getEpochSecond()).append('\n');
       }
     }
     out.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n");
@@ -284,6 +304,13 @@ public final class Simulator {
       }
     }
     return out.append("# EOF\n").toString();
+  }
+
+  private ModelScenario model(String name) {
+    return scenario.models().stream()
+        .filter(m -> m.engine().equals("vllm") && m.modelName().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   private interface Field {

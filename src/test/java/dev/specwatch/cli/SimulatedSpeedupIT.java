@@ -1,0 +1,120 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.sim.ScenarioLoader;
+import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The simulator's step-time model, backfilled into a real Prometheus: a speculative deployment and
+ * the same deployment without speculation, through the same loads. {@code advise} recovers the
+ * model's speed-up at each load, and where speculation stops paying.
+ */
+class SimulatedSpeedupIT {
+  private static final double BASE = 12;
+  private static final double PER_TOKEN = 0.6;
+  private static final double DRAFT = 1.5;
+  private static final double[] ACCEPTANCE = {0.8, 0.6, 0.4};
+  private static final int[] LOADS = {1, 2, 4, 8, 16, 32};
+
+  @TempDir Path dir;
+
+  /** E_k (b + p·R) / (b + p·R·(1 + k) + d·k): the model's speed-up at load R. */
+  private static double speedup(int running) {
+    double length = 1 + ACCEPTANCE[0] + ACCEPTANCE[1] + ACCEPTANCE[2];
+    return length * (BASE + PER_TOKEN * running) / (BASE + PER_TOKEN * running * 4 + DRAFT * 3);
+  }
+
+  private static String model(String name, int k) {
+    StringBuilder m = new StringBuilder();
+    m.append("  - model_name: ").append(name).append('\n');
+    m.append("    num_speculative_tokens: ").append(k).append('\n');
+    m.append("    repeat: true\n");
+    m.append("    step_time: {base_ms: 12, per_token_ms: 0.6, draft_ms: 1.5}\n");
+    m.append("    phases:\n");
+    for (int load : LOADS) {
+      m.append("      - {name: load-")
+          .append(load)
+          .append(", duration: 40m, running_requests: ")
+          .append(load)
+          .append(k > 0 ? ", position_acceptance: [0.8, 0.6, 0.4]" : "")
+          .append("}\n");
+    }
+    return m.toString();
+  }
+
+  @Test
+  void advisRecoversTheStepTimeModelsSpeedUpAtEveryLoad() throws Exception {
+    String scenario =
+        "name: speedup\nmodels:\n" + model("it/eagle", 3) + model("it/eagle-plain", 0);
+    Instant t0 =
+        Instant.ofEpochSecond(Instant.now().minus(Duration.ofDays(3)).getEpochSecond() / 60 * 60);
+    Instant end = t0.plus(Duration.ofHours(8));
+    Simulator sim =
+        new Simulator(
+            ScenarioLoader.parse("speedup.yaml", scenario, dir), Clock.fixed(t0, ZoneOffset.UTC));
+    String history = sim.openMetricsHistory(t0, end, Duration.ofSeconds(15));
+    assertThat(history)
+        .as("no spec-decode series for the deployment without speculation")
+        .doesNotContain("spec_decode_num_drafts_total{engine=\"0\",model_name=\"it/eagle-plain\"");
+    try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
+      Path alerts = dir.resolve("alerts");
+      Files.createDirectories(alerts);
+      Files.writeString(
+          alerts.resolve("eagle.yaml"),
+          "recipe: eagle\nmatch: {model_name: it/eagle}\nnum_speculative_tokens: 3\n"
+              + "speedup_baseline: eagle-plain\n",
+          StandardCharsets.UTF_8);
+      Files.writeString(
+          alerts.resolve("plain.yaml"),
+          "recipe: eagle-plain\nmatch: {model_name: it/eagle-plain}\nnum_speculative_tokens: 0\n",
+          StandardCharsets.UTF_8);
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config,
+          "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n",
+          StandardCharsets.UTF_8);
+      CliRunner.Result r =
+          CliRunner.run(
+              "advise",
+              "--config",
+              config.toString(),
+              "--recipe",
+              "eagle",
+              "--window",
+              "8h",
+              "--time",
+              end.toString(),
+              "--output",
+              "json");
+      assertThat(r.exit()).as(r.err()).isZero();
+      JsonNode speedup = new ObjectMapper().readTree(r.out()).path("speedup");
+      JsonNode buckets = speedup.path("by_load");
+      assertThat(buckets).as(speedup.toString()).hasSize(LOADS.length);
+      for (int i = 0; i < LOADS.length; i++) {
+        double truth = speedup(LOADS[i]);
+        assertThat(buckets.get(i).path("running_min").asInt()).isEqualTo(LOADS[i]);
+        assertThat(buckets.get(i).path("speedup").asDouble())
+            .as("load %d: %s", LOADS[i], buckets.get(i))
+            .isCloseTo(truth, within(truth * 0.05));
+      }
+      // 1.93x at one request, 1.10x at 16, 0.94x at 32: pays up to the 16-31 bucket.
+      assertThat(speedup(16)).isGreaterThan(1);
+      assertThat(speedup(32)).isLessThan(1);
+      assertThat(speedup.path("pays_up_to_running").asInt()).isEqualTo(31);
+    }
+  }
+}
