@@ -150,6 +150,7 @@ final class AdviseCommand implements Callable<Integer> {
     String covered = covered(c, policy);
     if (output.json()) {
       Map<String, Object> root = json(advice, over, covered, s);
+      root.put("efficiency", EvaluationJson.efficiency(s.signals()));
       root.put("speedup", speedup.json());
       out.println(EvaluationJson.MAPPER.writeValueAsString(root));
       return ExitCodes.OK;
@@ -186,8 +187,31 @@ final class AdviseCommand implements Callable<Integer> {
     if (advice.warning() != null) {
       out.println("warning: " + advice.warning());
     }
+    out.println(efficiency(s));
     speedup.print(out);
     return ExitCodes.OK;
+  }
+
+  /** One line: conditional acceptance, wasted draft tokens, output from drafts (measured). */
+  static String efficiency(RecipeSnapshot s) {
+    StringBuilder line = new StringBuilder("efficiency: conditional acceptance ");
+    List<Double> c = s.signals().conditionalAcceptance();
+    for (int i = 0; i < c.size(); i++) {
+      line.append(i == 0 ? "" : " · ")
+          .append(c.get(i) == null ? "-" : String.format(Locale.ROOT, "%.2f", c.get(i)));
+    }
+    Double rejected = s.signals().rejectedDraftTokensPerSecond();
+    Double share = s.signals().outputShareFromDrafts();
+    line.append(
+        rejected == null
+            ? ""
+            : String.format(Locale.ROOT, "; %.1f rejected draft tokens/s", rejected));
+    line.append(
+        share == null
+            ? ""
+            : String.format(
+                Locale.ROOT, "; %.0f %% of output tokens were accepted drafts", share * 100));
+    return line.toString();
   }
 
   /** The measured speed-up, or why there is none. */

@@ -65,6 +65,24 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Print the exposition at this offset into the scenario (e.g. 90s) and exit.")
   String printAt;
 
+  @Option(
+      names = "--history",
+      paramLabel = "DURATION",
+      description =
+          "Write the scenario's vLLM history of this long, ending now, as OpenMetrics to"
+              + " --history-out (for promtool tsdb create-blocks-from openmetrics) and exit.")
+  Duration history;
+
+  @Option(names = "--history-out", paramLabel = "FILE", description = "Where --history goes.")
+  Path historyOut;
+
+  @Option(
+      names = "--history-job",
+      paramLabel = "JOB",
+      defaultValue = "vllm",
+      description = "The job label of the history's series (default: ${DEFAULT-VALUE}).")
+  String historyJob;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -83,6 +101,23 @@ final class SimulateCommand implements Callable<Integer> {
     } catch (InvalidInputException e) {
       e.problems().forEach(err::println);
       return ExitCodes.INVALID_INPUT;
+    }
+    if (history != null) {
+      if (historyOut == null) {
+        throw new UsageException("--history needs --history-out FILE");
+      }
+      if (!historyJob.matches("[A-Za-z0-9_:.-]+")) {
+        throw new UsageException("--history-job: letters, digits and _:.- only");
+      }
+      java.time.Instant end = java.time.Instant.now();
+      java.time.Instant from = end.minus(history);
+      String text =
+          new Simulator(scenario, Clock.fixed(from, java.time.ZoneOffset.UTC))
+              .openMetricsHistory(from, end, Duration.ofSeconds(30))
+              .replace("{engine=", "{job=\"" + historyJob + "\",engine=");
+      java.nio.file.Files.writeString(historyOut, text, java.nio.charset.StandardCharsets.UTF_8);
+      out.println("wrote " + Durations.format(history) + " of history to " + historyOut);
+      return ExitCodes.OK;
     }
     Simulator simulator = new Simulator(scenario, Clock.systemUTC());
     if (printAt != null) {

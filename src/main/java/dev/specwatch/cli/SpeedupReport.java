@@ -95,11 +95,11 @@ record SpeedupReport(
     }
     m.put("baseline", baseline);
     if (baselineFrom != null) {
-      m.put("baseline_from", baselineFrom.toString());
-      m.put("baseline_to", baselineTo.toString());
+      m.put("baseline_from", seconds(baselineFrom));
+      m.put("baseline_to", seconds(baselineTo));
     }
-    m.put("from", from.toString());
-    m.put("to", to.toString());
+    m.put("from", seconds(from));
+    m.put("to", seconds(to));
     m.put("step", Durations.format(step));
     List<Object> buckets = new ArrayList<>();
     for (SpeedupByLoad.Bucket b : result.byLoad()) {
@@ -135,14 +135,14 @@ record SpeedupReport(
     String against =
         baselineFrom == null
             ? "recipe " + baseline
-            : "its own history " + baselineFrom + " to " + baselineTo;
+            : "its own history " + seconds(baselineFrom) + " to " + seconds(baselineTo);
     out.printf(
         Locale.ROOT,
         "speed-up by load, measured against %s (%s steps, %s to %s):%n",
         against,
         Durations.format(step),
-        from,
-        to);
+        seconds(from),
+        seconds(to));
     if (result.byLoad().isEmpty()) {
       out.println("  no steps with running requests on either side");
       return;
@@ -181,6 +181,10 @@ record SpeedupReport(
         result.paysUpToRunning() == null
             ? "speculation pays at no measured load"
             : "pays up to " + result.paysUpToRunning() + " running requests");
+  }
+
+  private static String seconds(Instant t) {
+    return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
   }
 
   private static String number(Double v) {

@@ -50,6 +50,7 @@ public final class EvaluationJson {
     signals.put("running_requests", s.runningRequests());
     signals.put("draft_overhead", s.draftOverhead());
     recipe.put("signals", signals);
+    recipe.put("efficiency", efficiency(s));
     r.baseline()
         .ifPresent(
             b -> {
@@ -127,6 +128,15 @@ public final class EvaluationJson {
     } else {
       m.put("burning", null);
     }
+    return m;
+  }
+
+  /** Conditional acceptance per position, rejected draft tokens/s, output share from drafts. */
+  public static Map<String, Object> efficiency(SignalValues s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("conditional_acceptance", s.conditionalAcceptance());
+    m.put("rejected_draft_tokens_per_second", s.rejectedDraftTokensPerSecond());
+    m.put("output_share_from_drafts", s.outputShareFromDrafts());
     return m;
   }
 }

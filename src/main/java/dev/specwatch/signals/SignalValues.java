@@ -48,6 +48,39 @@ public record SignalValues(
         null);
   }
 
+  /**
+   * The acceptance of each position given the one before was accepted: a_0, a_1 / a_0, a_2 / a_1, …
+   * (vLLM accepts position i only after every earlier one, so a_i / a_{i-1} is that conditional
+   * probability); null where the earlier position was never accepted or is unknown.
+   */
+  public List<Double> conditionalAcceptance() {
+    List<Double> out = new ArrayList<>(positionAcceptance.size());
+    for (int i = 0; i < positionAcceptance.size(); i++) {
+      Double a = positionAcceptance.get(i);
+      Double before = i == 0 ? Double.valueOf(1) : positionAcceptance.get(i - 1);
+      out.add(a == null || before == null || before <= 0 ? null : Math.min(1, a / before));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Draft tokens the target model verified and rejected, per second: wasted draft work. */
+  public Double rejectedDraftTokensPerSecond() {
+    if (draftTokensPerSecond == null || acceptedTokensPerSecond == null) {
+      return null;
+    }
+    return Math.max(0, draftTokensPerSecond - acceptedTokensPerSecond);
+  }
+
+  /** The share of generated tokens that were accepted drafts (the rest: one token a step). */
+  public Double outputShareFromDrafts() {
+    if (acceptedTokensPerSecond == null
+        || generationTokensPerSecond == null
+        || generationTokensPerSecond <= 0) {
+      return null;
+    }
+    return Math.max(0, Math.min(1, acceptedTokensPerSecond / generationTokensPerSecond));
+  }
+
   public static SignalValues empty(int positions) {
     return new SignalValues(
         null, null, Collections.nCopies(positions, null), null, null, null, null, null, null);

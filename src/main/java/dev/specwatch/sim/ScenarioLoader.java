@@ -214,7 +214,7 @@ public final class ScenarioLoader {
     if (fromLoad && acceptance.size() == k) {
       // Each running request emits E_k tokens per step of the step-time model.
       double length = 1 + acceptance.stream().mapToDouble(Double::doubleValue).sum();
-      rps = running * stepTime.get().tokensPerSecond(running, k, length) / output;
+      rps = stepTime.get().tokensPerSecond(running, k, length) / output;
     }
     if (!durationOk || (rps > 0 && acceptance.size() != k) || (idle && rps > 0)) {
       return Optional.empty();

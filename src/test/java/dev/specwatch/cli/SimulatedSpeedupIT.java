@@ -32,6 +32,12 @@ class SimulatedSpeedupIT {
 
   @TempDir Path dir;
 
+  /** E_k × 1000 / (b + p·R·(1 + k) + d·k): per-request tokens/s at load R with k drafts. */
+  private static double perRequest(int running, int k) {
+    double length = k == 0 ? 1 : 1 + ACCEPTANCE[0] + ACCEPTANCE[1] + ACCEPTANCE[2];
+    return length * 1000 / (BASE + PER_TOKEN * running * (1 + k) + DRAFT * k);
+  }
+
   /** E_k (b + p·R) / (b + p·R·(1 + k) + d·k): the model's speed-up at load R. */
   private static double speedup(int running) {
     double length = 1 + ACCEPTANCE[0] + ACCEPTANCE[1] + ACCEPTANCE[2];
@@ -110,6 +116,13 @@ class SimulatedSpeedupIT {
         assertThat(buckets.get(i).path("speedup").asDouble())
             .as("load %d: %s", LOADS[i], buckets.get(i))
             .isCloseTo(truth, within(truth * 0.05));
+        double spec = perRequest(LOADS[i], 3);
+        double plain = perRequest(LOADS[i], 0);
+        assertThat(buckets.get(i).path("tokens_per_second_per_request").asDouble())
+            .as("load %d: %s", LOADS[i], buckets.get(i))
+            .isCloseTo(spec, within(spec * 0.05));
+        assertThat(buckets.get(i).path("baseline_tokens_per_second_per_request").asDouble())
+            .isCloseTo(plain, within(plain * 0.05));
       }
       // 1.93x at one request, 1.10x at 16, 0.94x at 32: pays up to the 16-31 bucket.
       assertThat(speedup(16)).isGreaterThan(1);

@@ -283,7 +283,10 @@ class SpeedupIT {
     assertThat(text.out())
         .contains("speed-up by load, measured against recipe plain (1m steps")
         .contains("pays up to 7 running requests")
-        .contains("modelled speed-up (E_k / (1 + c*k), not measured)");
+        .contains("modelled speed-up (E_k / (1 + c*k), not measured)")
+        // 0.8, 0.6 / 0.8, 0.4 / 0.6; 1.8 accepted of 2.8 tokens a step
+        .contains("efficiency: conditional acceptance 0.80 · 0.75 · 0.67; ")
+        .contains("; 64 % of output tokens were accepted drafts");
     CliRunner.Result plain =
         CliRunner.run("advise", "--config", config.toString(), "--recipe", "plain");
     assertThat(plain.exit()).isEqualTo(ExitCodes.INVALID_INPUT);

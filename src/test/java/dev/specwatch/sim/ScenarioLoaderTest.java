@@ -19,7 +19,9 @@ class ScenarioLoaderTest {
             "unsloth/Qwen3.8-27B-NVFP4",
             "deepseek-ai/DeepSeek-R1",
             "deepseek-ai/DeepSeek-V4",
-            "nvidia/DeepSeek-R1-FP4");
+            "nvidia/DeepSeek-R1-FP4",
+            "llama-3.3-70b-eagle",
+            "meta-llama/Llama-3.3-70B-Instruct");
     assertThat(scenario.models().get(0).phases())
         .extracting(Phase::name)
         .containsExactly("healthy", "regression", "recovered");
