@@ -44,8 +44,14 @@ class ConfigLoaderTest {
     assertThat(config.policies())
         .extracting(Policy::recipe)
         .containsExactly(
-            "deepseek-r1-fp4-trtllm", "deepseek-r1-mtp", "deepseek-v4-sglang", "qwen3.8-27b-nvfp4");
-    Policy qwen = config.policies().get(3);
+            "deepseek-r1-fp4-trtllm",
+            "deepseek-r1-mtp",
+            "deepseek-v4-sglang",
+            "llama-3.3-70b-eagle",
+            "qwen3.8-27b-nvfp4");
+    assertThat(config.baselines()).extracting(Policy::recipe).containsExactly("llama-3.3-70b");
+    assertThat(config.policies().get(3).speedupBaseline()).contains("llama-3.3-70b");
+    Policy qwen = config.policies().get(4);
     assertThat(qwen.numSpeculativeTokens()).isEqualTo(3);
     assertThat(qwen.match()).containsEntry("model_name", "unsloth/Qwen3.8-27B-NVFP4");
     assertThat(qwen.thresholds().acceptanceRate().orElseThrow().clearLevel()).isEqualTo(0.5);

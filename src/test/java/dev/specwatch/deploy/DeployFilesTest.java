@@ -69,7 +69,8 @@ class DeployFilesTest {
                     ::get)
             .load(dir.resolve("specwatch.yaml"));
     assertThat(c.server().listen()).hasToString("0.0.0.0:9464");
-    assertThat(c.policies()).hasSize(4);
+    assertThat(c.policies()).hasSize(5);
+    assertThat(c.baselines()).hasSize(1);
   }
 
   @Test
