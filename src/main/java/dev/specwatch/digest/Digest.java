@@ -27,16 +27,18 @@ public record Digest(DigestPeriod period, List<RecipeWeek> recipes) {
   }
 
   /**
-   * The healthy recipe with the highest estimated speed-up of its current k (the advisor's E_k / (1
-   * + c·k)): comparable across recipes with different k, unlike the mean accepted length. A recipe
-   * that regressed (week over week or within the week), has no data or too little for an estimate
-   * is not a candidate.
+   * The healthy recipe with the highest <em>measured</em> speed-up at the load it ran most
+   * (docs/SPEEDUP.md): comparable across recipes with different k, unlike the mean accepted length,
+   * and a measurement, unlike the advisor's modelled E_k / (1 + c·k). A recipe that regressed (week
+   * over week or within the week), has no data or no measured speed-up is not a candidate; without
+   * any, there is no best performer.
    */
   public Optional<RecipeWeek> bestPerformer() {
     return recipes.stream()
-        .filter(r -> r.notes().speedup() != null)
+        .filter(r -> r.notes().speedup() != null && r.notes().speedup().speedup() != null)
         .filter(r -> !r.regression() && r.notes().withinWeekDrop() == null && !r.notes().noData())
-        .max((a, b) -> Double.compare(a.notes().speedup(), b.notes().speedup()));
+        .max(
+            (a, b) -> Double.compare(a.notes().speedup().speedup(), b.notes().speedup().speedup()));
   }
 
   /** Recipes whose match finds no series at all. */

@@ -56,14 +56,28 @@ public final class DigestCollector {
 
   public Digest collect(DigestPeriod period, List<Policy> policies, List<Transition> history)
       throws PrometheusException {
+    return collect(period, policies, List.of(), history);
+  }
+
+  /**
+   * @param baselines the deployments without speculation ({@code num_speculative_tokens: 0}) that
+   *     recipes may name as {@code speedup_baseline}
+   */
+  public Digest collect(
+      DigestPeriod period, List<Policy> policies, List<Policy> baselines, List<Transition> history)
+      throws PrometheusException {
+    Map<String, Policy> byName = new java.util.HashMap<>();
+    policies.forEach(p -> byName.put(p.recipe(), p));
+    baselines.forEach(p -> byName.put(p.recipe(), p));
     List<RecipeWeek> weeks = new ArrayList<>();
     for (Policy p : policies) {
-      weeks.add(recipe(p, period, history));
+      weeks.add(recipe(p, period, history, byName));
     }
     return new Digest(period, weeks);
   }
 
-  private RecipeWeek recipe(Policy p, DigestPeriod period, List<Transition> history)
+  private RecipeWeek recipe(
+      Policy p, DigestPeriod period, List<Transition> history, Map<String, Policy> byName)
       throws PrometheusException {
     EngineProfile profile = EngineProfile.of(p.engine());
     Instant start = period.start();
@@ -161,7 +175,7 @@ public final class DigestCollector {
     Integer recommendedK = null;
     Double recommendedGain = null;
     String adviceBasis = null;
-    Double speedup = null;
+    RecipeWeek.Speedup speedup = DigestSpeedup.measure(api, p, byName, start, end);
     if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
       Advisor.Advice advice =
           Advisor.advise(
@@ -169,11 +183,6 @@ public final class DigestCollector {
               p.numSpeculativeTokens(),
               Advisor.DEFAULT_DRAFT_COST,
               draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
-      // The current k's speed-up is measured, not extrapolated: only the drafts floor applies.
-      double steps = draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens();
-      if (steps >= Advisor.MIN_DRAFTS) {
-        speedup = advice.options().get(p.numSpeculativeTokens() - 1).speedup();
-      }
       if (advice.enough()) {
         recommendedK = advice.recommended().k();
         recommendedGain = advice.gain();

@@ -109,15 +109,17 @@ public final class DigestRenderer {
                         "name",
                         r.recipe(),
                         "speedup",
-                        fixed(r.notes().speedup(), 2)
-                            + "× estimated speed-up at k="
-                            + r.notes().k())));
+                        r.notes().speedup().headline()
+                            + " (measured against "
+                            + r.notes().speedup().baseline()
+                            + ")")));
     v.put("withoutData", d.withoutData() > 0 ? d.withoutData() : null);
     List<Map<String, Object>> recipes = new ArrayList<>();
     for (int i = 0; i < d.recipes().size(); i++) {
       RecipeWeek r = d.recipes().get(i);
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("name", r.recipe());
+      m.put("speedup", speedup(r.notes().speedup()));
       m.put("engine", r.engine());
       m.put("model", r.modelName() == null ? "" : r.modelName());
       m.put("regression", r.regression());
@@ -269,5 +271,23 @@ public final class DigestRenderer {
 
   private static String human(Duration d) {
     return Durations.format(Duration.ofMinutes(Math.max(0, d.toMinutes())));
+  }
+
+  /** What speculation bought that week, measured, in one line; or why it was not measured. */
+  static String speedup(RecipeWeek.Speedup s) {
+    if (s == null) {
+      return "not measured";
+    }
+    if (s.speedup() == null) {
+      return s.note();
+    }
+    return s.headline()
+        + String.format(Locale.ROOT, " (95 %% %.2f–%.2f)", s.low(), s.high())
+        + ", the load it ran most, against "
+        + s.baseline()
+        + "; "
+        + (s.paysUpToRunning() == null
+            ? "paid at no measured load"
+            : "paid up to " + s.paysUpToRunning() + " running requests");
   }
 }

@@ -93,7 +93,11 @@ public final class DigestService {
       throws PrometheusException, IOException {
     Digest d =
         new DigestCollector(api, config.grafanaUrl(), clock)
-            .collect(period, config.policies(), history.between(period.start(), period.end()));
+            .collect(
+                period,
+                config.policies(),
+                config.baselines(),
+                history.between(period.start(), period.end()));
     return new DigestRenderer(digest.templateDir()).render(d);
   }
 
@@ -219,7 +223,11 @@ public final class DigestService {
 
   private Digest collect(DigestPeriod period) throws PrometheusException, IOException {
     return new DigestCollector(api, config.grafanaUrl(), clock)
-        .collect(period, config.policies(), history.between(period.start(), period.end()));
+        .collect(
+            period,
+            config.policies(),
+            config.baselines(),
+            history.between(period.start(), period.end()));
   }
 
   private Optional<Consumer<Digest>> slack = Optional.empty();

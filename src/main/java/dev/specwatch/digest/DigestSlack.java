@@ -60,9 +60,10 @@ public final class DigestSlack {
                     .append("Best performer: *")
                     .append(SlackMessages.escape(r.recipe()))
                     .append("*, ")
-                    .append(String.format(Locale.ROOT, "%.2f", r.notes().speedup()))
-                    .append("× estimated speed-up at k=")
-                    .append(r.notes().k()));
+                    .append(r.notes().speedup().headline())
+                    .append(" (measured against ")
+                    .append(SlackMessages.escape(r.notes().speedup().baseline()))
+                    .append(")"));
     if (fleet.length() > 0) {
       blocks.add(section(s -> s.text(markdownText(fleet.toString()))));
     }

@@ -56,8 +56,8 @@ public record RecipeWeek(
    * @param previousPositions last week's acceptance by position, beside this week's
    * @param noData the recipe's match finds no series at all: not idle, misconfigured or down
    * @param unfinished the period has not ended: figures cover it up to now
-   * @param speedup the advisor's estimated speed-up of the current k (E_k / (1 + c·k)); comparable
-   *     across recipes with different k; null without enough data
+   * @param speedup what speculation bought that week, measured against the recipe's {@code
+   *     speedup_baseline} (docs/SPEEDUP.md), or why it was not measured
    * @param withinWeekDrop a day more than the regression threshold below the week's earlier days,
    *     in words; null when there is none
    */
@@ -66,8 +66,39 @@ public record RecipeWeek(
       List<Double> previousPositions,
       boolean noData,
       boolean unfinished,
-      Double speedup,
+      Speedup speedup,
       String withinWeekDrop) {}
+
+  /**
+   * The measured speed-up at the load the recipe ran most of the week.
+   *
+   * @param speedup null when not measured ({@code note} says why)
+   * @param runningMin the bucket of running requests with the most hours of data on the speculative
+   *     side (among those with a number)
+   * @param paysUpToRunning the largest load whose speed-up is above 1, null when none
+   */
+  public record Speedup(
+      String baseline,
+      Double speedup,
+      Double low,
+      Double high,
+      int runningMin,
+      int runningMax,
+      Integer paysUpToRunning,
+      String note) {
+    public static Speedup notMeasured(String note) {
+      return new Speedup(null, null, null, null, 0, 0, null, note);
+    }
+
+    /** "1.19× per request at 4–7 running requests" (or 1 running request). */
+    public String headline() {
+      String load =
+          runningMin == runningMax
+              ? runningMin + " running request" + (runningMin == 1 ? "" : "s")
+              : runningMin + "–" + runningMax + " running requests";
+      return String.format(java.util.Locale.ROOT, "%.2f× per request at %s", speedup, load);
+    }
+  }
 
   public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
 }

@@ -5,13 +5,26 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.digest.Digest;
+import dev.specwatch.digest.DigestCollector;
+import dev.specwatch.digest.DigestPeriod;
+import dev.specwatch.digest.DigestRenderer;
+import dev.specwatch.digest.RecipeWeek;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,14 +54,17 @@ class SpeedupIT {
 
   private static Instant end;
 
+  private static DigestPeriod period;
+
   @TempDir static Path dir;
   private static PrometheusServer prometheus;
   private static Path config;
 
   @BeforeAll
   static void backfill() throws Exception {
-    start =
-        Instant.ofEpochSecond(Instant.now().minus(Duration.ofDays(2)).getEpochSecond() / 60 * 60);
+    // Tuesday 00:00 of the last complete week: the history lies inside one digest period.
+    period = DigestPeriod.lastComplete(Instant.now(), ZoneOffset.UTC);
+    start = period.start().plus(Duration.ofDays(1));
     end = start.plus(HALF.multipliedBy(2));
     StringBuilder om = new StringBuilder();
     StringBuilder running = new StringBuilder();
@@ -261,6 +277,40 @@ class SpeedupIT {
     assertThat(speedup.path("baseline").asText()).isEqualTo("upgraded");
     assertThat(speedup.path("baseline_from").asText()).isEqualTo(start.toString());
     assertKnownSpeedUp(speedup);
+  }
+
+  @Test
+  void theWeeklyDigestSaysWhatSpeculationBoughtAtTheLoadItRanMost() throws Exception {
+    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+    Digest d =
+        new DigestCollector(
+                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+                Optional.empty(),
+                Clock.fixed(period.end().plus(Duration.ofHours(1)), ZoneOffset.UTC))
+            .collect(period, c.policies(), c.baselines(), List.of());
+    RecipeWeek spec =
+        d.recipes().stream().filter(r -> r.recipe().equals("spec")).findFirst().orElseThrow();
+    RecipeWeek.Speedup s = spec.notes().speedup();
+    // Loads 4, 5, 6 and 8, 10, 12 take a third of the time each; 4–7 comes first.
+    assertThat(s.runningMin()).isEqualTo(4);
+    assertThat(s.runningMax()).isEqualTo(7);
+    assertThat(s.speedup()).isCloseTo(SPEC[2] / PLAIN[2], within(SPEC[2] / PLAIN[2] * 0.1));
+    assertThat(s.paysUpToRunning()).isEqualTo(7);
+    assertThat(d.bestPerformer()).map(RecipeWeek::recipe).contains("spec");
+    String text = new DigestRenderer(Optional.empty()).render(d).text();
+    assertThat(text)
+        .contains("Best performer: spec, 1.")
+        .contains("× per request at 4–7 running requests (measured against plain)")
+        .contains("the load it ran most, against plain; paid up to 7 running requests");
+    assertThat(
+            d.recipes().stream()
+                .filter(r -> r.recipe().equals("upgraded"))
+                .findFirst()
+                .orElseThrow()
+                .notes()
+                .speedup()
+                .note())
+        .startsWith("not measured: no speedup_baseline");
   }
 
   @Test
