@@ -43,6 +43,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private final DatasourceLog datasourceLog = new DatasourceLog();
   private final NoDataLog noDataLog = new NoDataLog();
   private final Sparklines sparklines = new Sparklines();
+  private final SpeedupCache speedups = new SpeedupCache();
 
   /** Held during an evaluation and while the wiring is swapped. */
   private final ReentrantLock cycle = new ReentrantLock();
@@ -55,10 +56,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private Schedule schedule;
   private StatusServer server;
 
-  /**
-   * Fixed at start: a reload cannot move the state or switch backends (the stores of the first
-   * config stay).
-   */
+  /** Fixed at start: a reload cannot move the state or switch backends (its stores stay). */
   private Backend backend;
 
   /** Everything built from one config. */
@@ -241,6 +239,11 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   @Override
   public List<Double> sparkline(String recipe) {
     return sparklines.get(recipe, wiring, lastEvaluation().orElse(null));
+  }
+
+  @Override
+  public Optional<dev.specwatch.server.SpeedupView> speedup(String recipe) {
+    return speedups.get(recipe, wiring, clock.instant());
   }
 
   @Override

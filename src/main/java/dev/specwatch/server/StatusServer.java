@@ -126,6 +126,11 @@ public final class StatusServer implements AutoCloseable {
       return List.of();
     }
 
+    /** A recipe's measured speed-up by load over the last day, when it has a baseline. */
+    default Optional<SpeedupView> speedup(String recipe) {
+      return Optional.empty();
+    }
+
     /** The Grafana base URL for dashboard links. */
     default Optional<URI> grafana() {
       return Optional.empty();

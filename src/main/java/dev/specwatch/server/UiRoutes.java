@@ -98,6 +98,13 @@ final class UiRoutes {
           v.put("signals", WebPages.signals(x, p));
           boolean exported = x.form().map(f -> f.positionsExported()).orElse(true);
           v.put("positions", exported ? WebPages.positions(x, p) : List.of());
+          List<String> conditional = new ArrayList<>();
+          for (Double c : x.signals().conditionalAcceptance()) {
+            conditional.add(c == null ? "–" : String.format(java.util.Locale.ROOT, "%.3f", c));
+          }
+          if (exported && !conditional.isEmpty()) {
+            v.put("conditional", String.join(" · ", conditional));
+          }
           x.form()
               .ifPresent(
                   f -> {
@@ -123,6 +130,21 @@ final class UiRoutes {
                               + WebPages.percent(slo.budgetRemaining())
                               + " of the error budget left"));
         });
+    if (p != null && p.speedupBaseline().isPresent()) {
+      v.put("speedup_baseline", p.speedupBaseline().get());
+      s.speedup(name)
+          .ifPresent(
+              sp -> {
+                v.put("speedup_svg", sp.svg());
+                v.put("speedup_span", sp.span());
+                v.put(
+                    "speedup_pays",
+                    sp.paysUpTo() == null
+                        ? "Speculation paid at no measured load."
+                        : "Speculation paid up to " + sp.paysUpTo() + " running requests.");
+                v.put("speedup_rows", sp.rows());
+              });
+    }
     if (p != null) {
       v.put("k", p.numSpeculativeTokens());
       v.put("match", p.match().toString());

@@ -88,6 +88,15 @@ final class WebPages {
     };
   }
 
+  /** Text for an SVG or HTML attribute or element: {@code & < > " '} escaped. */
+  static String escapeAttribute(String text) {
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;")
+        .replace("'", "&#39;");
+  }
+
   /** A 6-hour acceptance sparkline: a polyline in a 120×28 box, 0..1 on the vertical. */
   static String sparkline(List<Double> values) {
     List<String> points = new ArrayList<>();
@@ -141,6 +150,17 @@ final class WebPages {
             number(s.signals().acceptedTokensPerSecond(), 1),
             Optional.empty()));
     out.add(row("drafts in window", number(s.signals().draftsInWindow(), 0), Optional.empty()));
+    out.add(
+        row(
+            "rejected draft tokens/s (wasted)",
+            number(s.signals().rejectedDraftTokensPerSecond(), 1),
+            Optional.empty()));
+    Double share = s.signals().outputShareFromDrafts();
+    out.add(
+        row(
+            "output tokens from accepted drafts",
+            share == null ? "–" : percent(share),
+            Optional.empty()));
     if (s.signals().draftOverhead() != null) {
       out.add(
           row(

@@ -1,0 +1,138 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.schedule.DaemonAccess;
+import dev.specwatch.sim.ScenarioLoader;
+import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The recipe page charts the measured speed-up by load (docs/SPEEDUP.md), in Debian's Chromium: a
+ * day of the simulator's step-time history (an EAGLE deployment and the same model without
+ * speculation, through 1 to 32 running requests) backfilled into a real Prometheus, the daemon
+ * serving the page. The screenshot goes to target/ui/recipe-speedup.png.
+ */
+class SpeedupPageIT {
+  @TempDir Path dir;
+
+  private static String model(String name, int k) {
+    StringBuilder m = new StringBuilder();
+    m.append("  - model_name: ").append(name).append("\n    num_speculative_tokens: ").append(k);
+    m.append(
+        "\n    repeat: true\n    step_time: {base_ms: 12, per_token_ms: 0.6, draft_ms: 1.5}\n");
+    m.append("    phases:\n");
+    for (int load : new int[] {1, 2, 4, 8, 16, 32}) {
+      m.append("      - {duration: 40m, running_requests: ").append(load);
+      m.append(k > 0 ? ", position_acceptance: [0.8, 0.6, 0.4]}\n" : "}\n");
+    }
+    return m.toString();
+  }
+
+  @Test
+  void theRecipePageChartsTheSpeedUpByLoadAndWhereItStopsPaying() throws Exception {
+    // A day of history ending now, aligned to its own start (a whole minute).
+    Instant end = Instant.ofEpochSecond(Instant.now().getEpochSecond() / 60 * 60);
+    Instant start = end.minus(Duration.ofHours(24));
+    Simulator sim =
+        new Simulator(
+            ScenarioLoader.parse(
+                "speedup.yaml",
+                "name: speedup\nmodels:\n" + model("it/eagle", 3) + model("it/eagle-plain", 0),
+                dir),
+            Clock.fixed(start, ZoneOffset.UTC));
+    String history =
+        sim.openMetricsHistory(start, end, Duration.ofSeconds(30))
+            .replace("{engine=", "{job=\"vllm\",engine=");
+    Path alerts = dir.resolve("alerts");
+    Files.createDirectories(alerts);
+    Files.writeString(
+        alerts.resolve("eagle.yaml"),
+        "recipe: eagle\nmatch: {job: vllm, model_name: it/eagle}\nnum_speculative_tokens: 3\n"
+            + "min_drafts: 10\nspeedup_baseline: eagle-plain\n");
+    Files.writeString(
+        alerts.resolve("plain.yaml"),
+        "recipe: eagle-plain\nmatch: {job: vllm, model_name: it/eagle-plain}\n"
+            + "num_speculative_tokens: 0\n");
+    System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1200,1400",
+        "--user-data-dir=" + Files.createTempDirectory(dir, "chromium"));
+    WebDriver browser = new ChromeDriver(options);
+    try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config,
+          "prometheus: {url: \""
+              + prometheus.baseUri()
+              + "\"}\nevaluation: {interval: 5s, window: 5m}\npolicies: alerts\n"
+              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\n");
+      try (var daemon =
+          DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
+        String page = "http://127.0.0.1:" + daemon.port() + "/recipes/eagle";
+        org.awaitility.Awaitility.await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () -> {
+                  browser.get(page);
+                  return !browser.findElements(By.cssSelector("span.badge")).isEmpty();
+                });
+        String text = browser.findElement(By.tagName("main")).getText();
+        assertThat(text)
+            .contains("Speed-up by load")
+            .contains("against eagle-plain over the last 24 hours")
+            .contains("Speculation paid up to 31 running requests.");
+        // One bar per load bucket, green where it pays, red where it costs (32-63).
+        assertThat(browser.findElements(By.cssSelector("svg.speedup rect"))).hasSize(6);
+        assertThat(
+                browser
+                    .findElements(By.cssSelector("svg.speedup rect"))
+                    .get(5)
+                    .getAttribute("fill"))
+            .isEqualTo("#de350b");
+        assertThat(
+                browser
+                    .findElements(By.cssSelector("svg.speedup rect"))
+                    .get(0)
+                    .getAttribute("fill"))
+            .isEqualTo("#36b37e");
+        assertThat(text).contains("32–63").contains("costs").contains("16–31");
+        // The rest of the efficiency picture: 0.8, 0.6 / 0.8, 0.4 / 0.6; 1.8 of 2.8 tokens a step.
+        assertThat(text)
+            .contains("Given the position before was accepted: 0.800 · 0.750 · 0.667")
+            .contains("output tokens from accepted drafts")
+            .contains("64.3 %");
+        Files.createDirectories(Path.of("target/ui"));
+        Files.write(
+            Path.of("target/ui/recipe-speedup.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+      }
+    } finally {
+      browser.quit();
+    }
+  }
+}
