@@ -152,6 +152,7 @@ final class AdviseCommand implements Callable<Integer> {
       Map<String, Object> root = json(advice, over, covered, s);
       root.put("efficiency", EvaluationJson.efficiency(s.signals()));
       root.put("speedup", speedup.json());
+      root.put("advice_by_load", speedup.scheduleJson());
       out.println(EvaluationJson.MAPPER.writeValueAsString(root));
       return ExitCodes.OK;
     }
@@ -221,7 +222,8 @@ final class AdviseCommand implements Callable<Integer> {
     Instant start = end.minus(window);
     if (baselineFrom != null) {
       return SpeedupReport.beforeAndAfter(
-          prometheus, policy, baselineFrom, baselineTo, start, end, step);
+              prometheus, policy, baselineFrom, baselineTo, start, end, step)
+          .withSchedule(positions(prometheus, policy, start, end), policy.numSpeculativeTokens());
     }
     String name = baseline != null ? baseline : policy.speedupBaseline().orElse(null);
     if (name == null) {
@@ -234,7 +236,14 @@ final class AdviseCommand implements Callable<Integer> {
     if (other.recipe().equals(policy.recipe())) {
       throw new UsageException("--baseline names the recipe itself; use --baseline-from/-to");
     }
-    return SpeedupReport.against(prometheus, policy, other, start, end, step);
+    return SpeedupReport.against(prometheus, policy, other, start, end, step)
+        .withSchedule(positions(prometheus, policy, start, end), policy.numSpeculativeTokens());
+  }
+
+  private java.util.Map<Integer, List<Double>> positions(
+      PrometheusClient prometheus, Policy policy, Instant start, Instant end)
+      throws dev.specwatch.prometheus.PrometheusException {
+    return dev.specwatch.signals.LoadHistory.positionsByLoad(prometheus, policy, start, end, step);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.advisor.LoadSchedule;
 import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -32,10 +33,11 @@ record SpeedupReport(
     Instant to,
     Duration step,
     SpeedupByLoad.Result result,
-    String reason) {
+    String reason,
+    List<LoadSchedule.Entry> schedule) {
 
   static SpeedupReport notMeasured(String reason) {
-    return new SpeedupReport(null, null, null, null, null, null, null, reason);
+    return new SpeedupReport(null, null, null, null, null, null, null, reason, List.of());
   }
 
   /** Against another deployment over the same window ({@code speedup_baseline}). */
@@ -55,7 +57,8 @@ record SpeedupReport(
             steps.getOrDefault(recipe.recipe(), List.of()),
             steps.getOrDefault(baseline.recipe(), List.of()),
             step.toMillis() / 1000.0),
-        null);
+        null,
+        List.of());
   }
 
   /** Against the recipe's own history from {@code baselineFrom} to {@code baselineTo}. */
@@ -82,7 +85,59 @@ record SpeedupReport(
         to,
         step,
         SpeedupByLoad.measure(now, before, step.toMillis() / 1000.0),
-        null);
+        null,
+        List.of());
+  }
+
+  /** The same report with the advice by load drawn from it and the recipe's acceptance by load. */
+  SpeedupReport withSchedule(Map<Integer, List<Double>> positionsByLoad, int k) {
+    if (result == null) {
+      return this;
+    }
+    return new SpeedupReport(
+        baseline,
+        baselineFrom,
+        baselineTo,
+        from,
+        to,
+        step,
+        result,
+        reason,
+        LoadSchedule.schedule(result, positionsByLoad, k));
+  }
+
+  /** The {@code advice_by_load} object of {@code advise --output json}; null without a measure. */
+  Map<String, Object> scheduleJson() {
+    if (result == null || schedule.isEmpty()) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    List<Object> entries = new ArrayList<>();
+    for (LoadSchedule.Entry e : schedule) {
+      Map<String, Object> j = new LinkedHashMap<>();
+      j.put("running_min", e.runningMin());
+      j.put("running_max", e.runningMax());
+      j.put("k", e.k());
+      j.put("expected_speedup", round(e.expectedSpeedup(), 3));
+      j.put("measured_speedup_at_current_k", round(e.measuredSpeedup(), 3));
+      j.put("draft_cost", round(e.draftCost(), 4));
+      entries.add(j);
+    }
+    m.put("schedule", entries);
+    m.put(
+        "vllm",
+        Map.of(
+            "num_speculative_tokens_per_batch_size",
+            LoadSchedule.vllm(schedule).stream().map(r -> List.of(r[0], r[1], r[2])).toList()));
+    Map<String, Integer> trt = new LinkedHashMap<>();
+    LoadSchedule.trtllm(schedule).forEach((b, k) -> trt.put(Integer.toString(b), k));
+    m.put("trtllm", Map.of("draft_len_schedule", trt));
+    m.put(
+        "basis",
+        "per bucket: the speed-up measured at the current k and the acceptance by position there;"
+            + " a step with j drafts costs 1 + j*c plain steps, c from the measurement; not"
+            + " extrapolated beyond the current k");
+    return m;
   }
 
   /** The {@code speedup} object of {@code advise --output json}. */
@@ -181,6 +236,32 @@ record SpeedupReport(
         result.paysUpToRunning() == null
             ? "speculation pays at no measured load"
             : "pays up to " + result.paysUpToRunning() + " running requests");
+    if (schedule.isEmpty()) {
+      return;
+    }
+    out.println("advice by load (from the measured speed-up and acceptance in each bucket):");
+    for (LoadSchedule.Entry e : schedule) {
+      out.printf(
+          Locale.ROOT,
+          "  %7s  k=%d  expected %.2fx (measured %.2fx at the current k)%n",
+          e.runningMin() == e.runningMax()
+              ? Integer.toString(e.runningMin())
+              : e.runningMin() + "-" + e.runningMax(),
+          e.k(),
+          e.expectedSpeedup(),
+          e.measuredSpeedup());
+    }
+    StringBuilder vllm = new StringBuilder();
+    for (int[] r : LoadSchedule.vllm(schedule)) {
+      vllm.append(vllm.length() == 0 ? "" : ", ").append(java.util.Arrays.toString(r));
+    }
+    out.println(
+        "  vLLM speculative_config: \"num_speculative_tokens_per_batch_size\": [" + vllm + "]");
+    StringBuilder trt = new StringBuilder();
+    LoadSchedule.trtllm(schedule)
+        .forEach(
+            (b, k) -> trt.append(trt.length() == 0 ? "" : ", ").append(b).append(": ").append(k));
+    out.println("  TensorRT-LLM speculative_config: draft_len_schedule: {" + trt + "}");
   }
 
   private static String seconds(Instant t) {

@@ -99,4 +99,66 @@ public final class LoadHistory {
     }
     return out;
   }
+
+  /**
+   * A recipe's acceptance by draft position in each bucket of load ({@link
+   * SpeedupByLoad#bucketOf}), drafts-weighted over the steps of the bucket: bucket index to one
+   * value per position (null where no drafts reached it). Empty for an engine without per-position
+   * counters.
+   */
+  public static Map<Integer, List<Double>> positionsByLoad(
+      PrometheusApi api, Policy p, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    EngineProfile profile = EngineProfile.of(p.engine());
+    int k = p.numSpeculativeTokens();
+    if (k < 1 || !profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
+      return Map.of();
+    }
+    List<String> labels = p.matchLabelNames();
+    QueryScope scope =
+        new QueryScope(labels, Evaluator.selector(labels, List.of(p)), step, Duration.ZERO)
+            .withK(k);
+    List<String> key = List.copyOf(p.match().values());
+    Map<Double, Double> running =
+        series(api, profile.query(Signal.RUNNING_REQUESTS, scope), labels, from, to, step)
+            .getOrDefault(key, Map.of());
+    Map<Double, Double> drafts =
+        series(api, profile.query(Signal.DRAFTS_IN_WINDOW, scope), labels, from, to, step)
+            .getOrDefault(key, Map.of());
+    List<String> withPosition = new ArrayList<>(labels);
+    withPosition.add("position");
+    Map<List<String>, Map<Double, Double>> byPosition =
+        series(api, profile.query(Signal.POSITION_ACCEPTANCE, scope), withPosition, from, to, step);
+    Map<Integer, double[]> sums = new TreeMap<>();
+    for (Map.Entry<Double, Double> d : drafts.entrySet()) {
+      Double r = running.get(d.getKey());
+      if (r == null || !Double.isFinite(d.getValue()) || d.getValue() <= 0) {
+        continue;
+      }
+      int bucket = SpeedupByLoad.bucketOf(r);
+      if (bucket < 0) {
+        continue;
+      }
+      double[] acc = sums.computeIfAbsent(bucket, b -> new double[2 * k]);
+      for (int i = 0; i < k; i++) {
+        List<String> pk = new ArrayList<>(key);
+        pk.add(Integer.toString(i));
+        Double a = byPosition.getOrDefault(pk, Map.of()).get(d.getKey());
+        if (a != null && Double.isFinite(a)) {
+          acc[i] += a * d.getValue();
+          acc[k + i] += d.getValue();
+        }
+      }
+    }
+    Map<Integer, List<Double>> out = new TreeMap<>();
+    sums.forEach(
+        (bucket, acc) -> {
+          List<Double> values = new ArrayList<>();
+          for (int i = 0; i < k; i++) {
+            values.add(acc[k + i] > 0 ? acc[i] / acc[k + i] : null);
+          }
+          out.put(bucket, values);
+        });
+    return out;
+  }
 }

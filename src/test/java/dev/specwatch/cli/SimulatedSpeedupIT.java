@@ -38,6 +38,17 @@ class SimulatedSpeedupIT {
     return length * 1000 / (BASE + PER_TOKEN * running * (1 + k) + DRAFT * k);
   }
 
+  /** The model's speed-up at load R with j drafts: E_j (b + pR) / (b + pR(1 + j) + dj). */
+  private static double speedupAt(int running, int j) {
+    double length = 1;
+    for (int i = 0; i < j; i++) {
+      length += ACCEPTANCE[i];
+    }
+    return length
+        * (BASE + PER_TOKEN * running)
+        / (BASE + PER_TOKEN * running * (1 + j) + DRAFT * j);
+  }
+
   /** E_k (b + p·R) / (b + p·R·(1 + k) + d·k): the model's speed-up at load R. */
   private static double speedup(int running) {
     double length = 1 + ACCEPTANCE[0] + ACCEPTANCE[1] + ACCEPTANCE[2];
@@ -128,6 +139,30 @@ class SimulatedSpeedupIT {
       assertThat(speedup(16)).isGreaterThan(1);
       assertThat(speedup(32)).isLessThan(1);
       assertThat(speedup.path("pays_up_to_running").asInt()).isEqualTo(31);
+
+      // Advice by load: in every bucket the k it picks is within 2 % of the best k the step-time
+      // model allows (S_j = E_j (b + pR) / (b + pR(1 + j) + dj), j = 0..3), and it predicts that
+      // k's speed-up within 5 %.
+      JsonNode schedule = new ObjectMapper().readTree(r.out()).path("advice_by_load");
+      assertThat(schedule.path("schedule")).as(schedule.toString()).hasSize(LOADS.length);
+      for (int i = 0; i < LOADS.length; i++) {
+        JsonNode e = schedule.path("schedule").get(i);
+        double best = 1;
+        for (int j = 1; j <= 3; j++) {
+          best = Math.max(best, speedupAt(LOADS[i], j));
+        }
+        int k = e.path("k").asInt();
+        double chosen = k == 0 ? 1 : speedupAt(LOADS[i], k);
+        assertThat(chosen).as("load %d: %s", LOADS[i], e).isGreaterThan(best * 0.98);
+        assertThat(e.path("expected_speedup").asDouble()).isCloseTo(chosen, within(chosen * 0.05));
+      }
+      // At one running request all three drafts pay; at 32 one draft does, three cost.
+      assertThat(schedule.path("schedule").get(0).path("k").asInt()).isEqualTo(3);
+      assertThat(schedule.path("schedule").get(LOADS.length - 1).path("k").asInt()).isEqualTo(1);
+      JsonNode vllm = schedule.path("vllm").path("num_speculative_tokens_per_batch_size");
+      assertThat(vllm.get(0).get(0).asInt()).isEqualTo(1);
+      assertThat(vllm.get(vllm.size() - 1).get(2).asInt()).isEqualTo(1);
+      assertThat(schedule.path("trtllm").path("draft_len_schedule").path("1").asInt()).isEqualTo(3);
     }
   }
 }
