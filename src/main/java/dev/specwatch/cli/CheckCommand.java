@@ -66,7 +66,14 @@ final class CheckCommand implements Callable<Integer> {
     SpecwatchConfig c = config.load();
     Duration w = window == null ? c.evaluation().window() : window;
     PrometheusClient client = new PrometheusClient(c.prometheus());
-    Evaluator evaluator = new Evaluator(client, Clock.systemUTC());
+    Evaluator evaluator =
+        new Evaluator(
+            client,
+            Clock.systemUTC(),
+            new dev.specwatch.signals.SpeedupReadings(
+                client,
+                java.util.stream.Stream.concat(c.policies().stream(), c.baselines().stream())
+                    .toList()));
     Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
     Map<String, String> detection = detection(c, client, evaluation);
     Map<String, String> noData =

@@ -309,8 +309,10 @@ final class PolicyReader {
           "needs vLLM's draft-token counters; SGLang exports none, and learning TensorRT-LLM's"
               + " is not built yet (docs/ENGINES.md)");
     }
+    Optional<Policy.Speedup> speedup = t.map("speedup").flatMap(SpeedupBaselines::threshold);
     t.finish();
-    return new Policy.Thresholds(acceptance, meanLength, positions, regression, throughput, change);
+    return new Policy.Thresholds(
+        acceptance, meanLength, positions, regression, throughput, change, speedup);
   }
 
   private static Optional<Policy.Change> change(MapReader c) {
@@ -376,7 +378,7 @@ final class PolicyReader {
     return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
   }
 
-  private static Optional<Threshold> threshold(MapReader a, double min, double max) {
+  static Optional<Threshold> threshold(MapReader a, double min, double max) {
     OptionalDouble below = a.optionalNumber("below", min, max);
     if (!a.has("below")) {
       a.error("below", "is required");

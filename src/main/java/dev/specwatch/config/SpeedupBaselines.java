@@ -7,10 +7,20 @@ import dev.specwatch.yaml.Problems;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The cross-policy check of {@code speedup_baseline} (docs/SPEEDUP.md). */
 final class SpeedupBaselines {
   private SpeedupBaselines() {}
+
+  /** {@code thresholds.speedup}: {@code below}, {@code clear_above}, {@code over} (at least 1h). */
+  static Optional<Policy.Speedup> threshold(MapReader a) {
+    java.time.Duration over = a.duration("over", Policy.Speedup.DEFAULT_OVER);
+    if (over.compareTo(java.time.Duration.ofHours(1)) < 0) {
+      a.error("over", "must be at least 1h: a speed-up needs hours of load behind it");
+    }
+    return PolicyReader.threshold(a, 0, 100).map(th -> new Policy.Speedup(th, over));
+  }
 
   /**
    * A policy's {@code num_speculative_tokens}: required; 0 for a deployment without speculation,
@@ -43,6 +53,13 @@ final class SpeedupBaselines {
     policies.forEach(p -> byRecipe.put(p.recipe(), p));
     for (Policy p : policies) {
       if (p.speedupBaseline().isEmpty()) {
+        if (p.thresholds().speedup().isPresent()) {
+          problems.add(
+              p.source(),
+              "thresholds.speedup",
+              "needs speedup_baseline: the deployment the speed-up is measured against"
+                  + " (docs/SPEEDUP.md)");
+        }
         continue;
       }
       String name = p.speedupBaseline().get();

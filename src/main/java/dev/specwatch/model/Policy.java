@@ -59,6 +59,7 @@ public record Policy(
           "throughput",
           "slo_burn",
           "change",
+          "speedup",
           "datasource_unavailable",
           "state_recovered");
 
@@ -74,6 +75,15 @@ public record Policy(
     maintenance = List.copyOf(maintenance);
   }
 
+  /**
+   * The measured speed-up at the load the recipe runs (docs/SPEEDUP.md) below {@code
+   * threshold.below()}: measured against its {@code speedup_baseline} over the trailing {@code
+   * over}, in the bucket of running requests it ran in lately.
+   */
+  public record Speedup(Threshold threshold, Duration over) {
+    public static final Duration DEFAULT_OVER = Duration.ofHours(6);
+  }
+
   /** Thresholds of one recipe; each is optional. Positions are 0-based draft positions. */
   public record Thresholds(
       Optional<Threshold> acceptanceRate,
@@ -81,9 +91,29 @@ public record Policy(
       SortedMap<Integer, Threshold> positionAcceptance,
       Optional<Regression> regression,
       Optional<Throughput> throughput,
-      Optional<Change> change) {
+      Optional<Change> change,
+      Optional<Speedup> speedup) {
     public Thresholds {
       positionAcceptance = new TreeMap<>(positionAcceptance);
+      speedup = speedup == null ? Optional.empty() : speedup;
+    }
+
+    /** Without a speed-up threshold. */
+    public Thresholds(
+        Optional<Threshold> acceptanceRate,
+        Optional<Threshold> meanAcceptedLength,
+        SortedMap<Integer, Threshold> positionAcceptance,
+        Optional<Regression> regression,
+        Optional<Throughput> throughput,
+        Optional<Change> change) {
+      this(
+          acceptanceRate,
+          meanAcceptedLength,
+          positionAcceptance,
+          regression,
+          throughput,
+          change,
+          Optional.empty());
     }
 
     public static Thresholds none() {

@@ -62,6 +62,7 @@ public final class SlackMessages {
       case "change" -> "acceptance (learned change detection)";
       case "throughput" -> "throughput per request";
       case "slo_burn" -> "acceptance SLO budget";
+      case "speedup" -> "measured speed-up at its load";
       default -> t.rule().replace('_', ' ');
     };
   }

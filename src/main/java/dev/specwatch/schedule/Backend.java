@@ -157,7 +157,14 @@ final class Backend implements AutoCloseable {
       Learner learner)
       throws IOException {
     return new AlertService(
-        new Evaluator(prometheus, clock),
+        new Evaluator(
+            prometheus,
+            clock,
+            new dev.specwatch.signals.SpeedupReadings(
+                prometheus,
+                java.util.stream.Stream.concat(
+                        config.policies().stream(), config.baselines().stream())
+                    .toList())),
         learner,
         new AlertEngine(config.alerting(), shard == 0),
         state(shard),

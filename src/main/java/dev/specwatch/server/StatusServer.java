@@ -100,11 +100,7 @@ public final class StatusServer implements AutoCloseable {
       return List.of();
     }
 
-    /**
-     * Adds a silence.
-     *
-     * @throws IllegalArgumentException when the recipe or rule is unknown (the message says which)
-     */
+    /** Adds a silence; IllegalArgumentException names an unknown recipe or rule. */
     default Silence addSilence(
         String recipe, Optional<String> rule, Duration duration, String comment, String author)
         throws IOException {
@@ -127,9 +123,7 @@ public final class StatusServer implements AutoCloseable {
     }
 
     /** A recipe's measured speed-up by load over the last day, when it has a baseline. */
-    default Optional<SpeedupView> speedup(String recipe) {
-      return Optional.empty();
-    }
+    Optional<SpeedupView> speedup(String recipe);
 
     /** The Grafana base URL for dashboard links. */
     default Optional<URI> grafana() {

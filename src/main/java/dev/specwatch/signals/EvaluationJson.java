@@ -49,6 +49,7 @@ public final class EvaluationJson {
     signals.put("drafts_in_window", s.draftsInWindow());
     signals.put("running_requests", s.runningRequests());
     signals.put("draft_overhead", s.draftOverhead());
+    signals.put("speedup", s.speedup());
     recipe.put("signals", signals);
     recipe.put("efficiency", efficiency(s));
     r.baseline()

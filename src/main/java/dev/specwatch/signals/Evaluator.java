@@ -37,10 +37,20 @@ public final class Evaluator {
 
   private final PrometheusApi api;
   private final Clock clock;
+  private final SpeedupReadings speedups;
 
   public Evaluator(PrometheusApi api, Clock clock) {
+    this(api, clock, null);
+  }
+
+  /**
+   * @param speedups measures the speed-up of recipes with {@code thresholds.speedup}; null: none is
+   *     measured (their speed-up reads no value, so the rule gives no verdict)
+   */
+  public Evaluator(PrometheusApi api, Clock clock, SpeedupReadings speedups) {
     this.api = api;
     this.clock = clock;
+    this.speedups = speedups;
   }
 
   /** Answers one PromQL query for an evaluation (instant query, or a slice of a range query). */
@@ -82,8 +92,10 @@ public final class Evaluator {
     }
     Map<String, RecipeSnapshot> byRecipe = new HashMap<>();
     int queries = 0;
+    Map<String, Double> speedup = speedups == null ? Map.of() : speedups.read(policies, time);
     for (Map.Entry<GroupKey, List<Policy>> group : groups.entrySet()) {
-      GroupResult result = evaluateGroup(group.getKey(), group.getValue(), window, step, fetcher);
+      GroupResult result =
+          evaluateGroup(group.getKey(), group.getValue(), window, step, fetcher, speedup);
       queries += result.queries();
       result.snapshots().forEach(s -> byRecipe.put(s.recipe(), s));
     }
@@ -129,7 +141,12 @@ public final class Evaluator {
           Signal.STEP_ACCEPTED_PER_POSITION);
 
   private GroupResult evaluateGroup(
-      GroupKey key, List<Policy> recipes, Duration window, Duration step, Fetcher fetcher) {
+      GroupKey key,
+      List<Policy> recipes,
+      Duration window,
+      Duration step,
+      Fetcher fetcher,
+      Map<String, Double> speedup) {
     EngineProfile profile = EngineProfile.of(key.engine());
     QueryScope scope =
         new QueryScope(key.labelNames(), selector(key.labelNames(), recipes), window);
@@ -189,7 +206,7 @@ public final class Evaluator {
     }
     List<RecipeSnapshot> snapshots = new ArrayList<>(recipes.size());
     for (Policy p : recipes) {
-      RecipeSnapshot snapshot = Snapshots.snapshot(p, results, step);
+      RecipeSnapshot snapshot = Snapshots.snapshot(p, results, step, speedup.get(p.recipe()));
       if (fullShape.isPresent()
           && snapshot.state() != RecipeState.NO_DATA
           && snapshot.state() != RecipeState.ERROR) {

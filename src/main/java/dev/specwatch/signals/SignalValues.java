@@ -20,10 +20,35 @@ public record SignalValues(
     Double generationTokensPerSecond,
     Double draftsInWindow,
     Double runningRequests,
-    Double draftOverhead) {
+    Double draftOverhead,
+    Double speedup) {
 
   public SignalValues {
     positionAcceptance = Collections.unmodifiableList(new ArrayList<>(positionAcceptance));
+  }
+
+  /** Without a measured speed-up (recipes without a speed-up threshold). */
+  public SignalValues(
+      Double acceptanceRate,
+      Double meanAcceptedLength,
+      List<Double> positionAcceptance,
+      Double draftTokensPerSecond,
+      Double acceptedTokensPerSecond,
+      Double generationTokensPerSecond,
+      Double draftsInWindow,
+      Double runningRequests,
+      Double draftOverhead) {
+    this(
+        acceptanceRate,
+        meanAcceptedLength,
+        positionAcceptance,
+        draftTokensPerSecond,
+        acceptedTokensPerSecond,
+        generationTokensPerSecond,
+        draftsInWindow,
+        runningRequests,
+        draftOverhead,
+        null);
   }
 
   /** Without a draft overhead (every engine but TensorRT-LLM). */
@@ -83,6 +108,6 @@ public record SignalValues(
 
   public static SignalValues empty(int positions) {
     return new SignalValues(
-        null, null, Collections.nCopies(positions, null), null, null, null, null, null, null);
+        null, null, Collections.nCopies(positions, null), null, null, null, null, null, null, null);
   }
 }

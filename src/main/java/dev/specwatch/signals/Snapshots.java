@@ -13,8 +13,12 @@ import java.util.Optional;
 final class Snapshots {
   private Snapshots() {}
 
+  /**
+   * @param speedup the measured speed-up at the recipe's load, for its {@code thresholds.speedup};
+   *     null when it has none or it could not be measured
+   */
   static RecipeSnapshot snapshot(
-      Policy p, Map<QueryKey, Map<Policy, List<Sample>>> results, Duration step) {
+      Policy p, Map<QueryKey, Map<Policy, List<Sample>>> results, Duration step, Double speedup) {
     Double drafts = single(results, Signal.DRAFTS_IN_WINDOW, null, p);
     Double[] positions = new Double[p.numSpeculativeTokens()];
     for (Sample s :
@@ -36,7 +40,8 @@ final class Snapshots {
             single(results, Signal.GENERATION_TOKENS_PER_SECOND, null, p),
             drafts,
             single(results, Signal.RUNNING_REQUESTS, null, p),
-            single(results, Signal.DRAFT_OVERHEAD, null, p));
+            single(results, Signal.DRAFT_OVERHEAD, null, p),
+            speedup);
     Optional<Baseline> baseline = Optional.empty();
     Optional<Duration> regressionBaseline =
         p.thresholds().regression().map(Policy.Regression::baseline);

@@ -25,6 +25,7 @@ public record ThresholdReading(String rule, Integer position, Threshold threshol
     t.positionAcceptance()
         .forEach(
             (position, th) -> out.add(new ThresholdReading("position_acceptance", position, th)));
+    t.speedup().ifPresent(s -> out.add(new ThresholdReading("speedup", null, s.threshold())));
     return out;
   }
 
@@ -33,6 +34,7 @@ public record ThresholdReading(String rule, Integer position, Threshold threshol
     return switch (rule) {
       case "acceptance_rate" -> v.acceptanceRate();
       case "mean_accepted_length" -> v.meanAcceptedLength();
+      case "speedup" -> v.speedup();
       default ->
           position < v.positionAcceptance().size() ? v.positionAcceptance().get(position) : null;
     };

@@ -126,6 +126,7 @@ class ArchitectureTest {
             "notify",
             "digest",
             "server",
+            "advisor",
             "detect",
             "store",
             "ha")

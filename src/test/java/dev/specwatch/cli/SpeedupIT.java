@@ -85,7 +85,12 @@ class SpeedupIT {
     prometheus = PrometheusServer.builder().history(om.toString()).start();
     Path alerts = dir.resolve("alerts");
     Files.createDirectories(alerts);
-    policy(alerts, "spec", "it/spec", 3, "speedup_baseline: plain\n");
+    policy(
+        alerts,
+        "spec",
+        "it/spec",
+        3,
+        "speedup_baseline: plain\nthresholds:\n  speedup: {below: 2.2, clear_above: 2.3, over: 18h}\n");
     policy(alerts, "plain", "it/plain", 0, "");
     policy(alerts, "upgraded", "it/upgraded", 3, "");
     config = dir.resolve("specwatch.yaml");
@@ -277,6 +282,27 @@ class SpeedupIT {
     assertThat(speedup.path("baseline").asText()).isEqualTo("upgraded");
     assertThat(speedup.path("baseline_from").asText()).isEqualTo(start.toString());
     assertKnownSpeedUp(speedup);
+  }
+
+  @Test
+  void theSpeedupThresholdReadsTheSpeedUpAtTheLoadTheRecipeRanLately() throws Exception {
+    // The last 20 minutes of "spec" run 1 request (90 / 45 = 2.0x over the 18 h): below 2.2.
+    CliRunner.Result r =
+        CliRunner.run(
+            "check", "--config", config.toString(), "--time", end.toString(), "--output", "json");
+    JsonNode spec = null;
+    for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
+      if (recipe.path("name").asText().equals("spec")) {
+        spec = recipe;
+      }
+    }
+    assertThat(spec).as(r.out()).isNotNull();
+
+    assertThat(spec.path("state").asText()).as(spec.toString()).isEqualTo("breach");
+    assertThat(spec.path("signals").path("speedup").asDouble())
+        .isCloseTo(SPEC[0] / PLAIN[0], within(SPEC[0] / PLAIN[0] * 0.05));
+    assertThat(spec.path("breaches").get(0).path("rule").asText()).isEqualTo("speedup");
+    assertThat(r.exit()).isEqualTo(1);
   }
 
   @Test

@@ -49,12 +49,18 @@ class SpeedupBaselineConfigTest {
                 + "speedup_baseline: plain2\n",
             "recipe: plain\nmatch: {model_name: p}\nnum_speculative_tokens: 0\n"
                 + "thresholds: {acceptance_rate: {below: 0.5}}\n",
-            "recipe: plain2\nmatch: {model_name: p2}\nnum_speculative_tokens: 0\n");
+            "recipe: plain2\nmatch: {model_name: p2}\nnum_speculative_tokens: 0\n",
+            "recipe: d\nmatch: {model_name: d}\nnum_speculative_tokens: 3\n"
+                + "speedup_baseline: plain2\nthresholds: {speedup: {below: 1.1, over: 30m}}\n",
+            "recipe: e\nmatch: {model_name: e}\nnum_speculative_tokens: 3\n"
+                + "thresholds: {speedup: {below: 1.1}}\n");
     assertThatThrownBy(() -> new ConfigLoader(k -> null).load(config))
         .hasMessageContaining("p0.yaml:4:19: speedup_baseline: no recipe 'plian'")
         .hasMessageContaining("p1.yaml:4:19: speedup_baseline: names the recipe itself")
         .hasMessageContaining(
             "p2.yaml:5:19: speedup_baseline: recipe 'plain2' runs on vllm, this one on sglang")
-        .hasMessageContaining("p3.yaml:4:13: thresholds: a deployment without speculation");
+        .hasMessageContaining("p3.yaml:4:13: thresholds: a deployment without speculation")
+        .hasMessageContaining("thresholds.speedup.over: must be at least 1h")
+        .hasMessageContaining("p6.yaml:1:1: thresholds.speedup: needs speedup_baseline");
   }
 }

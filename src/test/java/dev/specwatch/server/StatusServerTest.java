@@ -41,6 +41,11 @@ class StatusServerTest {
     }
 
     @Override
+    public java.util.Optional<SpeedupView> speedup(String recipe) {
+      return java.util.Optional.empty();
+    }
+
+    @Override
     public String metrics() {
       return "# metrics\n";
     }
