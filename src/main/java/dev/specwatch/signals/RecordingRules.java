@@ -37,7 +37,16 @@ public final class RecordingRules {
                 "vllm:total_tokens_per_second:rate1m",
                 VllmProfile.sumRate(VllmProfile.GENERATION_TOKENS, byModel)
                     + "\n  +\n"
-                    + VllmProfile.sumRate(VllmProfile.PROMPT_TOKENS, byModel)));
+                    + VllmProfile.sumRate(VllmProfile.PROMPT_TOKENS, byModel)),
+            new Rule(
+                "vllm:num_requests_running:avg1m", vllm.query(Signal.RUNNING_REQUESTS, byModel)),
+            // Per-request decode speed (docs/SPEEDUP.md): no sample while nothing runs.
+            new Rule(
+                "vllm:generation_tokens_per_second_per_request:rate1m",
+                vllm.query(Signal.GENERATION_TOKENS_PER_SECOND, byModel)
+                    + "\n  /\n("
+                    + vllm.query(Signal.RUNNING_REQUESTS, byModel)
+                    + " > 0)"));
     List<Rule> specDecode =
         List.of(
             new Rule(
