@@ -6,6 +6,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
 import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.HeadlessChromium;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The recipe page charts the measured speed-up by load (docs/SPEEDUP.md), in Debian's Chromium: a
@@ -69,20 +68,7 @@ class SpeedupPageIT {
         alerts.resolve("plain.yaml"),
         "recipe: eagle-plain\nmatch: {job: vllm, model_name: it/eagle-plain}\n"
             + "num_speculative_tokens: 0\n");
-    System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1200,1400",
-        "--user-data-dir=" + Files.createTempDirectory(dir, "chromium"));
-    WebDriver browser = new ChromeDriver(options);
+    WebDriver browser = HeadlessChromium.start(dir, "1200,1400");
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
       Path config = dir.resolve("specwatch.yaml");
       Files.writeString(

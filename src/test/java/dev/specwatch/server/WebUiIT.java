@@ -8,6 +8,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.HeadlessChromium;
 import dev.specwatch.testing.HeldClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +24,6 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The web UI in Debian's Chromium (headless, through chromium-driver and Selenium): a real
@@ -43,20 +42,7 @@ class WebUiIT {
 
   @BeforeEach
   void startBrowser() throws Exception {
-    System.setProperty("webdriver.chrome.driver", "/usr/bin/chromedriver");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1400,1000",
-        "--user-data-dir=" + Files.createTempDirectory(dir, "chromium"));
-    browser = new ChromeDriver(options);
+    browser = HeadlessChromium.start(dir, "1400,1000");
     Files.createDirectories(shots);
   }
 
