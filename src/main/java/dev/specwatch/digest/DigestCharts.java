@@ -87,6 +87,56 @@ final class DigestCharts {
         new JFreeChart(r.recipe() + ": acceptance by draft position", FONT, plot, true), 560, 220);
   }
 
+  /**
+   * The week's measured speed-up by load (docs/SPEEDUP.md): one bar per bucket of running requests,
+   * green where it paid, red where it cost, grey where unclear, a line at 1×.
+   */
+  static byte[] speedup(RecipeWeek r) {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    double top = 2;
+    for (RecipeWeek.Bar b : r.notes().speedup().byLoad()) {
+      data.addValue(
+          b.speedup(), "speed-up", b.speedup() == null ? b.load() + ": too little data" : b.load());
+      if (b.speedup() != null) {
+        top = Math.max(top, Math.ceil(b.speedup() * 2 + 0.5) / 2);
+      }
+    }
+    List<RecipeWeek.Bar> bars = r.notes().speedup().byLoad();
+    BarRenderer renderer =
+        new BarRenderer() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public java.awt.Paint getItemPaint(int row, int column) {
+            return switch (bars.get(column).verdict()) {
+              case "pays" -> new Color(0x36, 0xb3, 0x7e);
+              case "costs" -> new Color(0xde, 0x35, 0x0b);
+              default -> new Color(0xa5, 0xad, 0xba);
+            };
+          }
+        };
+    renderer.setBarPainter(new StandardBarPainter());
+    renderer.setShadowVisible(false);
+    NumberAxis axis = axis("speed-up per request (×)", 0, top, new DecimalFormat("0.0"));
+    CategoryPlot plot =
+        new CategoryPlot(data, new CategoryAxis("running requests"), axis, renderer);
+    style(plot);
+    org.jfree.chart.plot.ValueMarker one = new org.jfree.chart.plot.ValueMarker(1.0);
+    one.setPaint(Color.DARK_GRAY);
+    one.setStroke(
+        new BasicStroke(
+            1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+    plot.addRangeMarker(one);
+    return png(
+        new JFreeChart(
+            r.recipe() + ": speed-up by load against " + r.notes().speedup().baseline(),
+            FONT,
+            plot,
+            false),
+        560,
+        220);
+  }
+
   /** A fixed range with plain ticks: never scientific notation, never zoomed into noise. */
   private static NumberAxis axis(String label, double lower, double upper, DecimalFormat format) {
     NumberAxis axis = new NumberAxis(label);

@@ -218,6 +218,11 @@ public final class DigestRenderer {
         images.put(dailyCid, DigestCharts.daily(r));
         m.put("dailyCid", dailyCid);
       }
+      if (r.notes().speedup() != null && r.notes().speedup().speedup() != null) {
+        String speedupCid = "speedup-" + i + "@specwatch";
+        images.put(speedupCid, DigestCharts.speedup(r));
+        m.put("speedupCid", speedupCid);
+      }
       if (r.positionAcceptance().stream().anyMatch(x -> x != null)) {
         String positionsCid = "positions-" + i + "@specwatch";
         images.put(positionsCid, DigestCharts.positions(r));

@@ -61,6 +61,16 @@ final class DigestSpeedup {
         most.runningMin(),
         most.runningMax(),
         r.paysUpToRunning(),
-        null);
+        null,
+        r.byLoad().stream()
+            .map(
+                b ->
+                    new RecipeWeek.Bar(
+                        b.runningMin() == b.runningMax()
+                            ? Integer.toString(b.runningMin())
+                            : b.runningMin() + "–" + b.runningMax(),
+                        b.speedup(),
+                        b.verdict()))
+            .toList());
   }
 }

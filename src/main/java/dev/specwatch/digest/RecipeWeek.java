@@ -85,9 +85,14 @@ public record RecipeWeek(
       int runningMin,
       int runningMax,
       Integer paysUpToRunning,
-      String note) {
+      String note,
+      List<Bar> byLoad) {
+    public Speedup {
+      byLoad = byLoad == null ? List.of() : List.copyOf(byLoad);
+    }
+
     public static Speedup notMeasured(String note) {
-      return new Speedup(null, null, null, null, 0, 0, null, note);
+      return new Speedup(null, null, null, null, 0, 0, null, note, List.of());
     }
 
     /** "1.19× per request at 4–7 running requests" (or 1 running request). */
@@ -99,6 +104,9 @@ public record RecipeWeek(
       return String.format(java.util.Locale.ROOT, "%.2f× per request at %s", speedup, load);
     }
   }
+
+  /** One bucket of the week's speed-up by load, for the chart; {@code speedup} null: no number. */
+  public record Bar(String load, Double speedup, String verdict) {}
 
   public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
 }

@@ -323,7 +323,17 @@ class SpeedupIT {
     assertThat(s.speedup()).isCloseTo(SPEC[2] / PLAIN[2], within(SPEC[2] / PLAIN[2] * 0.1));
     assertThat(s.paysUpToRunning()).isEqualTo(7);
     assertThat(d.bestPerformer()).map(RecipeWeek::recipe).contains("spec");
-    String text = new DigestRenderer(Optional.empty()).render(d).text();
+    DigestRenderer.Rendered rendered = new DigestRenderer(Optional.empty()).render(d);
+    String text = rendered.text();
+    // The mail charts it: one PNG of the speed-up by load, for the recipe with a baseline only.
+    List<String> charts =
+        rendered.images().keySet().stream().filter(k -> k.startsWith("speedup-")).toList();
+    assertThat(charts).hasSize(1);
+    byte[] png = rendered.images().get(charts.get(0));
+    assertThat(png).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+    assertThat(rendered.html()).contains("cid:" + charts.get(0));
+    java.nio.file.Files.createDirectories(Path.of("target/digest"));
+    java.nio.file.Files.write(Path.of("target/digest/speedup.png"), png);
     assertThat(text)
         .contains("Best performer: spec, 1.")
         .contains("× per request at 4–7 running requests (measured against plain)")
