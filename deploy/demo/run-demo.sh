@@ -5,7 +5,7 @@
 #   - the Debian `prometheus` with specwatch's recording rules, scraping it;
 #   - `specwatch simulate slack`, a stand-in for the Slack Web API that prints what it receives;
 #   - `specwatch run` with the shipped policies (alerts/), notifying the Slack stand-in;
-#   - 12 hours of simulated history backfilled, so `advise` can measure speed-up by load at once.
+#   - a day of simulated history backfilled, so `advise` can measure speed-up by load at once.
 # You see the alert fire in Slack and in the log, then the message updated when it recovers.
 # Ctrl-C stops everything it started.
 set -euo pipefail
@@ -70,9 +70,9 @@ scrape_configs:
     metric_relabel_configs:
       - {source_labels: [__name__], regex: 'trtllm_.*', action: keep}
 YAML
-# Twelve hours of the scenario's vLLM history, backfilled before Prometheus starts, so that
+# A day of the scenario's vLLM history, backfilled before Prometheus starts, so that
 # `advise` has a day's worth of load to measure the speed-up on from the first minute.
-java -jar "$JAR" simulate --history 12h --history-out "$WORK/history.om" >/dev/null
+java -jar "$JAR" simulate --history 24h --history-out "$WORK/history.om" >/dev/null
 promtool tsdb create-blocks-from openmetrics "$WORK/history.om" "$WORK/data" \
   >"$WORK/backfill.log" 2>&1 || { cat "$WORK/backfill.log" >&2; exit 1; }
 rm -f "$WORK/history.om"
@@ -116,8 +116,8 @@ Scenario: qwen3.8-27b-nvfp4 (MTP, k=3) healthy for 45s (acceptance ~0.84), regre
 (~0.41, below its 0.45 threshold), recovered for 45s, in a loop; deepseek-r1-mtp (vLLM),
 deepseek-v4-sglang (SGLang with DP attention) and deepseek-r1-fp4-trtllm (TensorRT-LLM) stay
 healthy. llama-3.3-70b-eagle (EAGLE, k=3) and llama-3.3-70b (no speculation) run the same loads,
-1 to 32 running requests; 12 hours of their history are backfilled. What speculation buys there:
-  java -jar $JAR advise --config $WORK/specwatch.yaml --recipe llama-3.3-70b-eagle --window 12h
+1 to 32 running requests; a day of their history is backfilled. What speculation buys there:
+  java -jar $JAR advise --config $WORK/specwatch.yaml --recipe llama-3.3-70b-eagle --window 24h
 (about 1.9x at one running request, 1.1x at 16, below 1 at 32: it stops paying in between).
 Expect, about two minutes in (the 1m window has to fill with the regression, then 20s of
 'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and a [slack]
