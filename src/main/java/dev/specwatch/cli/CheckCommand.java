@@ -70,10 +70,7 @@ final class CheckCommand implements Callable<Integer> {
         new Evaluator(
             client,
             Clock.systemUTC(),
-            new dev.specwatch.signals.SpeedupReadings(
-                client,
-                java.util.stream.Stream.concat(c.policies().stream(), c.baselines().stream())
-                    .toList()));
+            new dev.specwatch.signals.SpeedupReadings(client, c.recipes()));
     Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
     Map<String, String> detection = detection(c, client, evaluation);
     Map<String, String> noData =

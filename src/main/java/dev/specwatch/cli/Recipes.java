@@ -28,12 +28,9 @@ final class Recipes {
 
   /** A recipe of any kind, speculative or a baseline (k = 0), for {@code --baseline}. */
   static Policy findAny(SpecwatchConfig c, String name) {
-    Set<String> all = names(c);
-    c.baselines().forEach(p -> all.add(p.recipe()));
-    return java.util.stream.Stream.concat(c.policies().stream(), c.baselines().stream())
-        .filter(p -> p.recipe().equals(name))
-        .findFirst()
-        .orElseThrow(() -> unknown("no recipe '" + name + "'", name, all));
+    Set<String> all = new TreeSet<>();
+    c.recipes().forEach(p -> all.add(p.recipe()));
+    return c.recipe(name).orElseThrow(() -> unknown("no recipe '" + name + "'", name, all));
   }
 
   /** Checks a recipe name or glob: it must match at least one recipe, unless forced. */

@@ -113,8 +113,7 @@ final class SimulateCommand implements Callable<Integer> {
       java.time.Instant from = end.minus(history);
       String text =
           new Simulator(scenario, Clock.fixed(from, java.time.ZoneOffset.UTC))
-              .openMetricsHistory(from, end, Duration.ofSeconds(30))
-              .replace("{engine=", "{job=\"" + historyJob + "\",engine=");
+              .openMetricsHistory(from, end, Duration.ofSeconds(30), historyJob);
       java.nio.file.Files.writeString(historyOut, text, java.nio.charset.StandardCharsets.UTF_8);
       out.println("wrote " + Durations.format(history) + " of history to " + historyOut);
       return ExitCodes.OK;

@@ -44,8 +44,6 @@ record SpeedupReport(
   static SpeedupReport against(
       PrometheusApi api, Policy recipe, Policy baseline, Instant from, Instant to, Duration step)
       throws PrometheusException {
-    Map<String, List<SpeedupByLoad.Step>> steps =
-        LoadHistory.fetch(api, List.of(recipe, baseline), from, to, step);
     return new SpeedupReport(
         baseline.recipe(),
         null,
@@ -53,10 +51,7 @@ record SpeedupReport(
         from,
         to,
         step,
-        SpeedupByLoad.measure(
-            steps.getOrDefault(recipe.recipe(), List.of()),
-            steps.getOrDefault(baseline.recipe(), List.of()),
-            step.toMillis() / 1000.0),
+        LoadHistory.speedup(api, recipe, baseline, from, to, step),
         null,
         List.of());
   }

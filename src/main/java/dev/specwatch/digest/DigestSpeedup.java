@@ -7,7 +7,6 @@ import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.signals.LoadHistory;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 /** The week's measured speed-up of one recipe against its baseline (docs/SPEEDUP.md). */
@@ -32,13 +31,7 @@ final class DigestSpeedup {
     }
     long minutes = Math.max(1, (Duration.between(start, end).toMinutes() + STEPS - 1) / STEPS);
     Duration step = Duration.ofMinutes(minutes);
-    Map<String, List<SpeedupByLoad.Step>> steps =
-        LoadHistory.fetch(api, List.of(p, baseline), start, end, step);
-    SpeedupByLoad.Result r =
-        SpeedupByLoad.measure(
-            steps.getOrDefault(p.recipe(), List.of()),
-            steps.getOrDefault(baseline.recipe(), List.of()),
-            step.toSeconds() * 1.0);
+    SpeedupByLoad.Result r = LoadHistory.speedup(api, p, baseline, start, end, step);
     SpeedupByLoad.Bucket most = null;
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
       if (b.speedup() != null && (most == null || b.hours() > most.hours())) {

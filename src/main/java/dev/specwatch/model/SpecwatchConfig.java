@@ -59,6 +59,18 @@ public record SpecwatchConfig(
     }
   }
 
+  /**
+   * Every recipe: the speculative ones, then the baselines ({@code speedup_baseline} names one).
+   */
+  public List<Policy> recipes() {
+    return java.util.stream.Stream.concat(policies.stream(), baselines.stream()).toList();
+  }
+
+  /** The recipe named {@code name}, speculative or a baseline. */
+  public Optional<Policy> recipe(String name) {
+    return recipes().stream().filter(p -> p.recipe().equals(name)).findFirst();
+  }
+
   /** True when the state is kept in PostgreSQL (state.backend: postgres), shared by replicas. */
   public boolean clustered() {
     return database.isPresent();

@@ -160,11 +160,7 @@ final class Backend implements AutoCloseable {
         new Evaluator(
             prometheus,
             clock,
-            new dev.specwatch.signals.SpeedupReadings(
-                prometheus,
-                java.util.stream.Stream.concat(
-                        config.policies().stream(), config.baselines().stream())
-                    .toList())),
+            new dev.specwatch.signals.SpeedupReadings(prometheus, config.recipes())),
         learner,
         new AlertEngine(config.alerting(), shard == 0),
         state(shard),

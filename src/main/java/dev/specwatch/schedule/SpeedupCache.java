@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 /**
  * The recipe page's speed-up by load over the last day (docs/SPEEDUP.md): two range queries per
@@ -39,29 +38,17 @@ final class SpeedupCache {
   }
 
   private static Optional<SpeedupView> compute(String recipe, Daemon.Wiring wiring, Instant now) {
-    List<Policy> all =
-        Stream.concat(wiring.config().policies().stream(), wiring.config().baselines().stream())
-            .toList();
-    Policy p = all.stream().filter(x -> x.recipe().equals(recipe)).findFirst().orElse(null);
+    Policy p = wiring.config().recipe(recipe).orElse(null);
     if (p == null || p.speedupBaseline().isEmpty()) {
       return Optional.empty();
     }
-    Policy base =
-        all.stream()
-            .filter(x -> x.recipe().equals(p.speedupBaseline().get()))
-            .findFirst()
-            .orElse(null);
+    Policy base = wiring.config().recipe(p.speedupBaseline().get()).orElse(null);
     if (base == null) {
       return Optional.empty();
     }
     try {
-      Map<String, List<SpeedupByLoad.Step>> steps =
-          LoadHistory.fetch(wiring.prometheus(), List.of(p, base), now.minus(SPAN), now, STEP);
       SpeedupByLoad.Result r =
-          SpeedupByLoad.measure(
-              steps.getOrDefault(p.recipe(), List.of()),
-              steps.getOrDefault(base.recipe(), List.of()),
-              STEP.toSeconds() * 1.0);
+          LoadHistory.speedup(wiring.prometheus(), p, base, now.minus(SPAN), now, STEP);
       List<SpeedupView.Bucket> buckets = new ArrayList<>();
       for (SpeedupByLoad.Bucket b : r.byLoad()) {
         buckets.add(

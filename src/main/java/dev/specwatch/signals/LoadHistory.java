@@ -60,6 +60,21 @@ public final class LoadHistory {
     return out;
   }
 
+  /**
+   * The speed-up by load of {@code recipe} against {@code baseline} from {@code from} to {@code to}
+   * (docs/SPEEDUP.md): {@link #fetch} for both, then {@link SpeedupByLoad#measure}.
+   */
+  public static SpeedupByLoad.Result speedup(
+      PrometheusApi api, Policy recipe, Policy baseline, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    Map<String, List<SpeedupByLoad.Step>> steps =
+        fetch(api, List.of(recipe, baseline), from, to, step);
+    return SpeedupByLoad.measure(
+        steps.getOrDefault(recipe.recipe(), List.of()),
+        steps.getOrDefault(baseline.recipe(), List.of()),
+        step.toMillis() / 1000.0);
+  }
+
   /** The two signals joined on their timestamps; a missing step between two marks a gap. */
   static List<SpeedupByLoad.Step> steps(
       Map<Double, Double> tokens, Map<Double, Double> running, Duration step) {

@@ -229,8 +229,14 @@ public final class Simulator {
   /**
    * The vLLM counters of every model from {@code from} to {@code to} every {@code step}, in the
    * OpenMetrics text format with timestamps, for {@code promtool tsdb create-blocks-from
-   * openmetrics} (backfilling history). Times are measured from the simulator's start.
+   * openmetrics} (backfilling history). Times are measured from the simulator's start; every series
+   * carries {@code job} (letters, digits and {@code _:.-}), as a scrape would add it.
    */
+  public String openMetricsHistory(Instant from, Instant to, Duration step, String job) {
+    return openMetricsHistory(from, to, step).replace("{engine=", "{job=\"" + job + "\",engine=");
+  }
+
+  /** As {@link #openMetricsHistory(Instant, Instant, Duration, String)}, without a job label. */
   public String openMetricsHistory(Instant from, Instant to, Duration step) {
     List<Instant> times = new ArrayList<>();
     for (Instant t = from; !t.isAfter(to); t = t.plus(step)) {

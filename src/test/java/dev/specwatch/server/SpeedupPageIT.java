@@ -55,9 +55,7 @@ class SpeedupPageIT {
                 "name: speedup\nmodels:\n" + model("it/eagle", 3) + model("it/eagle-plain", 0),
                 dir),
             Clock.fixed(start, ZoneOffset.UTC));
-    String history =
-        sim.openMetricsHistory(start, end, Duration.ofSeconds(30))
-            .replace("{engine=", "{job=\"vllm\",engine=");
+    String history = sim.openMetricsHistory(start, end, Duration.ofSeconds(30), "vllm");
     Path alerts = dir.resolve("alerts");
     Files.createDirectories(alerts);
     Files.writeString(
