@@ -9,6 +9,7 @@ import dev.specwatch.prometheus.Sample;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.signals.SpeedupReadings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,10 +41,16 @@ public final class Replayer {
   public record Result(
       List<Transition> transitions, int steps, int queries, AlertState finalState) {}
 
+  /**
+   * @param policies the recipes to replay: speculative ones and baselines (a {@code
+   *     speedup_baseline} is looked up among them)
+   */
   public Result replay(
       List<Policy> policies, Duration window, Instant from, Instant to, Duration step)
       throws PrometheusException {
-    Evaluator evaluator = new Evaluator(api, Clock.systemUTC());
+    // thresholds.speedup reads hours of history: fetched once, sliced at each step.
+    SpeedupReadings speedups = SpeedupReadings.replaying(api, policies, from, to);
+    Evaluator evaluator = new Evaluator(api, Clock.systemUTC(), speedups);
     Learner learner = new Learner(api);
     // The queries an evaluation sends do not depend on the answers: record them once.
     Set<String> queries = new LinkedHashSet<>();
@@ -60,7 +67,7 @@ public final class Replayer {
     AlertState state = AlertState.empty();
     List<Transition> transitions = new ArrayList<>();
     int steps = 0;
-    int sent = 0;
+    int sent = speedups.preloadQueries();
     // Chunks of steps bound the memory: each query's answers for one chunk at a time.
     Instant chunkStart = from;
     while (!chunkStart.isAfter(to)) {

@@ -71,12 +71,12 @@ final class CheckCommand implements Callable<Integer> {
             client,
             Clock.systemUTC(),
             new dev.specwatch.signals.SpeedupReadings(client, c.recipes()));
-    Evaluation evaluation = evaluator.evaluate(c.policies(), w, Optional.ofNullable(time));
+    Evaluation evaluation = evaluator.evaluate(c.recipes(), w, Optional.ofNullable(time));
     Map<String, String> detection = detection(c, client, evaluation);
     Map<String, String> noData =
         evaluation.anyDatasourceError()
             ? Map.of()
-            : NoDataHints.of(c.policies(), evaluation, client, Optional.ofNullable(time));
+            : NoDataHints.of(c.recipes(), evaluation, client, Optional.ofNullable(time));
     if (output.json()) {
       Map<String, Object> root = EvaluationJson.of(evaluation);
       for (Object r : (List<?>) root.get("recipes")) {
@@ -163,6 +163,17 @@ final class CheckCommand implements Callable<Integer> {
       String approx = r.form().map(f -> f.approximate()).orElse(false) ? "~" : "";
       boolean noPositions = r.form().map(f -> !f.positionsExported()).orElse(false);
       r.form().ifPresent(f -> f.notes().forEach(n -> notes.add(r.recipe() + ": " + n)));
+      if (s.plain() && s.generationTokensPerSecond() != null) {
+        notes.add(
+            r.recipe()
+                + ": no speculation: "
+                + fmt(s.generationTokensPerSecond(), 1)
+                + " tokens/s at "
+                + fmt(s.runningRequests(), 1)
+                + " running requests ("
+                + fmt(s.tokensPerSecondPerRequest(), 1)
+                + " per request)");
+      }
       rows.add(
           new String[] {
             r.recipe(),

@@ -67,7 +67,7 @@ final class ReplayCommand implements Callable<Integer> {
     Duration s = step == null ? c.evaluation().interval() : step;
     Replayer.Result result =
         new Replayer(new PrometheusClient(c.prometheus()), c.alerting())
-            .replay(c.policies(), c.evaluation().window(), from, to, s);
+            .replay(c.recipes(), c.evaluation().window(), from, to, s);
     if (output.json()) {
       List<Object> list = new ArrayList<>();
       for (Transition t : result.transitions()) {

@@ -24,7 +24,8 @@ final class SpeedupBaselines {
 
   /**
    * A policy's {@code num_speculative_tokens}: required; 0 for a deployment without speculation,
-   * which is only a baseline and takes none of the keys that judge speculation.
+   * which is watched for its throughput ({@code thresholds.throughput} its one rule) and serves as
+   * a speed-up baseline; it takes none of the keys that judge speculation.
    */
   static int k(MapReader r) {
     int k = r.integer("num_speculative_tokens", -1, 0, 64);
@@ -34,7 +35,20 @@ final class SpeedupBaselines {
           "is required (the k of --speculative-config; 0 for a deployment without speculation)");
     }
     if (k == 0) {
-      for (String key : List.of("thresholds", "slo", "detection", "speedup_baseline")) {
+      r.map("thresholds")
+          .ifPresent(
+              t -> {
+                for (String key : t.keys()) {
+                  if (!key.equals("throughput")) {
+                    t.keyError(
+                        key,
+                        "a deployment without speculation (num_speculative_tokens: 0) is watched"
+                            + " for its throughput only: thresholds.throughput is its one rule"
+                            + " (docs/SPEEDUP.md)");
+                  }
+                }
+              });
+      for (String key : List.of("slo", "detection", "speedup_baseline")) {
         if (r.has(key)) {
           r.error(
               key,

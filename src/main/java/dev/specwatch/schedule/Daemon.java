@@ -93,7 +93,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
     logger.info(
         "specwatch running: {} recipe(s) from {}, evaluating every {} over {}; state in {}{};"
             + " status on http://{}/ (port {})",
-        config.policies().size(),
+        config.recipes().size(),
         config.policiesDir(),
         Durations.format(config.evaluation().interval()),
         Durations.format(config.evaluation().window()),
@@ -145,7 +145,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       AlertService alerts = w.shards().get(shard);
       AlertService.Cycle c =
           alerts.runOnce(
-              backend.policies(w.config().policies(), shard),
+              backend.policies(w.config().recipes(), shard),
               w.config().evaluation().window(),
               w.config().evaluation().interval());
       w.notifications().afterCycle(alerts.state(), alert -> backend.ownsAlert(shard, alert));
@@ -159,7 +159,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       metrics.evaluated(mine, backend.localAlertState(w.shards()), seconds, clock.instant());
       datasourceLog.report(mine);
       noDataLog.report(
-          backend.policies(w.config().policies(), shard), c.evaluation(), w.prometheus());
+          backend.policies(w.config().recipes(), shard), c.evaluation(), w.prometheus());
       // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
       // alerts are frozen), and it is ready again with the first evaluation that succeeds.
       ready = !mine.anyDatasourceError();
@@ -210,7 +210,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
 
   @Override
   public List<dev.specwatch.model.Policy> policies() {
-    return wiring.config().policies();
+    return wiring.config().recipes();
   }
 
   @Override
@@ -333,7 +333,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
       }
       logger.info(
           "config reloaded: {} recipe(s); alerts of unchanged rules keep their state",
-          next.policies().size());
+          next.recipes().size());
       return List.of();
     } catch (IOException | SchedulerException e) {
       logger.error("reload failed, still running the previous config: {}", e.getMessage());

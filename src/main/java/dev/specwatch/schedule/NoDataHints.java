@@ -83,6 +83,12 @@ public final class NoDataHints {
     String served = SERVED.get(p.engine());
     String selector = PromQl.selector(p.matchers());
     boolean servedHere = count(served + selector) > 0;
+    if (servedHere && p.numSpeculativeTokens() == 0) {
+      return "the match finds "
+          + served
+          + ", but the window does not hold two scrapes of it yet (the server, Prometheus or"
+          + " specwatch just started, or the scrape interval is longer than the window)";
+    }
     if (servedHere && count(SPECULATIVE.get(p.engine()) + selector) > 0) {
       return "the speculative-decoding series exist, but the window does not hold two scrapes of"
           + " them yet (the server, Prometheus or specwatch just started, or the scrape interval"

@@ -198,7 +198,7 @@ public final class StatusViews {
             + " over "
             + Durations.format(c.evaluation().window()),
         c.prometheus().url().toString(),
-        c.policies().stream().map(Policy::recipe).toList());
+        c.recipes().stream().map(Policy::recipe).toList());
   }
 
   /**

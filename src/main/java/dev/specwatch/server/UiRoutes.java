@@ -145,6 +145,17 @@ final class UiRoutes {
                 v.put("speedup_rows", sp.rows());
               });
     }
+    if (p != null && p.numSpeculativeTokens() == 0) {
+      v.put("plain", true);
+      List<String> of =
+          s.policies().stream()
+              .filter(x -> x.speedupBaseline().filter(name::equals).isPresent())
+              .map(Policy::recipe)
+              .toList();
+      if (!of.isEmpty()) {
+        v.put("baseline_of", String.join(", ", of));
+      }
+    }
     if (p != null) {
       v.put("k", p.numSpeculativeTokens());
       v.put("match", p.match().toString());

@@ -79,9 +79,19 @@ final class WebPages {
       }
       return String.join("; ", parts);
     }
+    if (s.signals().plain() && s.state() == dev.specwatch.signals.RecipeState.OK) {
+      return "no speculation: "
+          + number(s.signals().generationTokensPerSecond(), 1)
+          + " tokens/s at "
+          + number(s.signals().runningRequests(), 1)
+          + " running requests ("
+          + number(s.signals().tokensPerSecondPerRequest(), 1)
+          + " per request)";
+    }
     return switch (s.state()) {
       case OK -> "every threshold met";
-      case IDLE -> "no drafts in the window";
+      case IDLE ->
+          s.signals().plain() ? "no tokens generated in the window" : "no drafts in the window";
       case LOW_TRAFFIC -> "too few drafts for a verdict";
       case NO_DATA -> "no series match (wrong match, target down or not deployed)";
       default -> s.state().key();
@@ -139,6 +149,30 @@ final class WebPages {
   /** Signals against their thresholds. */
   static List<Map<String, Object>> signals(RecipeSnapshot s, Policy p) {
     List<Map<String, Object>> out = new ArrayList<>();
+    if (s.signals().plain()) {
+      out.add(
+          row(
+              "generation tokens/s",
+              number(s.signals().generationTokensPerSecond(), 1),
+              Optional.empty()));
+      out.add(row("running requests", number(s.signals().runningRequests(), 1), Optional.empty()));
+      Map<String, Object> perRequest =
+          row(
+              "tokens/s per running request",
+              number(s.signals().tokensPerSecondPerRequest(), 1),
+              Optional.empty());
+      if (p != null && p.thresholds().throughput().isPresent()) {
+        Policy.Throughput t = p.thresholds().throughput().get();
+        perRequest.put(
+            "threshold",
+            "at most "
+                + percent(t.maxRelativeDrop())
+                + " below the last "
+                + dev.specwatch.model.Durations.format(t.baseline()));
+      }
+      out.add(perRequest);
+      return out;
+    }
     Optional<Threshold> acc = p == null ? Optional.empty() : p.thresholds().acceptanceRate();
     Optional<Threshold> len = p == null ? Optional.empty() : p.thresholds().meanAcceptedLength();
     out.add(row("acceptance rate", number(s.signals().acceptanceRate(), 3), acc));

@@ -39,6 +39,7 @@ public final class EvaluationJson {
     recipe.put("engine", r.engine());
     recipe.put("state", r.state().key());
     SignalValues s = r.signals();
+    recipe.put("speculative", !s.plain());
     Map<String, Object> signals = new LinkedHashMap<>();
     signals.put("acceptance_rate", s.acceptanceRate());
     signals.put("mean_accepted_length", s.meanAcceptedLength());
@@ -48,6 +49,7 @@ public final class EvaluationJson {
     signals.put("generation_tokens_per_second", s.generationTokensPerSecond());
     signals.put("drafts_in_window", s.draftsInWindow());
     signals.put("running_requests", s.runningRequests());
+    signals.put("tokens_per_second_per_request", s.tokensPerSecondPerRequest());
     signals.put("draft_overhead", s.draftOverhead());
     signals.put("speedup", s.speedup());
     recipe.put("signals", signals);

@@ -120,11 +120,17 @@ public final class Evaluator {
   /**
    * Recipes queried together: one engine, one set of label names, and for an engine whose signals
    * need k (SGLang: acceptance is (L - 1) / k) one k; 0 where k does not enter the queries.
+   * Deployments without speculation ({@code plain}) are a group of their own: they are asked only
+   * for their throughput and running requests.
    */
-  private record GroupKey(Engine engine, List<String> labelNames, int k) {
+  private record GroupKey(Engine engine, List<String> labelNames, int k, boolean plain) {
     static GroupKey of(Policy p) {
       boolean needsK = EngineProfile.of(p.engine()).needsK();
-      return new GroupKey(p.engine(), p.matchLabelNames(), needsK ? p.numSpeculativeTokens() : 0);
+      return new GroupKey(
+          p.engine(),
+          p.matchLabelNames(),
+          needsK ? p.numSpeculativeTokens() : 0,
+          p.numSpeculativeTokens() == 0);
     }
   }
 
@@ -159,7 +165,7 @@ public final class Evaluator {
     }
     Map<QueryKey, Map<Policy, List<Sample>>> results = new HashMap<>();
     int queries = 0;
-    for (QueryKey query : plan(profile, recipes, step)) {
+    for (QueryKey query : key.plain() ? plainPlan(recipes) : plan(profile, recipes, step)) {
       QueryScope s =
           query.signal().step()
               ? scope.over(step)
@@ -200,7 +206,7 @@ public final class Evaluator {
       }
     }
     Optional<Set<Policy>> fullShape = Optional.empty();
-    if (profile.fullShapeSeries().isPresent()) {
+    if (profile.fullShapeSeries().isPresent() && !key.plain()) {
       queries++;
       fullShape = fullShape(profile.fullShapeSeries().get(), key, scope, byValues, fetcher);
     }
@@ -285,6 +291,26 @@ public final class Evaluator {
           .ifPresent(
               t -> {
                 plan.add(new QueryKey(Signal.RUNNING_REQUESTS, null));
+                plan.add(new QueryKey(Signal.GENERATION_TOKENS_PER_SECOND, t.baseline()));
+                plan.add(new QueryKey(Signal.RUNNING_REQUESTS, t.baseline()));
+              });
+    }
+    return List.copyOf(plan);
+  }
+
+  /**
+   * The queries of deployments without speculation: generation tokens/s and running requests over
+   * the window and, for {@code thresholds.throughput}, over its baseline.
+   */
+  private static List<QueryKey> plainPlan(List<Policy> recipes) {
+    Set<QueryKey> plan = new LinkedHashSet<>();
+    plan.add(new QueryKey(Signal.GENERATION_TOKENS_PER_SECOND, null));
+    plan.add(new QueryKey(Signal.RUNNING_REQUESTS, null));
+    for (Policy p : recipes) {
+      p.thresholds()
+          .throughput()
+          .ifPresent(
+              t -> {
                 plan.add(new QueryKey(Signal.GENERATION_TOKENS_PER_SECOND, t.baseline()));
                 plan.add(new QueryKey(Signal.RUNNING_REQUESTS, t.baseline()));
               });

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -28,6 +29,16 @@ public final class LoadHistory {
       PrometheusApi api, List<Policy> recipes, Instant from, Instant to, Duration step)
       throws PrometheusException {
     Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
+    fetchTimed(api, recipes, from, to, step)
+        .forEach((recipe, steps) -> out.put(recipe, new ArrayList<>(steps.values())));
+    return out;
+  }
+
+  /** As {@link #fetch}, each step keyed by its time (Unix seconds): for slicing a long history. */
+  public static Map<String, NavigableMap<Double, SpeedupByLoad.Step>> fetchTimed(
+      PrometheusApi api, List<Policy> recipes, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    Map<String, NavigableMap<Double, SpeedupByLoad.Step>> out = new HashMap<>();
     Map<List<Object>, List<Policy>> groups = new LinkedHashMap<>();
     for (Policy p : recipes) {
       groups
@@ -76,9 +87,9 @@ public final class LoadHistory {
   }
 
   /** The two signals joined on their timestamps; a missing step between two marks a gap. */
-  static List<SpeedupByLoad.Step> steps(
+  static NavigableMap<Double, SpeedupByLoad.Step> steps(
       Map<Double, Double> tokens, Map<Double, Double> running, Duration step) {
-    List<SpeedupByLoad.Step> out = new ArrayList<>();
+    NavigableMap<Double, SpeedupByLoad.Step> out = new TreeMap<>();
     double seconds = step.toMillis() / 1000.0;
     Double previous = null;
     for (Map.Entry<Double, Double> t : new TreeMap<>(tokens).entrySet()) {
@@ -87,7 +98,7 @@ public final class LoadHistory {
         continue;
       }
       boolean gap = previous != null && t.getKey() - previous > seconds * 1.5;
-      out.add(new SpeedupByLoad.Step(t.getValue(), r, gap));
+      out.put(t.getKey(), new SpeedupByLoad.Step(t.getValue(), r, gap));
       previous = t.getKey();
     }
     return out;

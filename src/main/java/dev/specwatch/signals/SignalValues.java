@@ -106,6 +106,19 @@ public record SignalValues(
     return Math.max(0, Math.min(1, acceptedTokensPerSecond / generationTokensPerSecond));
   }
 
+  /** Whether these are the signals of a deployment without speculation (k = 0: no positions). */
+  public boolean plain() {
+    return positionAcceptance.isEmpty();
+  }
+
+  /** Generation tokens/s per running request: each request's decode speed; null when idle. */
+  public Double tokensPerSecondPerRequest() {
+    if (generationTokensPerSecond == null || runningRequests == null || runningRequests <= 0) {
+      return null;
+    }
+    return generationTokensPerSecond / runningRequests;
+  }
+
   public static SignalValues empty(int positions) {
     return new SignalValues(
         null, null, Collections.nCopies(positions, null), null, null, null, null, null, null, null);

@@ -62,7 +62,14 @@ final class Snapshots {
     }
     RecipeState state;
     List<Breach> breaches = new ArrayList<>();
-    if (drafts == null) {
+    if (p.numSpeculativeTokens() == 0) {
+      // A deployment without speculation: judged on its throughput alone (its rules do that).
+      Double generation = signals.generationTokensPerSecond();
+      state =
+          generation == null
+              ? RecipeState.NO_DATA
+              : generation <= 0 ? RecipeState.IDLE : RecipeState.OK;
+    } else if (drafts == null) {
       state = RecipeState.NO_DATA;
     } else if (drafts <= 0) {
       state = RecipeState.IDLE;

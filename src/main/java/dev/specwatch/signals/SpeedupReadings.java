@@ -31,7 +31,14 @@ public final class SpeedupReadings {
 
   private record Reading(Instant at, Double speedup) {}
 
-  private final PrometheusApi api;
+  /** Where the steps come from: range queries now, or a history fetched once for a replay. */
+  private interface History {
+    Map<String, List<SpeedupByLoad.Step>> steps(List<Policy> recipes, Instant from, Instant to)
+        throws PrometheusException;
+  }
+
+  private final History history;
+  private final int preloadQueries;
   private final Map<String, Policy> byName = new HashMap<>();
   private final Map<String, Reading> cache = new ConcurrentHashMap<>();
 
@@ -39,8 +46,74 @@ public final class SpeedupReadings {
    * @param all every recipe a {@code speedup_baseline} may name (speculative ones and baselines)
    */
   public SpeedupReadings(PrometheusApi api, List<Policy> all) {
-    this.api = api;
+    this((recipes, from, to) -> LoadHistory.fetch(api, recipes, from, to, STEP), all, 0);
+  }
+
+  private SpeedupReadings(History history, List<Policy> all, int preloadQueries) {
+    this.history = history;
+    this.preloadQueries = preloadQueries;
     all.forEach(p -> byName.put(p.recipe(), p));
+  }
+
+  /**
+   * For a replay from {@code from} to {@code to}: the history of every recipe with a speed-up
+   * threshold and of its baseline is fetched once (two range queries a group of recipes, from the
+   * longest {@code over} before {@code from}), and each replayed reading slices it, so the rule
+   * reads at each past step what it would have read live.
+   */
+  public static SpeedupReadings replaying(
+      PrometheusApi api, List<Policy> all, Instant from, Instant to) throws PrometheusException {
+    Map<String, Policy> byName = new HashMap<>();
+    all.forEach(p -> byName.put(p.recipe(), p));
+    java.util.Set<Policy> needed = new java.util.LinkedHashSet<>();
+    Duration longest = Duration.ZERO;
+    for (Policy p : all) {
+      if (p.thresholds().speedup().isPresent() && p.speedupBaseline().isPresent()) {
+        Policy base = byName.get(p.speedupBaseline().get());
+        if (base != null) {
+          needed.add(p);
+          needed.add(base);
+          Duration over = p.thresholds().speedup().get().over();
+          longest = over.compareTo(longest) > 0 ? over : longest;
+        }
+      }
+    }
+    Map<String, java.util.NavigableMap<Double, SpeedupByLoad.Step>> fetched =
+        needed.isEmpty()
+            ? Map.of()
+            : LoadHistory.fetchTimed(api, List.copyOf(needed), from.minus(longest), to, STEP);
+    return new SpeedupReadings(
+        (recipes, start, end) -> {
+          Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
+          for (Policy p : recipes) {
+            java.util.NavigableMap<Double, SpeedupByLoad.Step> steps = fetched.get(p.recipe());
+            out.put(
+                p.recipe(),
+                steps == null
+                    ? List.of()
+                    : List.copyOf(
+                        steps
+                            .subMap(
+                                start.getEpochSecond() + 0.0,
+                                true,
+                                end.getEpochSecond() + 0.0,
+                                true)
+                            .values()));
+          }
+          return out;
+        },
+        all,
+        2
+            * (int)
+                needed.stream()
+                    .map(p -> List.of(p.engine(), p.matchLabelNames()))
+                    .distinct()
+                    .count());
+  }
+
+  /** The range queries a replay's readings sent up front (0 for live readings). */
+  public int preloadQueries() {
+    return preloadQueries;
   }
 
   /** The speed-up of every recipe of {@code policies} with a speed-up threshold; null if none. */
@@ -68,7 +141,7 @@ public final class SpeedupReadings {
     Duration over = p.thresholds().speedup().get().over();
     try {
       Map<String, List<SpeedupByLoad.Step>> steps =
-          LoadHistory.fetch(api, List.of(p, base), time.minus(over), time, STEP);
+          history.steps(List.of(p, base), time.minus(over), time);
       List<SpeedupByLoad.Step> spec = steps.getOrDefault(p.recipe(), List.of());
       SpeedupByLoad.Result result =
           SpeedupByLoad.measure(spec, steps.getOrDefault(base.recipe(), List.of()), 60.0);

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -91,7 +92,12 @@ class SpeedupIT {
         "it/spec",
         3,
         "speedup_baseline: plain\nthresholds:\n  speedup: {below: 2.2, clear_above: 2.3, over: 18h}\n");
-    policy(alerts, "plain", "it/plain", 0, "");
+    policy(
+        alerts,
+        "plain",
+        "it/plain",
+        0,
+        "thresholds: {throughput: {max_relative_drop: 0.5, baseline: 1h}}\n");
     policy(alerts, "upgraded", "it/upgraded", 3, "");
     config = dir.resolve("specwatch.yaml");
     Files.writeString(
@@ -303,6 +309,67 @@ class SpeedupIT {
         .isCloseTo(SPEC[0] / PLAIN[0], within(SPEC[0] / PLAIN[0] * 0.05));
     assertThat(spec.path("breaches").get(0).path("rule").asText()).isEqualTo("speedup");
     assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void replayFiresTheSpeedupRuleAtTheStepsItWouldHaveFiredLive() throws Exception {
+    // Every bucket of "spec" is below 2.2x (2.0, 1.67, 1.2, 0.83): once the trailing 18 h hold a
+    // bucket's worth of data at the load it runs, the rule breaches, and "for" later it fires.
+    Instant from = start.plus(Duration.ofHours(10));
+    CliRunner.Result r =
+        CliRunner.run(
+            "replay",
+            "--config",
+            config.toString(),
+            "--from",
+            from.toString(),
+            "--to",
+            end.toString(),
+            "--step",
+            "5m",
+            "--output",
+            "json");
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCodes.OK);
+    List<String> events = new ArrayList<>();
+    for (JsonNode t : JSON.readTree(r.out()).path("transitions")) {
+      events.add(t.path("alert_id").asText() + " " + t.path("event").asText());
+    }
+    assertThat(events).contains("spec/speedup firing");
+    // The baseline's throughput rule ran and never fired: a 20 % swing by load is under 50 %.
+    assertThat(events).noneMatch(e -> e.startsWith("plain/"));
+    JsonNode firing = null;
+    for (JsonNode t : JSON.readTree(r.out()).path("transitions")) {
+      if (t.path("alert_id").asText().equals("spec/speedup")
+          && t.path("event").asText().equals("firing")) {
+        firing = t;
+      }
+    }
+    assertThat(firing.path("value").asDouble()).isLessThan(2.2);
+    assertThat(Instant.parse(firing.path("at").asText())).isAfter(from);
+  }
+
+  @Test
+  void theBaselineIsWatchedForItsThroughputAndRunningRequests() throws Exception {
+    // The last 20 minutes of "plain" run 2 requests at 42 tokens/s each.
+    String at = end.minus(Duration.ofMinutes(1)).toString();
+    CliRunner.Result r =
+        CliRunner.run("check", "--config", config.toString(), "--time", at, "--output", "json");
+    JsonNode plain = null;
+    for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
+      if (recipe.path("name").asText().equals("plain")) {
+        plain = recipe;
+      }
+    }
+    assertThat(plain).as(r.out()).isNotNull();
+    assertThat(plain.path("state").asText()).isEqualTo("ok");
+    assertThat(plain.path("speculative").asBoolean()).isFalse();
+    assertThat(plain.path("signals").path("running_requests").asDouble()).isEqualTo(2.0);
+    assertThat(plain.path("signals").path("tokens_per_second_per_request").asDouble())
+        .isCloseTo(PLAIN[1], within(PLAIN[1] * 0.1));
+    assertThat(plain.path("signals").path("acceptance_rate").isNull()).isTrue();
+    CliRunner.Result text = CliRunner.run("check", "--config", config.toString(), "--time", at);
+    assertThat(text.out())
+        .containsPattern("plain: no speculation: [0-9.]+ tokens/s at 2.0 running");
   }
 
   @Test

@@ -111,10 +111,14 @@ class ConfigLoaderTest {
                 + ":2:20: match.model-name: 'model-name' is not a valid Prometheus label name"
                 + " ([a-zA-Z_][a-zA-Z0-9_]*, not __*)",
             a
-                + ":5:3: thresholds: a deployment without speculation (num_speculative_tokens: 0)"
-                + " is a speed-up baseline for the recipes that name it (docs/SPEEDUP.md): it"
-                + " takes no thresholds",
+                + ":5:3: thresholds.acceptance_rate: a deployment without speculation"
+                + " (num_speculative_tokens: 0) is watched for its throughput only:"
+                + " thresholds.throughput is its one rule (docs/SPEEDUP.md)",
             a + ":5:28: thresholds.acceptance_rate.below: must be between 0 and 1, got 1.2",
+            a
+                + ":6:3: thresholds.mean_accepted_length: a deployment without speculation"
+                + " (num_speculative_tokens: 0) is watched for its throughput only:"
+                + " thresholds.throughput is its one rule (docs/SPEEDUP.md)",
             a + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 2, got 0.5",
             b + ":4:1: tresholds: unknown key (did you mean 'thresholds'?)",
             b + ":6:33: thresholds.mean_accepted_length.below: must be between 1 and 3, got 3.5",

@@ -31,10 +31,13 @@ class SpeedupBaselineConfigTest {
                 write(
                     "recipe: mtp\nmatch: {model_name: q}\nnum_speculative_tokens: 3\n"
                         + "speedup_baseline: plain\n",
-                    "recipe: plain\nmatch: {model_name: q-plain}\nnum_speculative_tokens: 0\n"));
+                    "recipe: plain\nmatch: {model_name: q-plain}\nnum_speculative_tokens: 0\n"
+                        + "thresholds: {throughput: {max_relative_drop: 0.3}}\n"));
     assertThat(c.policies()).extracting(p -> p.recipe()).containsExactly("mtp");
     assertThat(c.baselines()).extracting(p -> p.recipe()).containsExactly("plain");
     assertThat(c.policies().get(0).speedupBaseline()).contains("plain");
+    assertThat(c.baselines().get(0).thresholds().throughput()).isPresent();
+    assertThat(c.recipes()).extracting(p -> p.recipe()).containsExactly("mtp", "plain");
   }
 
   @Test
@@ -59,7 +62,9 @@ class SpeedupBaselineConfigTest {
         .hasMessageContaining("p1.yaml:4:19: speedup_baseline: names the recipe itself")
         .hasMessageContaining(
             "p2.yaml:5:19: speedup_baseline: recipe 'plain2' runs on vllm, this one on sglang")
-        .hasMessageContaining("p3.yaml:4:13: thresholds: a deployment without speculation")
+        .hasMessageContaining(
+            "p3.yaml:4:14: thresholds.acceptance_rate: a deployment without speculation"
+                + " (num_speculative_tokens: 0) is watched for its throughput only")
         .hasMessageContaining("thresholds.speedup.over: must be at least 1h")
         .hasMessageContaining("p6.yaml:1:1: thresholds.speedup: needs speedup_baseline");
   }

@@ -114,6 +114,19 @@ class SpeedupPageIT {
         Files.write(
             Path.of("target/ui/recipe-speedup.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // The baseline is watched too: its throughput and running requests, no acceptance.
+        browser.get("http://127.0.0.1:" + daemon.port() + "/");
+        String fleet = browser.findElement(By.tagName("main")).getText();
+        assertThat(fleet)
+            .contains("eagle-plain")
+            .containsPattern("no speculation: [0-9.]+ tokens/s");
+        browser.get("http://127.0.0.1:" + daemon.port() + "/recipes/eagle-plain");
+        assertThat(browser.findElement(By.tagName("main")).getText())
+            .contains("no speculation:")
+            .contains("the speed-up baseline of eagle")
+            .contains("tokens/s per running request")
+            .doesNotContain("Speed-up by load")
+            .doesNotContain("Acceptance by draft position");
       }
     } finally {
       browser.quit();
