@@ -175,7 +175,7 @@ public final class DigestCollector {
     Integer recommendedK = null;
     Double recommendedGain = null;
     String adviceBasis = null;
-    RecipeWeek.Speedup speedup = DigestSpeedup.measure(api, p, byName, start, end);
+    RecipeWeek.Speedup speedup = DigestSpeedup.measure(api, p, byName, period, start, end);
     if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
       Advisor.Advice advice =
           Advisor.advise(

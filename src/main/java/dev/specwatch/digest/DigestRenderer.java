@@ -293,6 +293,7 @@ public final class DigestRenderer {
         + "; "
         + (s.paysUpToRunning() == null
             ? "paid at no measured load"
-            : "paid up to " + s.paysUpToRunning() + " running requests");
+            : "paid up to " + s.paysUpToRunning() + " running requests")
+        + (s.stoppedPaying() == null ? "" : "; " + s.stoppedPaying());
   }
 }

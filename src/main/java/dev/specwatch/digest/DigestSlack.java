@@ -84,12 +84,28 @@ public final class DigestSlack {
                       : String.format(Locale.ROOT, "%.1f %%", r.acceptanceRate() * 100))
                   + " ("
                   + signed(r.acceptanceChange())
-                  + ")"));
+                  + ")"
+                  + speedupLine(r.notes().speedup())));
     }
     if (!fields.isEmpty()) {
       blocks.add(section(s -> s.fields(fields)));
     }
     return blocks;
+  }
+
+  /** The measured speed-up, and the day it stopped paying; empty when not measured. */
+  private static String speedupLine(RecipeWeek.Speedup s) {
+    if (s == null || s.speedup() == null) {
+      return "";
+    }
+    return "\n"
+        + String.format(Locale.ROOT, "%.2f×", s.speedup())
+        + " at "
+        + (s.runningMin() == s.runningMax()
+            ? Integer.toString(s.runningMin())
+            : s.runningMin() + "–" + s.runningMax())
+        + " running"
+        + (s.stoppedPaying() == null ? "" : "; " + s.stoppedPaying());
   }
 
   private static String signed(Double change) {

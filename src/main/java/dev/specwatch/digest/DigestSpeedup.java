@@ -7,7 +7,13 @@ import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.signals.LoadHistory;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.TextStyle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /** The week's measured speed-up of one recipe against its baseline (docs/SPEEDUP.md). */
 final class DigestSpeedup {
@@ -16,8 +22,69 @@ final class DigestSpeedup {
   /** At most this many steps a week: within Prometheus' 11,000 points a query. */
   private static final long STEPS = 2000;
 
+  private static final NavigableMap<Double, SpeedupByLoad.Step> EMPTY = new TreeMap<>();
+
+  /**
+   * The day speculation stopped paying at a load it paid at before, in words ("stopped paying above
+   * 7 running requests on Wed"), or null. A day counts when its speed-up was measured at a load
+   * where an earlier day paid: the first such day whose measured buckets cost (at or below 1×) from
+   * a load that paid on an earlier day, and every measured day after it agrees, is the day named; a
+   * one-day dip that recovers names none.
+   */
+  static String stoppedPaying(List<String> names, List<SpeedupByLoad.Result> days) {
+    int earlierPaidUpTo = -1;
+    for (int d = 0; d < days.size(); d++) {
+      Integer limit = costsFrom(days.get(d));
+      Integer paid = paidUpTo(days.get(d));
+      if (limit != null && earlierPaidUpTo >= limit) {
+        boolean sustained = true;
+        for (int later = d + 1; later < days.size(); later++) {
+          Integer paidLater = paidUpTo(days.get(later));
+          if (paidLater != null && paidLater >= limit) {
+            sustained = false;
+          }
+        }
+        if (sustained) {
+          return limit == 1
+              ? "stopped paying at every measured load on " + names.get(d)
+              : "stopped paying above " + (limit - 1) + " running requests on " + names.get(d);
+        }
+      }
+      if (paid != null) {
+        earlierPaidUpTo = Math.max(earlierPaidUpTo, paid);
+      }
+    }
+    return null;
+  }
+
+  /** The smallest load of a bucket measured to cost (speed-up at or below 1), or null. */
+  private static Integer costsFrom(SpeedupByLoad.Result r) {
+    for (SpeedupByLoad.Bucket b : r.byLoad()) {
+      if (b.speedup() != null && b.speedup() <= 1) {
+        return b.runningMin();
+      }
+    }
+    return null;
+  }
+
+  /** The largest load of a bucket measured to pay (speed-up above 1), or null. */
+  private static Integer paidUpTo(SpeedupByLoad.Result r) {
+    Integer out = null;
+    for (SpeedupByLoad.Bucket b : r.byLoad()) {
+      if (b.speedup() != null && b.speedup() > 1) {
+        out = b.runningMax();
+      }
+    }
+    return out;
+  }
+
   static RecipeWeek.Speedup measure(
-      PrometheusApi api, Policy p, Map<String, Policy> byName, Instant start, Instant end)
+      PrometheusApi api,
+      Policy p,
+      Map<String, Policy> byName,
+      DigestPeriod period,
+      Instant start,
+      Instant end)
       throws PrometheusException {
     if (p.speedupBaseline().isEmpty()) {
       return RecipeWeek.Speedup.notMeasured(
@@ -31,7 +98,30 @@ final class DigestSpeedup {
     }
     long minutes = Math.max(1, (Duration.between(start, end).toMinutes() + STEPS - 1) / STEPS);
     Duration step = Duration.ofMinutes(minutes);
-    SpeedupByLoad.Result r = LoadHistory.speedup(api, p, baseline, start, end, step);
+    Map<String, NavigableMap<Double, SpeedupByLoad.Step>> steps =
+        LoadHistory.fetchTimed(api, List.of(p, baseline), start, end, step);
+    NavigableMap<Double, SpeedupByLoad.Step> spec = steps.getOrDefault(p.recipe(), EMPTY);
+    NavigableMap<Double, SpeedupByLoad.Step> base = steps.getOrDefault(baseline.recipe(), EMPTY);
+    double seconds = step.toSeconds();
+    SpeedupByLoad.Result r =
+        SpeedupByLoad.measure(List.copyOf(spec.values()), List.copyOf(base.values()), seconds);
+    // Each day on its own: where it paid that day, to say on which day it stopped paying.
+    List<String> dayNames = new ArrayList<>();
+    List<SpeedupByLoad.Result> days = new ArrayList<>();
+    for (int d = 0; d < 7; d++) {
+      double from = period.dayBoundary(d).getEpochSecond();
+      double to = period.dayBoundary(d + 1).getEpochSecond();
+      if (from >= end.getEpochSecond()) {
+        break;
+      }
+      dayNames.add(
+          period.monday().plusDays(d).getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT));
+      days.add(
+          SpeedupByLoad.measure(
+              List.copyOf(spec.subMap(from, true, to, false).values()),
+              List.copyOf(base.subMap(from, true, to, false).values()),
+              seconds));
+    }
     SpeedupByLoad.Bucket most = null;
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
       if (b.speedup() != null && (most == null || b.hours() > most.hours())) {
@@ -54,6 +144,7 @@ final class DigestSpeedup {
         most.runningMin(),
         most.runningMax(),
         r.paysUpToRunning(),
+        stoppedPaying(dayNames, days),
         null,
         r.byLoad().stream()
             .map(

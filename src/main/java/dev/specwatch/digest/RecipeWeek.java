@@ -76,6 +76,8 @@ public record RecipeWeek(
    * @param runningMin the bucket of running requests with the most hours of data on the speculative
    *     side (among those with a number)
    * @param paysUpToRunning the largest load whose speed-up is above 1, null when none
+   * @param stoppedPaying the day it stopped paying at a load it paid at earlier in the week, in
+   *     words ("stopped paying above 7 running requests on Wed"); null when it did not
    */
   public record Speedup(
       String baseline,
@@ -85,6 +87,7 @@ public record RecipeWeek(
       int runningMin,
       int runningMax,
       Integer paysUpToRunning,
+      String stoppedPaying,
       String note,
       List<Bar> byLoad) {
     public Speedup {
@@ -92,7 +95,7 @@ public record RecipeWeek(
     }
 
     public static Speedup notMeasured(String note) {
-      return new Speedup(null, null, null, null, 0, 0, null, note, List.of());
+      return new Speedup(null, null, null, null, 0, 0, null, null, note, List.of());
     }
 
     /** "1.19× per request at 4–7 running requests" (or 1 running request). */
