@@ -51,11 +51,11 @@ final class AdviseCommand implements Callable<Integer> {
   @Option(
       names = "--draft-cost",
       paramLabel = "C",
-      defaultValue = "0.1",
       description =
-          "Cost of one draft token relative to a target forward pass (default:"
-              + " ${DEFAULT-VALUE}; an MTP head is cheap, a separate draft model less so).")
-  double draftCost;
+          "Cost of one draft token relative to a target forward pass (default: from"
+              + " TensorRT-LLM's draft_overhead where exported, else 0.1; an MTP head is cheap, a"
+              + " separate draft model less so).")
+  Double draftCost;
 
   @Option(
       names = "--baseline",
@@ -95,7 +95,7 @@ final class AdviseCommand implements Callable<Integer> {
   public Integer call() throws JsonProcessingException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (draftCost < 0) {
+    if (draftCost != null && draftCost < 0) {
       throw new UsageException("--draft-cost must be 0 or more");
     }
     if ((baselineFrom == null) != (baselineTo == null)) {
@@ -141,15 +141,17 @@ final class AdviseCommand implements Callable<Integer> {
               + "; SGLang exports none)");
       return ExitCodes.SOFTWARE;
     }
+    DraftCost cost = DraftCost.of(draftCost, s.signals().draftOverhead(), policy);
     Advisor.Advice advice =
         Advisor.advise(
             s.signals().positionAcceptance(),
             policy.numSpeculativeTokens(),
-            draftCost,
+            cost.value(),
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
     String covered = covered(c, policy);
     if (output.json()) {
-      Map<String, Object> root = json(advice, over, covered, s);
+      Map<String, Object> root = json(advice, over, covered, s, cost.value());
+      root.put("draft_cost_source", cost.source());
       root.put("efficiency", EvaluationJson.efficiency(s.signals()));
       root.put("speedup", speedup.json());
       root.put("advice_by_load", speedup.scheduleJson());
@@ -158,11 +160,12 @@ final class AdviseCommand implements Callable<Integer> {
     }
     out.printf(
         Locale.ROOT,
-        "%s: %s, over %s, draft cost %.2f%n",
+        "%s: %s, over %s, draft cost %.3f (%s)%n",
         recipe,
         advice.basis(),
         covered,
-        draftCost);
+        cost.value(),
+        cost.source());
     if (!advice.enough()) {
       out.println(advice.warning() + "; keeping num_speculative_tokens=" + advice.currentK());
       speedup.print(out);
@@ -284,7 +287,7 @@ final class AdviseCommand implements Callable<Integer> {
   }
 
   private Map<String, Object> json(
-      Advisor.Advice advice, String over, String covered, RecipeSnapshot s) {
+      Advisor.Advice advice, String over, String covered, RecipeSnapshot s, double cost) {
     List<Object> options = new ArrayList<>();
     for (Advisor.Option o : advice.options()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -302,7 +305,7 @@ final class AdviseCommand implements Callable<Integer> {
     root.put("basis", advice.basis());
     root.put("enough_data", advice.enough());
     root.put("drafts", s.signals().draftsInWindow());
-    root.put("draft_cost", draftCost);
+    root.put("draft_cost", cost);
     root.put("current_k", advice.currentK());
     root.put("options", options);
     root.put("recommended_k", advice.enough() ? advice.recommended().k() : null);

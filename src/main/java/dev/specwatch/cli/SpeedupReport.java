@@ -6,6 +6,7 @@ import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.signals.FinishedRequests;
 import dev.specwatch.signals.LoadHistory;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code advise}'s measured speed-up by load (docs/SPEEDUP.md): the recipe's per-request decode
@@ -34,10 +36,28 @@ record SpeedupReport(
     Duration step,
     SpeedupByLoad.Result result,
     String reason,
-    List<LoadSchedule.Entry> schedule) {
+    List<LoadSchedule.Entry> schedule,
+    Finished finished) {
+
+  /**
+   * The decode speed of the requests that finished on each side, from vLLM's per-request histograms
+   * (docs/SPEEDUP.md): a cross-check free of queueing, not matched by load. Either side empty where
+   * not exported.
+   */
+  record Finished(
+      Optional<FinishedRequests.Speed> recipe, Optional<FinishedRequests.Speed> baseline) {
+    static final Finished NONE = new Finished(Optional.empty(), Optional.empty());
+
+    Double speedup() {
+      return recipe.isPresent() && baseline.isPresent()
+          ? recipe.get().tokensPerSecondPerRequest() / baseline.get().tokensPerSecondPerRequest()
+          : null;
+    }
+  }
 
   static SpeedupReport notMeasured(String reason) {
-    return new SpeedupReport(null, null, null, null, null, null, null, reason, List.of());
+    return new SpeedupReport(
+        null, null, null, null, null, null, null, reason, List.of(), Finished.NONE);
   }
 
   /** Against another deployment over the same window ({@code speedup_baseline}). */
@@ -53,7 +73,10 @@ record SpeedupReport(
         step,
         LoadHistory.speedup(api, recipe, baseline, from, to, step),
         null,
-        List.of());
+        List.of(),
+        new Finished(
+            FinishedRequests.measure(api, recipe, to, Duration.between(from, to)),
+            FinishedRequests.measure(api, baseline, to, Duration.between(from, to))));
   }
 
   /** Against the recipe's own history from {@code baselineFrom} to {@code baselineTo}. */
@@ -81,7 +104,11 @@ record SpeedupReport(
         step,
         SpeedupByLoad.measure(now, before, step.toMillis() / 1000.0),
         null,
-        List.of());
+        List.of(),
+        new Finished(
+            FinishedRequests.measure(api, recipe, to, Duration.between(from, to)),
+            FinishedRequests.measure(
+                api, recipe, baselineTo, Duration.between(baselineFrom, baselineTo))));
   }
 
   /** The same report with the advice by load drawn from it and the recipe's acceptance by load. */
@@ -98,7 +125,8 @@ record SpeedupReport(
         step,
         result,
         reason,
-        LoadSchedule.schedule(result, positionsByLoad, k));
+        LoadSchedule.schedule(result, positionsByLoad, k),
+        finished);
   }
 
   /** The {@code advice_by_load} object of {@code advise --output json}; null without a measure. */
@@ -173,7 +201,47 @@ record SpeedupReport(
     }
     m.put("by_load", buckets);
     m.put("pays_up_to_running", result.paysUpToRunning());
+    m.put("finished_requests", finishedJson());
     return m;
+  }
+
+  /** {@code speedup.finished_requests}; null where neither side exports the histograms. */
+  private Map<String, Object> finishedJson() {
+    if (finished.recipe().isEmpty() && finished.baseline().isEmpty()) {
+      return null;
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(
+        "tokens_per_second_per_request",
+        finished.recipe().map(x -> round(x.tokensPerSecondPerRequest(), 2)).orElse(null));
+    m.put("requests", finished.recipe().map(x -> Math.round(x.requests())).orElse(null));
+    m.put(
+        "baseline_tokens_per_second_per_request",
+        finished.baseline().map(x -> round(x.tokensPerSecondPerRequest(), 2)).orElse(null));
+    m.put("baseline_requests", finished.baseline().map(x -> Math.round(x.requests())).orElse(null));
+    m.put("speedup", round(finished.speedup(), 3));
+    m.put(
+        "basis",
+        "vLLM's request_decode_time_seconds and request_generation_tokens histograms: decode"
+            + " tokens per second of the requests that finished in the window, over all loads");
+    return m;
+  }
+
+  /** The cross-check line from the finished requests' histograms, or null. */
+  private String finishedLine() {
+    Double ratio = finished.speedup();
+    if (ratio == null) {
+      return null;
+    }
+    return String.format(
+        Locale.ROOT,
+        "finished requests (vLLM decode-time histograms, all loads together): %.1f vs %.1f"
+            + " tok/s per request, %.2fx over %d and %d requests",
+        finished.recipe().get().tokensPerSecondPerRequest(),
+        finished.baseline().get().tokensPerSecondPerRequest(),
+        ratio,
+        Math.round(finished.recipe().get().requests()),
+        Math.round(finished.baseline().get().requests()));
   }
 
   /** The text of {@code advise}: a table by load, then where speculation stops paying. */
@@ -231,6 +299,10 @@ record SpeedupReport(
         result.paysUpToRunning() == null
             ? "speculation pays at no measured load"
             : "pays up to " + result.paysUpToRunning() + " running requests");
+    String line = finishedLine();
+    if (line != null) {
+      out.println(line);
+    }
     if (schedule.isEmpty()) {
       return;
     }

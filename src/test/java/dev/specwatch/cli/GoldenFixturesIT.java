@@ -189,6 +189,21 @@ class GoldenFixturesIT {
       // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
       assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
       assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
+      // advise takes its model's draft cost from it: c = 0.12 / (0.88 x 3).
+      MainTest.Result advise =
+          MainTest.run(
+              "advise",
+              "--config",
+              config.toString(),
+              "--recipe",
+              "trtllm",
+              "--window",
+              "30s",
+              "--output",
+              "json");
+      JsonNode advice = JSON.readTree(advise.out());
+      assertThat(advice.path("draft_cost").asDouble()).isCloseTo(0.12 / (0.88 * 3), within(1e-6));
+      assertThat(advice.path("draft_cost_source").asText()).contains("draft_overhead");
 
       // How each figure was obtained, in the JSON and the table.
       assertThat(form(r, "vllm-v1-dp2")).isEqualTo("false exported");

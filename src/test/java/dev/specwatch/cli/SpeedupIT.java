@@ -82,6 +82,12 @@ class SpeedupIT {
     om.append("# TYPE vllm:spec_decode_num_draft_tokens counter\n").append(draftTokens);
     om.append("# TYPE vllm:spec_decode_num_accepted_tokens counter\n").append(accepted);
     om.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n").append(perPosition);
+    // vLLM's per-request histograms, for spec and plain only ("upgraded" runs a vLLM without).
+    for (String family : List.of("request_generation_tokens", "request_decode_time_seconds")) {
+      om.append("# TYPE vllm:").append(family).append(" histogram\n");
+      om.append(finished(family, "it/spec", SPEC, 0));
+      om.append(finished(family, "it/plain", PLAIN, 1));
+    }
     om.append("# EOF\n");
     prometheus = PrometheusServer.builder().history(om.toString()).start();
     Path alerts = dir.resolve("alerts");
@@ -104,6 +110,51 @@ class SpeedupIT {
         config,
         "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n",
         StandardCharsets.UTF_8);
+  }
+
+  /** Generated tokens of each finished request (199 of them decoded after the prefill's one). */
+  private static final int TOKENS_PER_REQUEST = 200;
+
+  /** The decode tokens and decode seconds of the requests of spec [0] and plain [1]. */
+  private static final double[][] FINISHED = new double[2][2];
+
+  /**
+   * One histogram of one deployment's finished requests, a point every 15 s: as many requests
+   * finish as the load's decode speed generates tokens, each decoding 199 tokens at that speed.
+   * Every request lands in the +Inf bucket; the figures read only _sum and _count.
+   */
+  private static String finished(String family, String model, double[] speeds, int side) {
+    String labels = "job=\"vllm\",instance=\"a\",model_name=\"" + model + "\"";
+    StringBuilder bucket = new StringBuilder();
+    StringBuilder sum = new StringBuilder();
+    StringBuilder count = new StringBuilder();
+    double requests = 0;
+    double total = 0;
+    boolean tokens = family.equals("request_generation_tokens");
+    int offset = side == 0 ? 1 : 2; // the loads of series(): its offset is the seed
+    for (long s = 0; s <= HALF.multipliedBy(2).toSeconds(); s += 15) {
+      long time = start.getEpochSecond() + s;
+      int load = LOADS[(int) ((s / 1200 + offset) % LOADS.length)];
+      double speed = speeds[31 - Integer.numberOfLeadingZeros(load)];
+      if (s > 0) {
+        double r = load * speed * 15 / TOKENS_PER_REQUEST;
+        requests += r;
+        double decodeSeconds = r * (TOKENS_PER_REQUEST - 1) / speed;
+        total += tokens ? r * TOKENS_PER_REQUEST : decodeSeconds;
+        if (tokens) {
+          FINISHED[side][0] += r * (TOKENS_PER_REQUEST - 1);
+          FINISHED[side][1] += decodeSeconds;
+        }
+      }
+      String name = "vllm:" + family;
+      bucket.append(
+          String.format(
+              Locale.ROOT, "%s_bucket{%s,le=\"+Inf\"} %.3f %d%n", name, labels, requests, time));
+      sum.append(String.format(Locale.ROOT, "%s_sum{%s} %.3f %d%n", name, labels, total, time));
+      count.append(
+          String.format(Locale.ROOT, "%s_count{%s} %.3f %d%n", name, labels, requests, time));
+    }
+    return bucket.append(sum).append(count).toString();
   }
 
   @AfterAll
@@ -309,6 +360,32 @@ class SpeedupIT {
         .isCloseTo(SPEC[0] / PLAIN[0], within(SPEC[0] / PLAIN[0] * 0.05));
     assertThat(spec.path("breaches").get(0).path("rule").asText()).isEqualTo("speedup");
     assertThat(r.exit()).isEqualTo(1);
+  }
+
+  @Test
+  void theFinishedRequestsHistogramsCrossCheckTheSpeedUpOverAllLoads() throws Exception {
+    JsonNode finished = advise("--recipe", "spec").path("finished_requests");
+    double spec = FINISHED[0][0] / FINISHED[0][1];
+    double plain = FINISHED[1][0] / FINISHED[1][1];
+    assertThat(finished.path("tokens_per_second_per_request").asDouble())
+        .isCloseTo(spec, within(spec * 0.01));
+    assertThat(finished.path("baseline_tokens_per_second_per_request").asDouble())
+        .isCloseTo(plain, within(plain * 0.01));
+    assertThat(finished.path("speedup").asDouble())
+        .isCloseTo(spec / plain, within(spec / plain * 0.02));
+    assertThat(finished.path("requests").asLong()).isPositive();
+    // Not exported: the recipe's own history has no histograms, so no cross-check is claimed.
+    JsonNode own =
+        advise(
+            "--recipe",
+            "upgraded",
+            "--window",
+            "9h",
+            "--baseline-from",
+            start.toString(),
+            "--baseline-to",
+            start.plus(HALF).toString());
+    assertThat(own.path("finished_requests").isNull()).isTrue();
   }
 
   @Test
