@@ -72,7 +72,9 @@ scrape_configs:
 YAML
 # A day of the scenario's vLLM history, backfilled before Prometheus starts, so that
 # `advise` has a day's worth of load to measure the speed-up on from the first minute.
-java -jar "$JAR" simulate --history 24h --history-out "$WORK/history.om" >/dev/null
+# Its series carry the live scrape's job and instance, so history and live scrapes are one series.
+java -jar "$JAR" simulate --history 24h --history-out "$WORK/history.om" \
+  --history-job vllm --history-instance "127.0.0.1:$SIM_PORT" >/dev/null
 promtool tsdb create-blocks-from openmetrics "$WORK/history.om" "$WORK/data" \
   >"$WORK/backfill.log" 2>&1 || { cat "$WORK/backfill.log" >&2; exit 1; }
 rm -f "$WORK/history.om"

@@ -83,6 +83,14 @@ final class SimulateCommand implements Callable<Integer> {
       description = "The job label of the history's series (default: ${DEFAULT-VALUE}).")
   String historyJob;
 
+  @Option(
+      names = "--history-instance",
+      paramLabel = "HOST:PORT",
+      description =
+          "The instance label of the history's series: the scrape target of the live simulator,"
+              + " so that history and live scrapes are one series (default: none).")
+  String historyInstance;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -109,11 +117,18 @@ final class SimulateCommand implements Callable<Integer> {
       if (!historyJob.matches("[A-Za-z0-9_:.-]+")) {
         throw new UsageException("--history-job: letters, digits and _:.- only");
       }
+      if (historyInstance != null && !historyInstance.matches("[A-Za-z0-9_:.\\[\\]-]+")) {
+        throw new UsageException("--history-instance: a host:port");
+      }
       java.time.Instant end = java.time.Instant.now();
       java.time.Instant from = end.minus(history);
       String text =
           new Simulator(scenario, Clock.fixed(from, java.time.ZoneOffset.UTC))
               .openMetricsHistory(from, end, Duration.ofSeconds(30), historyJob);
+      if (historyInstance != null) {
+        String job = "{job=\"" + historyJob + "\",";
+        text = text.replace(job, job + "instance=\"" + historyInstance + "\",");
+      }
       java.nio.file.Files.writeString(historyOut, text, java.nio.charset.StandardCharsets.UTF_8);
       out.println("wrote " + Durations.format(history) + " of history to " + historyOut);
       return ExitCodes.OK;

@@ -127,6 +127,9 @@ class SpeedupPageIT {
             .contains("tokens/s per running request")
             .doesNotContain("Speed-up by load")
             .doesNotContain("Acceptance by draft position");
+        Files.write(
+            Path.of("target/ui/recipe-baseline.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
       }
     } finally {
       browser.quit();
