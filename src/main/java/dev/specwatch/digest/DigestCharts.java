@@ -46,7 +46,8 @@ final class DigestCharts {
       String day =
           d.date().getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT)
               + " "
-              + d.date().getDayOfMonth();
+              + d.date().getDayOfMonth()
+              + (d.partial() ? " (so far)" : "");
       acceptance.addValue(
           d.acceptanceRate() == null ? null : d.acceptanceRate() * 100, "acceptance rate", day);
       length.addValue(d.meanAcceptedLength(), "mean accepted length", day);

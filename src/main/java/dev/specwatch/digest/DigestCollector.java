@@ -111,27 +111,42 @@ public final class DigestCollector {
     List<RecipeWeek.Day> daily = new ArrayList<>();
     QueryScope day = QueryScope.of(p, Duration.ofDays(1));
     for (int d = 0; d < 7; d++) {
+      Instant dayStart = period.dayBoundary(d);
       Instant dayEnd = period.dayBoundary(d + 1);
-      if (dayEnd.isAfter(end)) {
-        daily.add(new RecipeWeek.Day(period.monday().plusDays(d), null, null));
+      if (!dayStart.isBefore(end)) {
+        daily.add(new RecipeWeek.Day(period.monday().plusDays(d), null, null, false));
         continue;
       }
+      // Today, while the week is in progress: the day so far (at least 5 minutes), marked partial.
+      boolean partial = dayEnd.isAfter(end);
+      QueryScope scope1 =
+          partial ? QueryScope.of(p, max(Duration.between(dayStart, end), FIVE_MINUTES)) : day;
+      Instant at = partial ? end : dayEnd;
       daily.add(
           new RecipeWeek.Day(
               period.monday().plusDays(d),
-              value(profile.query(Signal.ACCEPTANCE_RATE, day), dayEnd),
-              value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, day), dayEnd)));
+              value(profile.query(Signal.ACCEPTANCE_RATE, scope1), at),
+              value(profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope1), at),
+              partial));
     }
 
     QueryScope hour = QueryScope.of(p, Duration.ofHours(1));
     Duration step = Duration.ofHours(1);
     double[] hourly =
         range(profile.query(Signal.ACCEPTANCE_RATE, hour), start.plus(step), end, step);
+    // Idle: the share of the 5-minute slices the recipe's series existed in without a draft. A
+    // slice before the series existed is not idle, so a recipe minutes old is not "100 % idle".
+    QueryScope slice = QueryScope.of(p, FIVE_MINUTES);
     double[] drafts =
-        range(profile.query(Signal.DRAFTS_IN_WINDOW, hour), start.plus(step), end, step);
-    long hours = week.toHours();
+        range(
+            profile.query(Signal.DRAFTS_IN_WINDOW, slice),
+            start.plus(FIVE_MINUTES),
+            end,
+            FIVE_MINUTES);
     long busy = Arrays.stream(drafts).filter(v -> v > 0).count();
-    Double idleShare = hours == 0 || noData ? null : (hours - busy) / (double) hours;
+    Duration observed = FIVE_MINUTES.multipliedBy(drafts.length);
+    Double idleShare =
+        drafts.length == 0 || noData ? null : (drafts.length - busy) / (double) drafts.length;
 
     Double change = relative(acceptance, previousAcceptance);
     Double lengthChange = relative(meanLength, previousMeanLength);
@@ -228,7 +243,9 @@ public final class DigestCollector {
             noData,
             unfinished,
             speedup,
-            withinWeekDrop(daily)));
+            withinWeekDrop(daily),
+            observed,
+            noData ? NoDataReason.of(api, p, week, end) : null));
   }
 
   /**
@@ -288,6 +305,12 @@ public final class DigestCollector {
 
   private static Instant max(Instant a, Instant b) {
     return a.isAfter(b) ? a : b;
+  }
+
+  private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   private static String increase(String metric, QueryScope scope) {

@@ -124,6 +124,7 @@ public final class DigestRenderer {
       m.put("model", r.modelName() == null ? "" : r.modelName());
       m.put("regression", r.regression());
       m.put("noData", r.notes().noData());
+      m.put("noDataReason", r.notes().noDataReason());
       m.put("unfinished", r.notes().unfinished());
       m.put("withinWeekDrop", r.notes().withinWeekDrop());
       m.put("acceptance", percent(r.acceptanceRate()));
@@ -159,9 +160,9 @@ public final class DigestRenderer {
           "idleShare",
           r.notes().noData()
               ? "– (no data, which is not idleness)"
-              : percent(r.idleShare())
-                  + " of the "
-                  + (r.notes().unfinished() ? "week so far" : "week"));
+              : r.idleShare() == null
+                  ? "– (not observed for 5 minutes yet)"
+                  : percent(r.idleShare()) + " of the " + observed(r));
       m.put(
           "alerts",
           r.alertsFired() == 0
@@ -206,7 +207,8 @@ public final class DigestRenderer {
         daily.add(
             Map.of(
                 "day",
-                dd.date().getDayOfWeek().toString().substring(0, 3),
+                dd.date().getDayOfWeek().toString().substring(0, 3)
+                    + (dd.partial() ? " (so far)" : ""),
                 "acceptance",
                 percent(dd.acceptanceRate()),
                 "meanLength",
@@ -274,8 +276,28 @@ public final class DigestRenderer {
     return change < -Digest.REGRESSION_DROP ? "#bf2600" : change > 0 ? "#006644" : "#1d2330";
   }
 
-  private static String human(Duration d) {
-    return Durations.format(Duration.ofMinutes(Math.max(0, d.toMinutes())));
+  /**
+   * A firing duration for people: whole seconds under an hour ({@code 59s}, {@code 1m54s}), whole
+   * minutes above ({@code 2h5m}); never rounded down to {@code 0s} when it lasted a second or more.
+   */
+  static String human(Duration d) {
+    if (d.isNegative()) {
+      return "0s";
+    }
+    return d.compareTo(Duration.ofHours(1)) < 0
+        ? Durations.format(Duration.ofSeconds(d.toSeconds()))
+        : Durations.format(Duration.ofMinutes(d.toMinutes()));
+  }
+
+  /** What the idle share is a share of: the week, or the part of it the recipe was observed. */
+  private static String observed(RecipeWeek r) {
+    Duration o = r.notes().observed();
+    String week = r.notes().unfinished() ? "week so far" : "week";
+    Duration whole = Duration.ofDays(7);
+    if (o == null || (!r.notes().unfinished() && o.compareTo(whole.minusHours(1)) >= 0)) {
+      return week;
+    }
+    return human(o) + " it was observed (of the " + week + ")";
   }
 
   /** What speculation bought that week, measured, in one line; or why it was not measured. */

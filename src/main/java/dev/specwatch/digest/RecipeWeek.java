@@ -60,6 +60,10 @@ public record RecipeWeek(
    *     speedup_baseline} (docs/SPEEDUP.md), or why it was not measured
    * @param withinWeekDrop a day more than the regression threshold below the week's earlier days,
    *     in words; null when there is none
+   * @param observed how much of the week the recipe's series existed (what the idle share is a
+   *     share of)
+   * @param noDataReason with {@code noData}, what Prometheus does have, in words (nothing of the
+   *     engine yet, or series the match does not select); null otherwise
    */
   public record Notes(
       int k,
@@ -67,7 +71,9 @@ public record RecipeWeek(
       boolean noData,
       boolean unfinished,
       Speedup speedup,
-      String withinWeekDrop) {}
+      String withinWeekDrop,
+      java.time.Duration observed,
+      String noDataReason) {}
 
   /**
    * The measured speed-up at the load the recipe ran most of the week.
@@ -111,5 +117,10 @@ public record RecipeWeek(
   /** One bucket of the week's speed-up by load, for the chart; {@code speedup} null: no number. */
   public record Bar(String load, Double speedup, String verdict) {}
 
-  public record Day(LocalDate date, Double acceptanceRate, Double meanAcceptedLength) {}
+  /**
+   * One day of the week; {@code partial} for today while the week is in progress (its figures cover
+   * the day up to now).
+   */
+  public record Day(
+      LocalDate date, Double acceptanceRate, Double meanAcceptedLength, boolean partial) {}
 }

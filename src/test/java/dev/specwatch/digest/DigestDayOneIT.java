@@ -1,0 +1,145 @@
+package dev.specwatch.digest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.PrometheusSettings;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.sim.ModelScenario;
+import dev.specwatch.sim.Phase;
+import dev.specwatch.sim.Scenario;
+import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.PrometheusServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The digest of a week in progress for a recipe half an hour old (docs/DIGEST.md): every figure
+ * agrees with the others. The week is a fixed one (its Wednesday 10:30 is "now"), the history
+ * starts 30 minutes before, aligned to its own start; nothing depends on the wall clock.
+ */
+class DigestDayOneIT {
+  @TempDir Path dir;
+
+  @Test
+  void aRecipeMinutesOldInAWeekInProgressReadsConsistently() throws Exception {
+    DigestPeriod period = DigestPeriod.of(LocalDate.of(2026, 11, 23), ZoneOffset.UTC);
+    Instant now = period.start().plus(Duration.ofDays(2)).plus(Duration.ofMinutes(630));
+    Instant from = now.minus(Duration.ofMinutes(30));
+    Scenario scenario =
+        new Scenario(
+            "day-one",
+            List.of(
+                new ModelScenario(
+                    "org/new-model",
+                    "vllm",
+                    1,
+                    List.of(
+                        new Phase(
+                            "healthy", null, 2, 256, 1024, 3, List.of(0.9, 0.7, 0.5), false, 12.8)),
+                    false)));
+    String history =
+        new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
+            .openMetricsHistory(from, now, Duration.ofSeconds(15), "vllm");
+    try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
+      Path alerts = dir.resolve("alerts");
+      Files.createDirectories(alerts);
+      Files.writeString(
+          alerts.resolve("new.yaml"),
+          "recipe: new-model\nmatch: {model_name: org/new-model}\nnum_speculative_tokens: 3\n");
+      Files.writeString(
+          alerts.resolve("typo.yaml"),
+          "recipe: typo\nmatch: {model_name: org/new-modle}\nnum_speculative_tokens: 3\n");
+      Files.writeString(
+          alerts.resolve("sg.yaml"),
+          "recipe: sg\nengine: sglang\nmatch: {model_name: org/sg}\nnum_speculative_tokens: 3\n");
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config, "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n");
+      SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+      // Two firings of seconds: 59 s and 55 s.
+      List<Transition> alerts1 =
+          List.of(
+              transition(1, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(20))),
+              transition(
+                  2, Transition.Kind.RESOLVED, now.minus(Duration.ofMinutes(20)).plusSeconds(59)),
+              transition(3, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(10))),
+              transition(
+                  4, Transition.Kind.RESOLVED, now.minus(Duration.ofMinutes(10)).plusSeconds(55)));
+      Digest d =
+          new DigestCollector(
+                  new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+                  Optional.empty(),
+                  Clock.fixed(now, ZoneOffset.UTC))
+              .collect(period, c.policies(), c.baselines(), alerts1);
+      RecipeWeek r = recipe(d, "new-model");
+
+      // Drafts every slice it existed in: not idle, and the share says of what.
+      assertThat(r.draftTokens()).isPositive();
+      assertThat(r.idleShare()).isEqualTo(0.0);
+      assertThat(r.notes().observed()).isBetween(Duration.ofMinutes(25), Duration.ofMinutes(30));
+      // Today is drawn, marked partial; the days before it have no data, after it none yet.
+      RecipeWeek.Day wednesday = r.daily().get(2);
+      assertThat(wednesday.partial()).isTrue();
+      assertThat(wednesday.acceptanceRate()).isCloseTo(0.7, within(0.01));
+      assertThat(r.daily().get(1).acceptanceRate()).isNull();
+      assertThat(r.daily().get(3).partial()).isFalse();
+      assertThat(r.alertsFired()).isEqualTo(2);
+      assertThat(r.firingTotal()).isEqualTo(Duration.ofSeconds(114));
+      assertThat(r.firingLongest()).isEqualTo(Duration.ofSeconds(59));
+
+      String text = new DigestRenderer(Optional.empty()).render(d).text();
+      assertThat(text)
+          .contains("idle                   0.0 % of the 30m it was observed")
+          .contains("it was observed (of the week so far)")
+          .contains("WED (so far) 70.0 %")
+          .contains("2 fired, firing 1m54s in total, longest 59s")
+          .doesNotContain("100.0 %");
+      // No data: a typo in the match, and an engine Prometheus holds nothing of, are told apart.
+      assertThat(recipe(d, "typo").notes().noDataReason())
+          .startsWith("the match selects none of the vllm:generation_tokens_total series");
+      assertThat(recipe(d, "sg").notes().noDataReason())
+          .startsWith("Prometheus holds no sglang:generation_tokens_total series at all")
+          .doesNotContain("check the policy's match labels");
+      assertThat(text).contains("NO DATA: no speculative-decoding series all week (not idleness)");
+    }
+  }
+
+  private static RecipeWeek recipe(Digest d, String name) {
+    return d.recipes().stream().filter(x -> x.recipe().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static Transition transition(long seq, Transition.Kind kind, Instant at) {
+    return new Transition(
+        seq,
+        "new-model/acceptance_rate",
+        "new-model",
+        "acceptance_rate",
+        null,
+        kind,
+        "r",
+        0.4,
+        0.45,
+        Duration.ofMinutes(5),
+        at,
+        at,
+        "warning",
+        false,
+        Map.of(),
+        Map.of("model_name", "org/new-model"),
+        List.of());
+  }
+}
