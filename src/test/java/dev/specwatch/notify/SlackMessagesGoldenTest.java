@@ -188,4 +188,16 @@ class SlackMessagesGoldenTest {
         .as("docs/NOTIFICATIONS.md shows " + file + " as it is")
         .contains(rendered.strip());
   }
+
+  /** The README's walk through the demo quotes the firing message as the daemon sends it. */
+  @org.junit.jupiter.api.Test
+  void theReadmeQuotesTheFiringMessageAsSent() throws Exception {
+    String text = JSON.readTree(render("firing")).path("text").asText();
+    String readme = Files.readString(Path.of("README.md")).replaceAll("\\s+", " ");
+    assertThat(readme).contains("[slack] chat.postMessage #qwen-serving: " + text);
+    String resolved = JSON.readTree(render("resolved")).path("text").asText();
+    // "recovered after 21m (…)" in the golden file; the demo's duration differs, so up to "after".
+    assertThat(readme)
+        .contains(resolved.substring(0, resolved.indexOf("after") + "after".length()));
+  }
 }
