@@ -45,11 +45,18 @@ final class UiRoutes {
           new Endpoint("/login", "POST", Access.PUBLIC, UiRoutes::doLogin),
           new Endpoint("/static/style.css", "GET", Access.PUBLIC, (s, r) -> css()));
 
-  private static Response fleet(Source s, Request r) {
+  private static Response fleet(Source s, Request r) throws IOException {
     Map<String, Object> v = WebPages.page("Fleet", "fleet", r);
     Optional<Evaluation> e = s.lastEvaluation();
     Map<String, Policy> policies = byRecipe(s.policies());
     AlertState state = s.alertState();
+    List<Silence> silences = s.silences();
+    Instant now = Instant.now();
+    e.ifPresent(x -> v.put("summary", FleetSummary.line(x, state, silences, now)));
+    List<String> own = FleetSummary.ownAlerts(state);
+    if (!own.isEmpty()) {
+      v.put("own_alerts", String.join(", ", own));
+    }
     List<Map<String, Object>> rows = new ArrayList<>();
     for (RecipeSnapshot snap : e.map(Evaluation::recipes).orElse(List.of())) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -58,8 +65,9 @@ final class UiRoutes {
       m.put("href", WebPages.href(snap.recipe()));
       m.put("state", snap.state().key());
       m.put("reason", WebPages.reason(snap));
-      m.put("acceptance", WebPages.number(snap.signals().acceptanceRate(), 3));
-      m.put("length", WebPages.number(snap.signals().meanAcceptedLength(), 2));
+      m.put("acceptance", WebPages.percent(snap.signals().acceptanceRate()));
+      m.put("length", WebPages.length(snap.signals().meanAcceptedLength(), p));
+      m.put("silenced", FleetSummary.silenceOf(snap.recipe(), silences, now).isPresent());
       m.put("drafts", WebPages.number(snap.signals().draftTokensPerSecond(), 1));
       m.put("svg", WebPages.sparkline(s.sparkline(snap.recipe())));
       m.put("alerts", alertsOf(state, snap.recipe()).size());
@@ -100,7 +108,7 @@ final class UiRoutes {
           v.put("positions", exported ? WebPages.positions(x, p) : List.of());
           List<String> conditional = new ArrayList<>();
           for (Double c : x.signals().conditionalAcceptance()) {
-            conditional.add(c == null ? "–" : String.format(java.util.Locale.ROOT, "%.3f", c));
+            conditional.add(WebPages.percent(c));
           }
           if (exported && !conditional.isEmpty()) {
             v.put("conditional", String.join(" · ", conditional));
@@ -178,9 +186,21 @@ final class UiRoutes {
     v.put(
         "alerts",
         alertsOf(s.alertState(), name).stream()
-            .map(a -> WebPages.alert(a, silences, now))
+            .map(a -> WebPages.alert(a, silences, now, p))
             .toList());
-    v.put("silence_recipe", name);
+    FleetSummary.silenceOf(name, silences, now)
+        .ifPresentOrElse(
+            x ->
+                v.put(
+                    "silenced_until",
+                    WebPages.time(x.endsAt())
+                        + (x.rule().isPresent() ? " (" + x.rule().get() + ")" : " (every rule)")
+                        + ": "
+                        + x.comment()
+                        + " — "
+                        + x.createdBy()),
+            () -> v.put("silence_recipe", name));
+    v.put("refresh", true);
     return Response.html(200, WebPages.render("recipe", v));
   }
 
@@ -192,7 +212,7 @@ final class UiRoutes {
         "active",
         s.alertState().alerts().values().stream()
             .sorted(Comparator.comparing(ActiveAlert::id))
-            .map(a -> WebPages.alert(a, silences, now))
+            .map(a -> WebPages.alert(a, silences, now, byRecipe(s.policies()).get(a.recipe())))
             .toList());
     List<Map<String, Object>> recent = new ArrayList<>();
     for (Transition t : s.history(now.minus(Duration.ofDays(1)))) {

@@ -75,7 +75,13 @@ final class WebPages {
     if (!s.breaches().isEmpty()) {
       List<String> parts = new ArrayList<>();
       for (Breach b : s.breaches()) {
-        parts.add(b.id() + " " + number(b.value(), 3) + " below " + number(b.threshold(), 3));
+        boolean acceptance = b.rule().contains("acceptance");
+        parts.add(
+            b.id()
+                + " "
+                + (acceptance ? percent(b.value()) : number(b.value(), 3))
+                + " below "
+                + (acceptance ? percent(b.threshold()) : number(b.threshold(), 3)));
       }
       return String.join("; ", parts);
     }
@@ -137,10 +143,10 @@ final class WebPages {
       Map<String, Object> m = new LinkedHashMap<>();
       Double v = a.get(i);
       m.put("position", i);
-      m.put("value", number(v, 3));
+      m.put("value", percent(v));
       m.put("width", v == null ? 0 : Math.round(Math.max(0, Math.min(1, v)) * 200));
       Threshold t = p == null ? null : p.thresholds().positionAcceptance().get(i);
-      m.put("threshold", t == null ? "" : number(t.below(), 2));
+      m.put("threshold", t == null ? "" : "below " + percent(t.below()));
       out.add(m);
     }
     return out;
@@ -175,8 +181,13 @@ final class WebPages {
     }
     Optional<Threshold> acc = p == null ? Optional.empty() : p.thresholds().acceptanceRate();
     Optional<Threshold> len = p == null ? Optional.empty() : p.thresholds().meanAcceptedLength();
-    out.add(row("acceptance rate", number(s.signals().acceptanceRate(), 3), acc));
-    out.add(row("mean accepted length", number(s.signals().meanAcceptedLength(), 2), len));
+    out.add(row("acceptance rate", percent(s.signals().acceptanceRate()), acc, true));
+    out.add(
+        row(
+            "mean accepted length (of k + 1)",
+            length(s.signals().meanAcceptedLength(), p),
+            len,
+            false));
     out.add(row("draft tokens/s", number(s.signals().draftTokensPerSecond(), 1), Optional.empty()));
     out.add(
         row(
@@ -206,6 +217,12 @@ final class WebPages {
   }
 
   private static Map<String, Object> row(String name, String value, Optional<Threshold> t) {
+    return row(name, value, t, false);
+  }
+
+  /** A signal's row; {@code asPercent} for acceptance (one unit everywhere: a percentage). */
+  private static Map<String, Object> row(
+      String name, String value, Optional<Threshold> t, boolean asPercent) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", name);
     m.put("value", value);
@@ -214,25 +231,60 @@ final class WebPages {
         t.map(
                 x ->
                     "below "
-                        + number(x.below(), 2)
+                        + (asPercent ? percent(x.below()) : number(x.below(), 2))
                         + (x.clearAbove().isPresent()
-                            ? ", clears above " + number(x.clearAbove().getAsDouble(), 2)
+                            ? ", clears above "
+                                + (asPercent
+                                    ? percent(x.clearAbove().getAsDouble())
+                                    : number(x.clearAbove().getAsDouble(), 2))
                             : ""))
             .orElse(""));
     return m;
   }
 
+  /** Mean accepted length against its ceiling, k + 1 tokens a step: {@code 2.80 of 4}. */
+  static String length(Double length, Policy p) {
+    String value = number(length, 2);
+    return p == null || length == null || p.numSpeculativeTokens() == 0
+        ? value
+        : value + " of " + (p.numSpeculativeTokens() + 1);
+  }
+
   static Map<String, Object> alert(ActiveAlert a, List<Silence> silences, Instant now) {
+    return alert(a, silences, now, null);
+  }
+
+  /**
+   * An active alert for the tables: specwatch's own alerts as such (no recipe, no threshold), the
+   * time it fired (or since when it is pending), its severity and the policy's runbook.
+   */
+  static Map<String, Object> alert(
+      ActiveAlert a, List<Silence> silences, Instant now, Policy policy) {
     Map<String, Object> m = new LinkedHashMap<>();
+    boolean own = a.key().specwatch();
     m.put("id", a.id());
-    m.put("recipe", a.recipe());
-    m.put("href", a.key().specwatch() ? "/status" : href(a.recipe()));
+    m.put("recipe", own ? "specwatch itself" : a.recipe());
+    m.put("own", own);
+    m.put("href", own ? "/status" : href(a.recipe()));
     m.put("rule", a.position() == null ? a.rule() : a.rule() + "[" + a.position() + "]");
     m.put("state", a.phase().name().toLowerCase(Locale.ROOT));
     m.put("firing", a.phase() == AlertPhase.FIRING);
-    m.put("value", number(a.value(), 3));
-    m.put("threshold", number(a.threshold(), 3));
-    m.put("since", time(a.activeSince()));
+    boolean acceptance = a.rule().contains("acceptance");
+    m.put("value", own ? "–" : acceptance ? percent(a.value()) : number(a.value(), 3));
+    m.put("threshold", own ? "–" : acceptance ? percent(a.threshold()) : number(a.threshold(), 3));
+    m.put("severity", a.severity());
+    m.put(
+        "since",
+        a.firingSince() != null
+            ? "fired " + time(a.firingSince())
+            : "pending since " + time(a.activeSince()));
+    if (policy != null) {
+      // Only web links: a javascript: URL from a policy file must not become a link.
+      policy
+          .runbookUrl()
+          .filter(u -> u.startsWith("https://") || u.startsWith("http://"))
+          .ifPresent(u -> m.put("runbook", u));
+    }
     boolean silenced = silences.stream().anyMatch(s -> s.matches(a.recipe(), a.rule(), now));
     m.put("silenced", silenced);
     return m;

@@ -107,7 +107,7 @@ class SpeedupPageIT {
         assertThat(text).contains("32–63").contains("costs").contains("16–31");
         // The rest of the efficiency picture: 0.8, 0.6 / 0.8, 0.4 / 0.6; 1.8 of 2.8 tokens a step.
         assertThat(text)
-            .contains("Given the position before was accepted: 0.800 · 0.750 · 0.667")
+            .contains("Given the position before was accepted: 80.0 % · 75.0 % · 66.7 %")
             .contains("output tokens from accepted drafts")
             .contains("64.3 %");
         Files.createDirectories(Path.of("target/ui"));

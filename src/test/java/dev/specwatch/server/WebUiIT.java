@@ -156,11 +156,32 @@ class WebUiIT {
             .until(
                 () -> {
                   browser.get(base + "/alerts");
-                  String text = browser.findElement(By.tagName("main")).getText();
-                  return text.contains("firing") && text.contains("silenced");
+                  // The firing badge: the caption "Pending and firing" is not an alert firing.
+                  return !browser.findElements(By.cssSelector("span.badge.firing")).isEmpty()
+                      && !browser.findElements(By.cssSelector("span.badge.silenced")).isEmpty();
                 });
         shot("alerts-silenced");
         assertThat(slack.calls()).as("silenced: nothing posted").isEmpty();
+        // At a glance: the alert's severity and when it fired; acceptance in percent.
+        assertThat(mainText())
+            .contains("warning")
+            .contains("fired 20")
+            .containsPattern("\\d\\.\\d %");
+        // The fleet says it in one line, and marks the silenced row.
+        browser.get(base + "/");
+        assertThat(browser.findElement(By.cssSelector("p.summary")).getText())
+            .contains("2 recipes over the 15s evaluation window")
+            .contains("1 alerting, 1 silenced, 1 without data");
+        assertThat(browser.findElements(By.cssSelector("tr.state-breach span.badge.silenced")))
+            .hasSize(1);
+        assertThat(mainText()).contains(" of 4");
+        shot("fleet-silenced");
+        // The recipe page says until when, and offers no second silence.
+        browser.get(base + "/recipes/daemon");
+        assertThat(mainText())
+            .contains("silenced until")
+            .contains("rolling out a new build")
+            .doesNotContain("Silence this recipe");
 
         // Expire it through the form: the engine sends the late notification.
         browser.get(base + "/silences");
@@ -182,7 +203,11 @@ class WebUiIT {
 
         browser.get(base + "/recipes/daemon");
         String recipe = browser.findElement(By.tagName("main")).getText();
-        assertThat(recipe).contains("acceptance rate").contains("below 0.45").contains("firing");
+        assertThat(recipe)
+            .contains("acceptance rate")
+            .contains("below 45.0 %, clears above 50.0 %")
+            .contains("firing")
+            .contains("Silence this recipe for 2 h");
         assertThat(browser.findElements(By.cssSelector("span.bar"))).hasSize(3);
         shot("recipe");
 

@@ -1,0 +1,72 @@
+package dev.specwatch.server;
+
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertPhase;
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.model.Durations;
+import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The fleet page's line at a glance: how many recipes breach, alert, are silenced and have no data,
+ * over which window; and specwatch's own alerts, which belong to no recipe row.
+ */
+final class FleetSummary {
+  private FleetSummary() {}
+
+  /** Whether an active silence covers every rule of {@code recipe} now, or any of its rules. */
+  static Optional<Silence> silenceOf(String recipe, List<Silence> silences, Instant now) {
+    return silences.stream()
+        .filter(s -> s.activeAt(now) && s.matches(recipe, s.rule().orElse("*"), now))
+        .findFirst();
+  }
+
+  /** "6 recipes over the 1m window: 1 breaching, 1 alerting, 1 silenced, 2 without data". */
+  static String line(Evaluation e, AlertState state, List<Silence> silences, Instant now) {
+    List<RecipeSnapshot> recipes = e.recipes();
+    long breaching = recipes.stream().filter(r -> r.state() == RecipeState.BREACH).count();
+    long noData =
+        recipes.stream()
+            .filter(r -> r.state() == RecipeState.NO_DATA || r.state() == RecipeState.ERROR)
+            .count();
+    long alerting =
+        recipes.stream()
+            .filter(
+                r ->
+                    state.alerts().values().stream()
+                        .anyMatch(
+                            a -> a.recipe().equals(r.recipe()) && a.phase() == AlertPhase.FIRING))
+            .count();
+    long silenced =
+        recipes.stream().filter(r -> silenceOf(r.recipe(), silences, now).isPresent()).count();
+    List<String> parts = new ArrayList<>();
+    parts.add(breaching + " breaching");
+    parts.add(alerting + " alerting");
+    parts.add(silenced + " silenced");
+    parts.add(noData + " without data");
+    return recipes.size()
+        + " recipe"
+        + (recipes.size() == 1 ? "" : "s")
+        + " over the "
+        + Durations.format(e.window())
+        + " evaluation window: "
+        + String.join(", ", parts);
+  }
+
+  /** specwatch's own active alerts (datasource, notifier, state), for a line of their own. */
+  static List<String> ownAlerts(AlertState state) {
+    List<String> out = new ArrayList<>();
+    for (ActiveAlert a : state.alerts().values()) {
+      if (a.key().specwatch()) {
+        out.add(a.rule() + " " + a.phase().name().toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    return out;
+  }
+}
