@@ -242,7 +242,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   @Override
-  public Optional<dev.specwatch.server.SpeedupView> speedup(String recipe) {
+  public dev.specwatch.server.RecipeHistory history(String recipe) {
     return speedups.get(recipe, wiring, clock.instant());
   }
 

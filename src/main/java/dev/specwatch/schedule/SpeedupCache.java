@@ -1,10 +1,15 @@
 package dev.specwatch.schedule;
 
+import dev.specwatch.advisor.Advisor;
 import dev.specwatch.advisor.SpeedupByLoad;
+import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.server.RecipeHistory;
 import dev.specwatch.server.SpeedupView;
+import dev.specwatch.signals.Evaluator;
 import dev.specwatch.signals.LoadHistory;
+import dev.specwatch.signals.RecipeSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,27 +19,59 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The recipe page's speed-up by load over the last day (docs/SPEEDUP.md): two range queries per
- * recipe with a {@code speedup_baseline}, kept {@link #FRESH} (a day's figure moves slowly), so
- * page views do not turn into Prometheus load.
+ * What the recipe page shows from history, kept {@link #FRESH} so page views do not turn into
+ * Prometheus load: the speed-up by load over the last day (docs/SPEEDUP.md; two range queries per
+ * recipe with a {@code speedup_baseline}) and the advisor over the last {@link #ADVICE_WINDOW} (one
+ * evaluation of the recipe), which does not flip with the minute's traffic as the evaluation
+ * window's would.
  */
 final class SpeedupCache {
   static final Duration SPAN = Duration.ofHours(24);
   static final Duration STEP = Duration.ofMinutes(1);
   static final Duration FRESH = Duration.ofMinutes(10);
+  static final Duration ADVICE_WINDOW = Duration.ofHours(1);
 
-  private record Entry(Instant at, Optional<SpeedupView> view) {}
+  private record Entry(Instant at, RecipeHistory view) {}
 
   private final Map<String, Entry> cache = new ConcurrentHashMap<>();
 
-  Optional<SpeedupView> get(String recipe, Daemon.Wiring wiring, Instant now) {
+  RecipeHistory get(String recipe, Daemon.Wiring wiring, Instant now) {
     Entry e = cache.get(recipe);
     if (e != null && e.at().plus(FRESH).isAfter(now)) {
       return e.view();
     }
-    Optional<SpeedupView> view = compute(recipe, wiring, now);
+    RecipeHistory view =
+        new RecipeHistory(compute(recipe, wiring, now), advice(recipe, wiring, now));
     cache.put(recipe, new Entry(now, view));
     return view;
+  }
+
+  private static Optional<RecipeHistory.Advice> advice(
+      String recipe, Daemon.Wiring wiring, Instant now) {
+    Policy p = wiring.config().recipe(recipe).orElse(null);
+    if (p == null || p.numSpeculativeTokens() == 0) {
+      return Optional.empty();
+    }
+    RecipeSnapshot s =
+        new Evaluator(wiring.prometheus(), java.time.Clock.systemUTC())
+            .evaluate(List.of(p), ADVICE_WINDOW, Optional.of(now))
+            .recipes()
+            .get(0);
+    List<Double> positions = s.signals().positionAcceptance();
+    if (positions.isEmpty() || positions.stream().anyMatch(x -> x == null)) {
+      return Optional.empty();
+    }
+    Advisor.Advice a =
+        Advisor.advise(
+            positions,
+            p.numSpeculativeTokens(),
+            Advisor.DEFAULT_DRAFT_COST,
+            s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
+    return Optional.of(
+        new RecipeHistory.Advice(
+            a.enough() ? a.recommended().k() : null,
+            a.basis() + " over the last " + Durations.format(ADVICE_WINDOW),
+            a.warning()));
   }
 
   private static Optional<SpeedupView> compute(String recipe, Daemon.Wiring wiring, Instant now) {

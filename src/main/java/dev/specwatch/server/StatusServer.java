@@ -122,8 +122,11 @@ public final class StatusServer implements AutoCloseable {
       return List.of();
     }
 
-    /** A recipe's measured speed-up by load over the last day, when it has a baseline. */
-    Optional<SpeedupView> speedup(String recipe);
+    /**
+     * What the recipe page shows from history: the measured speed-up by load over the last day
+     * (with a baseline) and the advisor over a stable window.
+     */
+    RecipeHistory history(String recipe);
 
     /** The Grafana base URL for dashboard links. */
     default Optional<URI> grafana() {

@@ -10,7 +10,6 @@ import dev.specwatch.server.StatusServer.Access;
 import dev.specwatch.server.StatusServer.Endpoint;
 import dev.specwatch.server.StatusServer.Source;
 import dev.specwatch.signals.Evaluation;
-import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.RecipeSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
@@ -121,13 +120,6 @@ final class UiRoutes {
                       v.put("positions_missing", f.positions());
                     }
                   });
-          Map<String, Object> recipeJson = EvaluationJson.recipe(x);
-          Object advice = recipeJson.get("advice");
-          if (advice instanceof Map<?, ?> a) {
-            v.put("advice", a.get("recommended_num_speculative_tokens"));
-            v.put("advice_basis", a.get("basis"));
-            v.put("advice_warning", a.get("warning"));
-          }
           x.slo()
               .ifPresent(
                   slo ->
@@ -138,9 +130,20 @@ final class UiRoutes {
                               + WebPages.percent(slo.budgetRemaining())
                               + " of the error budget left"));
         });
+    RecipeHistory fromHistory = p == null ? RecipeHistory.NONE : s.history(name);
+    // The advisor over a stable window (the evaluation window's flips with a minute's traffic).
+    fromHistory
+        .advice()
+        .ifPresent(
+            a -> {
+              v.put("advice", a.recommendedK());
+              v.put("advice_basis", a.basis());
+              v.put("advice_warning", a.warning());
+            });
     if (p != null && p.speedupBaseline().isPresent()) {
       v.put("speedup_baseline", p.speedupBaseline().get());
-      s.speedup(name)
+      fromHistory
+          .speedup()
           .ifPresent(
               sp -> {
                 v.put("speedup_svg", sp.svg());

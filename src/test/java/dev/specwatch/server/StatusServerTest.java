@@ -41,8 +41,8 @@ class StatusServerTest {
     }
 
     @Override
-    public java.util.Optional<SpeedupView> speedup(String recipe) {
-      return java.util.Optional.empty();
+    public RecipeHistory history(String recipe) {
+      return RecipeHistory.NONE;
     }
 
     @Override

@@ -207,7 +207,9 @@ class WebUiIT {
             .contains("acceptance rate")
             .contains("below 45.0 %, clears above 50.0 %")
             .contains("firing")
-            .contains("Silence this recipe for 2 h");
+            .contains("Silence this recipe for 2 h")
+            // The advisor reads the last hour, not the 15 s window, and says so.
+            .contains("over the last 1h");
         assertThat(browser.findElements(By.cssSelector("span.bar"))).hasSize(3);
         shot("recipe");
 

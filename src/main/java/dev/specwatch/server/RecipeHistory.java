@@ -1,0 +1,18 @@
+package dev.specwatch.server;
+
+import java.util.Optional;
+
+/**
+ * What the recipe page shows from history rather than the evaluation window, computed at most every
+ * few minutes: the speed-up by load over the last day, and the advisor over a window long enough to
+ * be stable (the evaluation window of a minute makes it flip between k=3 and k=5).
+ */
+public record RecipeHistory(Optional<SpeedupView> speedup, Optional<Advice> advice) {
+  public static final RecipeHistory NONE = new RecipeHistory(Optional.empty(), Optional.empty());
+
+  /**
+   * @param recommendedK null without enough data ({@code warning} says why)
+   * @param basis what it stands on, window included ("3 measured positions … over the last 1h")
+   */
+  public record Advice(Integer recommendedK, String basis, String warning) {}
+}
