@@ -43,7 +43,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private final DatasourceLog datasourceLog = new DatasourceLog();
   private final NoDataLog noDataLog = new NoDataLog();
   private final Sparklines sparklines = new Sparklines();
-  private final SpeedupCache speedups = new SpeedupCache();
+  private final RecipeHistoryCache histories = new RecipeHistoryCache();
 
   /** Held during an evaluation and while the wiring is swapped. */
   private final ReentrantLock cycle = new ReentrantLock();
@@ -242,8 +242,8 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   }
 
   @Override
-  public dev.specwatch.server.RecipeHistory history(String recipe) {
-    return speedups.get(recipe, wiring, clock.instant());
+  public dev.specwatch.server.RecipeHistory recipeHistory(String recipe, Duration span) {
+    return histories.get(recipe, span, wiring, clock.instant());
   }
 
   @Override

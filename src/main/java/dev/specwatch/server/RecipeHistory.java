@@ -5,10 +5,13 @@ import java.util.Optional;
 /**
  * What the recipe page shows from history rather than the evaluation window, computed at most every
  * few minutes: the speed-up by load over the last day, and the advisor over a window long enough to
- * be stable (the evaluation window of a minute makes it flip between k=3 and k=5).
+ * be stable (the evaluation window of a minute makes it flip between k=3 and k=5), and the signals
+ * over the span asked for, for the charts over time.
  */
-public record RecipeHistory(Optional<SpeedupView> speedup, Optional<Advice> advice) {
-  public static final RecipeHistory NONE = new RecipeHistory(Optional.empty(), Optional.empty());
+public record RecipeHistory(
+    Optional<SpeedupView> speedup, Optional<Advice> advice, Optional<ChartData> charts) {
+  public static final RecipeHistory NONE =
+      new RecipeHistory(Optional.empty(), Optional.empty(), Optional.empty());
 
   /**
    * @param recommendedK null without enough data ({@code warning} says why)

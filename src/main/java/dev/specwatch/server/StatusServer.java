@@ -124,9 +124,10 @@ public final class StatusServer implements AutoCloseable {
 
     /**
      * What the recipe page shows from history: the measured speed-up by load over the last day
-     * (with a baseline) and the advisor over a stable window.
+     * (with a baseline), the advisor over a stable window, and the signals over {@code span} for
+     * the charts.
      */
-    RecipeHistory history(String recipe);
+    RecipeHistory recipeHistory(String recipe, java.time.Duration span);
 
     /** The Grafana base URL for dashboard links. */
     default Optional<URI> grafana() {

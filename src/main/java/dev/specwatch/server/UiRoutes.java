@@ -130,7 +130,20 @@ final class UiRoutes {
                               + WebPages.percent(slo.budgetRemaining())
                               + " of the error budget left"));
         });
-    RecipeHistory fromHistory = p == null ? RecipeHistory.NONE : s.history(name);
+    Duration span = RecipeChartViews.span(r.query().get("span"));
+    RecipeHistory fromHistory = p == null ? RecipeHistory.NONE : s.recipeHistory(name, span);
+    if (p != null && p.numSpeculativeTokens() > 0) {
+      Instant drawnAt = Instant.now();
+      List<Transition> marks = s.history(drawnAt.minus(span));
+      v.put("has_charts", true);
+      v.put("span_links", RecipeChartViews.links(name, span));
+      v.put(
+          "charts",
+          fromHistory
+              .charts()
+              .map(c -> RecipeChartViews.svgs(c, p, marks, drawnAt))
+              .orElse(List.of("<p class=\"muted\">No answer from Prometheus for the charts.</p>")));
+    }
     // The advisor over a stable window (the evaluation window's flips with a minute's traffic).
     fromHistory
         .advice()

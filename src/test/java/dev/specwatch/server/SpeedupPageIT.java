@@ -14,12 +14,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 
 /**
  * The recipe page charts the measured speed-up by load (docs/SPEEDUP.md), in Debian's Chromium: a
@@ -114,6 +116,15 @@ class SpeedupPageIT {
         Files.write(
             Path.of("target/ui/recipe-speedup.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // Charts over time, over a day of history: the acceptance line drawn across the day.
+        browser.get(page + "?span=24h");
+        List<WebElement> charts = browser.findElements(By.cssSelector("svg.timechart"));
+        assertThat(charts).hasSize(3);
+        assertThat(charts.get(0).findElement(By.cssSelector("path.series")).getAttribute("d"))
+            .hasSizeGreaterThan(2000);
+        Files.write(
+            Path.of("target/ui/recipe-charts.png"),
+            browser.findElement(By.tagName("main")).getScreenshotAs(OutputType.BYTES));
         // The baseline is watched too: its throughput and running requests, no acceptance.
         browser.get("http://127.0.0.1:" + daemon.port() + "/");
         String fleet = browser.findElement(By.tagName("main")).getText();

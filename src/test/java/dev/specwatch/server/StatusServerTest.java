@@ -41,7 +41,7 @@ class StatusServerTest {
     }
 
     @Override
-    public RecipeHistory history(String recipe) {
+    public RecipeHistory recipeHistory(String recipe, java.time.Duration span) {
       return RecipeHistory.NONE;
     }
 

@@ -24,6 +24,7 @@ import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 
 /**
  * The web UI in Debian's Chromium (headless, through chromium-driver and Selenium): a real
@@ -211,7 +212,23 @@ class WebUiIT {
             // The advisor reads the last hour, not the 15 s window, and says so.
             .contains("over the last 1h");
         assertThat(browser.findElements(By.cssSelector("span.bar"))).hasSize(3);
+        // Charts over time: acceptance, accepted length, by position; the threshold dashed and
+        // the alert's firing marked; the acceptance line drawn from the steps measured so far.
+        List<WebElement> charts = browser.findElements(By.cssSelector("svg.timechart"));
+        assertThat(charts).hasSize(3);
+        assertThat(charts.get(0).findElements(By.cssSelector("line.threshold"))).hasSize(1);
+        assertThat(charts.get(0).findElements(By.cssSelector("line.fired")))
+            .as(charts.get(0).getAttribute("outerHTML"))
+            .isNotEmpty();
+        assertThat(charts.get(0).findElements(By.cssSelector("path.series"))).isNotEmpty();
+        assertThat(charts.get(2).getText()).contains("position 0").contains("position 2");
         shot("recipe");
+        browser.findElement(By.linkText("7d")).click();
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .ignoreExceptions()
+            .until(() -> browser.getCurrentUrl().endsWith("?span=7d"));
+        assertThat(browser.findElements(By.cssSelector("svg.timechart"))).hasSize(3);
 
         browser.get(base + "/status");
         assertThat(browser.findElement(By.tagName("main")).getText())

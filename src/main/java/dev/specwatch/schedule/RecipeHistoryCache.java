@@ -5,6 +5,7 @@ import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.server.ChartData;
 import dev.specwatch.server.RecipeHistory;
 import dev.specwatch.server.SpeedupView;
 import dev.specwatch.signals.Evaluator;
@@ -25,25 +26,35 @@ import java.util.concurrent.ConcurrentHashMap;
  * evaluation of the recipe), which does not flip with the minute's traffic as the evaluation
  * window's would.
  */
-final class SpeedupCache {
+final class RecipeHistoryCache {
   static final Duration SPAN = Duration.ofHours(24);
   static final Duration STEP = Duration.ofMinutes(1);
   static final Duration FRESH = Duration.ofMinutes(10);
   static final Duration ADVICE_WINDOW = Duration.ofHours(1);
+  static final Duration CHARTS_FRESH = Duration.ofSeconds(30);
 
-  private record Entry(Instant at, RecipeHistory view) {}
+  private record Entry(
+      Instant at, Optional<SpeedupView> speedup, Optional<RecipeHistory.Advice> advice) {}
+
+  private record Charts(Instant at, Optional<ChartData> data) {}
 
   private final Map<String, Entry> cache = new ConcurrentHashMap<>();
+  private final Map<String, Charts> charts = new ConcurrentHashMap<>();
 
-  RecipeHistory get(String recipe, Daemon.Wiring wiring, Instant now) {
+  RecipeHistory get(String recipe, Duration span, Daemon.Wiring wiring, Instant now) {
     Entry e = cache.get(recipe);
-    if (e != null && e.at().plus(FRESH).isAfter(now)) {
-      return e.view();
+    if (e == null || !e.at().plus(FRESH).isAfter(now)) {
+      e = new Entry(now, compute(recipe, wiring, now), advice(recipe, wiring, now));
+      cache.put(recipe, e);
     }
-    RecipeHistory view =
-        new RecipeHistory(compute(recipe, wiring, now), advice(recipe, wiring, now));
-    cache.put(recipe, new Entry(now, view));
-    return view;
+    // A chart is kept half a minute: page views (every 30 s each) do not each query Prometheus.
+    String key = recipe + "\u0000" + span;
+    Charts c = charts.get(key);
+    if (c == null || !c.at().plus(CHARTS_FRESH).isAfter(now)) {
+      c = new Charts(now, RecipeCharts.fetch(wiring.config().recipe(recipe), span, wiring, now));
+      charts.put(key, c);
+    }
+    return new RecipeHistory(e.speedup(), e.advice(), c.data());
   }
 
   private static Optional<RecipeHistory.Advice> advice(

@@ -1,0 +1,28 @@
+package dev.specwatch.server;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A recipe's signals over a span, for the charts of its page: acceptance, mean accepted length and
+ * acceptance per draft position, one point a step, each step's own counters (a point is what the
+ * step measured, not a trailing average). Missing points are gaps (idle, no data).
+ *
+ * @param positions one series per draft position, in order; empty where not exported
+ */
+public record ChartData(
+    Instant from,
+    Instant to,
+    Duration step,
+    List<Point> acceptance,
+    List<Point> length,
+    List<List<Point>> positions) {
+  public ChartData {
+    acceptance = List.copyOf(acceptance);
+    length = List.copyOf(length);
+    positions = positions.stream().map(List::copyOf).toList();
+  }
+
+  public record Point(Instant at, double value) {}
+}

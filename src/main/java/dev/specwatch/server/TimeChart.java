@@ -1,0 +1,195 @@
+package dev.specwatch.server;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleFunction;
+
+/**
+ * A server-rendered SVG line chart over time (no script): one or more series on a fixed y range,
+ * dashed horizontal lines for thresholds, and vertical marks where alerts fired (red) and resolved
+ * (green). A gap in a series (a missing step) breaks its line rather than bridging it.
+ */
+record TimeChart(
+    String title,
+    Instant from,
+    Instant to,
+    double yMin,
+    double yMax,
+    DoubleFunction<String> tick,
+    List<Line> lines,
+    List<Threshold> thresholds,
+    List<Mark> marks) {
+
+  record Line(String name, String colour, List<ChartData.Point> points, Duration step) {}
+
+  record Threshold(double value, String label) {}
+
+  /** An alert transition: {@code firing} true for a fire, false for a resolve. */
+  record Mark(Instant at, boolean firing, String label) {}
+
+  static final int WIDTH = 900;
+  static final int HEIGHT = 220;
+  private static final int LEFT = 56;
+  private static final int RIGHT = 12;
+  private static final int TOP = 24;
+  private static final int BOTTOM = 34;
+
+  private double x(Instant t) {
+    double span = Math.max(1, Duration.between(from, to).toMillis());
+    return LEFT + (WIDTH - LEFT - RIGHT) * Duration.between(from, t).toMillis() / span;
+  }
+
+  private double y(double v) {
+    double clamped = Math.max(yMin, Math.min(yMax, v));
+    return TOP + (HEIGHT - TOP - BOTTOM) * (1 - (clamped - yMin) / (yMax - yMin));
+  }
+
+  String svg() {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"timechart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\""
+                + " aria-label=\"%s\">",
+            WIDTH,
+            HEIGHT,
+            WIDTH,
+            HEIGHT,
+            WebPages.escapeAttribute(title)));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"14\" font-size=\"12\" font-weight=\"600\" fill=\"#172b4d\">%s</text>",
+            LEFT,
+            WebPages.escapeAttribute(title)));
+    for (int i = 0; i <= 4; i++) {
+      double v = yMin + (yMax - yMin) * i / 4;
+      double y = y(v);
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dfe1e6\"/>"
+                  + "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\""
+                  + " fill=\"#6b778c\">%s</text>",
+              LEFT,
+              WIDTH - RIGHT,
+              y,
+              y,
+              LEFT - 4,
+              y + 3,
+              WebPages.escapeAttribute(tick.apply(v))));
+    }
+    DateTimeFormatter hours = DateTimeFormatter.ofPattern("EEE HH:mm", Locale.ROOT);
+    for (int i = 0; i <= 6; i++) {
+      Instant t = from.plus(Duration.between(from, to).multipliedBy(i).dividedBy(6));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"%s\""
+                  + " fill=\"#6b778c\">%s</text>",
+              x(t),
+              HEIGHT - 18,
+              i == 0 ? "start" : i == 6 ? "end" : "middle",
+              t.atZone(ZoneOffset.UTC).format(hours)));
+    }
+    for (Threshold th : thresholds) {
+      double y = y(th.value());
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"threshold\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\""
+                  + " stroke=\"#de350b\" stroke-dasharray=\"5 4\"/>"
+                  + "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\""
+                  + " fill=\"#de350b\">%s</text>",
+              LEFT,
+              WIDTH - RIGHT,
+              y,
+              y,
+              WIDTH - RIGHT - 2,
+              y - 3,
+              WebPages.escapeAttribute(th.label())));
+    }
+    for (Mark m : marks) {
+      if (m.at().isBefore(from) || m.at().isAfter(to)) {
+        continue;
+      }
+      double x = x(m.at());
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\""
+                  + " stroke-width=\"2\"><title>%s</title></line>",
+              m.firing() ? "fired" : "resolved",
+              x,
+              x,
+              TOP,
+              HEIGHT - BOTTOM,
+              m.firing() ? "#de350b" : "#36b37e",
+              WebPages.escapeAttribute(m.label())));
+    }
+    int legend = LEFT;
+    for (Line line : lines) {
+      for (String d : paths(line)) {
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<path class=\"series\" d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>",
+                d,
+                line.colour()));
+      }
+      if (lines.size() > 1) {
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"3\" fill=\"%s\"/>"
+                    + "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#172b4d\">%s</text>",
+                legend,
+                HEIGHT - 8,
+                line.colour(),
+                legend + 14,
+                HEIGHT - 4,
+                WebPages.escapeAttribute(line.name())));
+        legend += 24 + 7 * line.name().length();
+      }
+    }
+    if (lines.stream().allMatch(l -> l.points().isEmpty())) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\""
+                  + " fill=\"#6b778c\">no data over this span</text>",
+              (WIDTH + LEFT) / 2,
+              HEIGHT / 2));
+    }
+    return s.append("</svg>").toString();
+  }
+
+  /** The path pieces of a line: a point more than 1.5 steps after the last starts a new piece. */
+  private List<String> paths(Line line) {
+    List<String> out = new ArrayList<>();
+    StringBuilder d = new StringBuilder();
+    Instant last = null;
+    for (ChartData.Point p : line.points()) {
+      boolean gap =
+          last == null
+              || Duration.between(last, p.at()).compareTo(line.step().multipliedBy(3).dividedBy(2))
+                  > 0;
+      if (gap && d.length() > 0) {
+        out.add(d.toString());
+        d.setLength(0);
+      }
+      d.append(d.length() == 0 ? "M" : " L")
+          .append(String.format(Locale.ROOT, "%.1f %.1f", x(p.at()), y(p.value())));
+      last = p.at();
+    }
+    if (d.length() > 0) {
+      out.add(d.toString());
+    }
+    return out;
+  }
+}
