@@ -122,12 +122,8 @@ public final class StatusServer implements AutoCloseable {
       return List.of();
     }
 
-    /**
-     * What the recipe page shows from history: the measured speed-up by load over the last day
-     * (with a baseline), the advisor over a stable window, and the signals over {@code span} for
-     * the charts.
-     */
-    RecipeHistory recipeHistory(String recipe, java.time.Duration span);
+    /** The recipe page's history ({@link RecipeHistory}), its charts over {@code span}. */
+    RecipeHistory recipeHistory(String recipe, Duration span);
 
     /** The Grafana base URL for dashboard links. */
     default Optional<URI> grafana() {
