@@ -59,7 +59,15 @@ final class NotifierReader {
         }
         Duration repeat =
             n.duration("repeat_interval", NotifierConfig.Slack.DEFAULT_REPEAT_INTERVAL);
-        out = Optional.of(new NotifierConfig.Slack(name, token, webhook, channel, api, repeat));
+        Optional<Secret> appToken = n.secret("app_token").map(Secret::of);
+        if (appToken.isPresent() && token.isEmpty()) {
+          n.error(
+              "app_token",
+              "needs token (the bot token): the buttons act on messages the bot posted");
+        }
+        out =
+            Optional.of(
+                new NotifierConfig.Slack(name, token, webhook, channel, api, repeat, appToken));
       }
       case "log" -> out = Optional.of(new NotifierConfig.Log(name));
       case "grafana" -> {

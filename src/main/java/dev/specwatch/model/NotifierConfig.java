@@ -15,15 +15,31 @@ public sealed interface NotifierConfig {
   String type();
 
   /** Slack via a bot token (messages can be updated on resolve) or an incoming webhook. */
+  /**
+   * @param appToken an app-level token ({@code xapp-…}, scope {@code connections:write}): Socket
+   *     Mode, for the buttons on alert messages (docs/NOTIFICATIONS.md); empty: link buttons only
+   */
   record Slack(
       String name,
       Optional<Secret> token,
       Optional<Secret> webhookUrl,
       Optional<String> channel,
       Optional<URI> apiUrl,
-      Duration repeatInterval)
+      Duration repeatInterval,
+      Optional<Secret> appToken)
       implements NotifierConfig {
     public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofHours(4);
+
+    /** Without Socket Mode. */
+    public Slack(
+        String name,
+        Optional<Secret> token,
+        Optional<Secret> webhookUrl,
+        Optional<String> channel,
+        Optional<URI> apiUrl,
+        Duration repeatInterval) {
+      this(name, token, webhookUrl, channel, apiUrl, repeatInterval, Optional.empty());
+    }
 
     @Override
     public String type() {

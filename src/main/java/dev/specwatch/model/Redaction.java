@@ -33,7 +33,7 @@ public final class Redaction {
       Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/\\s:@]+:[^/\\s@]*@");
   private static final Pattern SLACK_WEBHOOK =
       Pattern.compile("(?i)(hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+");
-  private static final Pattern SLACK_TOKEN = Pattern.compile("\\bxox[a-z]-[A-Za-z0-9-]+");
+  private static final Pattern SLACK_TOKEN = Pattern.compile("\\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]+");
 
   private Redaction() {}
 

@@ -54,6 +54,18 @@ public final class NotificationService implements AutoCloseable {
    */
   public NotificationService(
       SpecwatchConfig config, NotificationStores stores, Clock clock, DeliveryListener listener) {
+    this(config, stores, clock, listener, null);
+  }
+
+  /**
+   * @param silencer what Slack's silence buttons call (the daemon's silences); null: no buttons
+   */
+  public NotificationService(
+      SpecwatchConfig config,
+      NotificationStores stores,
+      Clock clock,
+      DeliveryListener listener,
+      SlackActions.Silencer silencer) {
     this.stores = stores;
     this.outbox = stores.outbox();
     this.threads = stores.threads();
@@ -74,7 +86,16 @@ public final class NotificationService implements AutoCloseable {
               "specwatch-outbox-" + n.name()));
     }
     this.workers = List.copyOf(perNotifier);
+    List<SlackActions> socketModes = new ArrayList<>();
+    for (Notifier n : notifiers.values()) {
+      if (n instanceof SlackNotifier slack) {
+        slack.actions(firing, silencer).ifPresent(socketModes::add);
+      }
+    }
+    this.actions = List.copyOf(socketModes);
   }
+
+  private final List<SlackActions> actions;
 
   public Map<String, Notifier> notifiers() {
     return notifiers;
@@ -160,7 +181,9 @@ public final class NotificationService implements AutoCloseable {
                     // One reminder queued at a time: while Slack is down the reminder waits in
                     // the outbox and the thread's last post stays old, which would otherwise
                     // queue another reminder at every evaluation.
-                    if (!queuedRepeats.contains(repeat.stream())
+                    // Acknowledged from Slack: no reminders (docs/NOTIFICATIONS.md).
+                    if (th.acknowledged() == null
+                        && !queuedRepeats.contains(repeat.stream())
                         && Duration.between(th.lastPostAt(), now).compareTo(interval.get()) >= 0) {
                       repeats.add(
                           new Intent(
@@ -214,6 +237,7 @@ public final class NotificationService implements AutoCloseable {
       stores.health().failed(e);
     }
     workers.forEach(DeliveryWorker::start);
+    actions.forEach(SlackActions::start);
   }
 
   /**
@@ -222,6 +246,7 @@ public final class NotificationService implements AutoCloseable {
    * config wait for its outcome instead of sending it again.
    */
   public void stop(Duration bound) {
+    actions.forEach(SlackActions::close);
     long deadline = System.nanoTime() + bound.toNanos();
     workers.forEach(w -> w.stop(Duration.ZERO));
     for (DeliveryWorker w : workers) {

@@ -13,6 +13,7 @@ import com.slack.api.webhook.WebhookResponse;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.http.HttpClients;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.store.KeyedStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,6 +80,14 @@ public final class SlackNotifier implements Notifier {
   @Override
   public String name() {
     return config.name();
+  }
+
+  /** Socket Mode for this notifier's buttons; empty without an app token. */
+  Optional<SlackActions> actions(KeyedStore<Transition> firing, SlackActions.Silencer silencer) {
+    if (config.appToken().isEmpty() || silencer == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new SlackActions(config, slack, threads, firing, urls, silencer, clock));
   }
 
   /** Bot-token mode repeats as thread replies; a webhook cannot reply in a thread. */
@@ -179,7 +188,11 @@ public final class SlackNotifier implements Notifier {
                 req ->
                     req.channel(channel)
                         .text(SlackMessages.text(t, now))
-                        .blocks(SlackMessages.firing(t, urls))
+                        .blocks(
+                            config.appToken().isPresent() && !t.key().specwatch()
+                                ? SlackActions.withButtons(
+                                    SlackMessages.firing(t, urls), t.alertId(), false)
+                                : SlackMessages.firing(t, urls))
                         .metadata(SlackAdoption.metadata(intent)));
         Optional<DeliveryResult> failure = failure(r);
         if (failure.isPresent()) {
@@ -241,7 +254,9 @@ public final class SlackNotifier implements Notifier {
                             .threadTs(th.ts())
                             .text(SlackMessages.reply(t, Intent.Kind.REPEAT, now))));
         if (reply instanceof DeliveryResult.Delivered) {
-          threads.put(t.alertId(), new SlackThreadStore.SlackThread(th.channel(), th.ts(), now));
+          threads.put(
+              t.alertId(),
+              new SlackThreadStore.SlackThread(th.channel(), th.ts(), now, th.acknowledged()));
         }
         return reply;
       }

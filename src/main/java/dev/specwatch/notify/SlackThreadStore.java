@@ -14,8 +14,21 @@ import java.util.Optional;
  * <state.dir>/slack-messages.json}, so a resolve after a restart updates the original message.
  */
 public final class SlackThreadStore {
-  /** Where an alert's message lives; {@code lastPostAt} drives repeats. */
-  public record SlackThread(String channel, String ts, Instant lastPostAt) {}
+  /**
+   * Where an alert's message lives; {@code lastPostAt} drives repeats.
+   *
+   * @param acknowledged who acknowledged it from Slack and when, in words: no more reminders; null
+   *     while nobody has
+   */
+  public record SlackThread(String channel, String ts, Instant lastPostAt, String acknowledged) {
+    public SlackThread(String channel, String ts, Instant lastPostAt) {
+      this(channel, ts, lastPostAt, null);
+    }
+
+    public SlackThread acknowledged(String by) {
+      return new SlackThread(channel, ts, lastPostAt, by);
+    }
+  }
 
   private final KeyedStore<SlackThread> store;
 

@@ -112,7 +112,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications =
-        new NotificationService(config, backend.stores(), clock, metrics);
+        new NotificationService(config, backend.stores(), clock, metrics, this::addSilence);
     metrics.notifiers(notifications.notifiers().keySet());
     List<AlertService> shards = backend.alertServices(config, prometheus, notifications.sink());
     return new Wiring(config, prometheus, List.copyOf(shards), notifications);

@@ -120,6 +120,36 @@ class NotificationFlowTest {
   }
 
   @Test
+  void remindersRepeatWhileFiringAndStopOnceAcknowledgedFromSlack() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = config(slack);
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      AlertService alerts = service(c, notifications.sink());
+      acceptance.set(0.3);
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.deliverOnce();
+      // Past the 4 h repeat interval: one reminder in the thread.
+      clock.advance(Duration.ofHours(4).plusMinutes(1));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.afterCycle(alerts.state());
+      notifications.deliverOnce();
+      assertThat(slack.calls()).hasSize(2);
+      assertThat(slack.calls().get(1).params()).containsKey("thread_ts");
+      // Acknowledged (what the Slack button records): four hours later, no reminder.
+      SlackThreadStore threads = new SlackThreadStore(c.stateDir());
+      SlackThreadStore.SlackThread th = threads.get("m/acceptance_rate").orElseThrow();
+      threads.put("m/acceptance_rate", th.acknowledged("Acknowledged by <@U1> 16:01 UTC"));
+      notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      alerts = service(c, notifications.sink());
+      clock.advance(Duration.ofHours(4).plusMinutes(1));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.afterCycle(alerts.state());
+      notifications.deliverOnce();
+      assertThat(slack.calls()).hasSize(2);
+    }
+  }
+
+  @Test
   void aTransitionRecordedButNotHandedOverIsDeliveredAfterRestart() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
       SpecwatchConfig c = config(slack);

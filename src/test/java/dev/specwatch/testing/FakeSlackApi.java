@@ -121,6 +121,13 @@ public final class FakeSlackApi implements AutoCloseable {
     writeEvery = every;
   }
 
+  private volatile String socketModeUrl;
+
+  /** Where {@code apps.connections.open} sends Socket Mode clients (a {@link FakeSocketMode}). */
+  public void socketMode(String url) {
+    socketModeUrl = url;
+  }
+
   /** Writes refused 429 by {@link #rateLimit}. */
   public int rateLimited() {
     return refused.get();
@@ -191,7 +198,12 @@ public final class FakeSlackApi implements AutoCloseable {
             answer = new Answer(503, "{\"ok\":false,\"error\":\"service_unavailable\"}", null);
           }
           String messageTs = null;
-          if (answer == null && method.equals("conversations.history")) {
+          if (answer == null && method.equals("apps.connections.open")) {
+            answer =
+                socketModeUrl == null
+                    ? new Answer(200, "{\"ok\":false,\"error\":\"not_allowed_token_type\"}", null)
+                    : new Answer(200, "{\"ok\":true,\"url\":\"" + socketModeUrl + "\"}", null);
+          } else if (answer == null && method.equals("conversations.history")) {
             answer = new Answer(200, history(params.getOrDefault("channel", "")), null);
           } else if (answer == null && method.equals("conversations.list")) {
             answer = new Answer(200, channels(), null);

@@ -1,0 +1,226 @@
+package dev.specwatch.notify;
+
+import static com.slack.api.model.block.Blocks.actions;
+import static com.slack.api.model.block.Blocks.context;
+import static com.slack.api.model.block.composition.BlockCompositions.markdownText;
+import static com.slack.api.model.block.composition.BlockCompositions.plainText;
+import static com.slack.api.model.block.element.BlockElements.button;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.slack.api.Slack;
+import com.slack.api.methods.SlackApiException;
+import com.slack.api.model.block.LayoutBlock;
+import com.slack.api.model.block.element.BlockElement;
+import com.slack.api.socket_mode.SocketModeClient;
+import com.slack.api.socket_mode.request.InteractiveEnvelope;
+import com.slack.api.socket_mode.response.AckResponse;
+import dev.specwatch.alerting.AlertKey;
+import dev.specwatch.alerting.Silence;
+import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.store.KeyedStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Actions from Slack without a public URL (docs/NOTIFICATIONS.md): with an app-level token the
+ * firing message carries buttons, and a Socket Mode connection (the SDK's client, a WebSocket the
+ * daemon opens to Slack) receives their presses. Acknowledge stops the reminders and says who;
+ * Silence 1 h / 4 h adds the same silence the web UI would, with the Slack user as its author (and
+ * acknowledges). Each envelope is acknowledged to Slack first, then the message is updated to show
+ * what was done. Off unless {@code app_token} is set.
+ */
+public final class SlackActions implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(SlackActions.class);
+
+  static final String BLOCK = "specwatch_actions";
+  static final String ACK = "specwatch_ack";
+  static final String SILENCE_1H = "specwatch_silence_1h";
+  static final String SILENCE_4H = "specwatch_silence_4h";
+
+  /** Adds a silence as the web UI would ({@code Daemon#addSilence}). */
+  @FunctionalInterface
+  public interface Silencer {
+    Silence silence(
+        String recipe, Optional<String> rule, Duration duration, String comment, String author)
+        throws IOException;
+  }
+
+  private final NotifierConfig.Slack config;
+  private final Slack slack;
+  private final SlackThreadStore threads;
+  private final KeyedStore<Transition> firing;
+  private final SlackMessages.Urls urls;
+  private final Silencer silencer;
+  private final Clock clock;
+  private SocketModeClient client;
+
+  SlackActions(
+      NotifierConfig.Slack config,
+      Slack slack,
+      SlackThreadStore threads,
+      KeyedStore<Transition> firing,
+      SlackMessages.Urls urls,
+      Silencer silencer,
+      Clock clock) {
+    this.config = config;
+    this.slack = slack;
+    this.threads = threads;
+    this.firing = firing;
+    this.urls = urls;
+    this.silencer = silencer;
+    this.clock = clock;
+  }
+
+  /** The firing message's buttons: those not used yet on this alert. */
+  static List<LayoutBlock> withButtons(List<LayoutBlock> blocks, String alertId, boolean acked) {
+    List<BlockElement> buttons = new ArrayList<>();
+    if (!acked) {
+      buttons.add(
+          button(
+              b -> b.actionId(ACK).text(plainText("Acknowledge")).value(alertId).style("primary")));
+    }
+    buttons.add(button(b -> b.actionId(SILENCE_1H).text(plainText("Silence 1 h")).value(alertId)));
+    buttons.add(button(b -> b.actionId(SILENCE_4H).text(plainText("Silence 4 h")).value(alertId)));
+    List<LayoutBlock> out = new ArrayList<>(blocks);
+    // Before the closing context line.
+    out.add(Math.max(0, out.size() - 1), actions(a -> a.blockId(BLOCK).elements(buttons)));
+    return out;
+  }
+
+  /** Opens the Socket Mode connection; a failure is logged and the buttons do nothing. */
+  void start() {
+    try {
+      client =
+          slack.socketMode(
+              config.appToken().get().reveal(), SocketModeClient.Backend.JavaWebSocket);
+      client.addInteractiveEnvelopeListener(this::onEnvelope);
+      client.connect();
+      logger.info(
+          "Slack Socket Mode connected for notifier {}: alert buttons are live", config.name());
+    } catch (IOException | RuntimeException e) {
+      logger.warn(
+          "Slack Socket Mode for notifier {} not connected ({}): the alert buttons do nothing",
+          config.name(),
+          e.getClass().getSimpleName());
+    }
+  }
+
+  private void onEnvelope(InteractiveEnvelope envelope) {
+    // Acknowledge at once: Slack retries an envelope it has no answer to within 3 s.
+    client.sendSocketModeResponse(
+        AckResponse.builder().envelopeId(envelope.getEnvelopeId()).build());
+    try {
+      handle(envelope.getPayload());
+    } catch (IOException | SlackApiException | RuntimeException e) {
+      logger.warn("a Slack button press was not carried out: {}", e.getMessage());
+    }
+  }
+
+  /** One block_actions payload: every specwatch button in it. */
+  void handle(JsonElement payload) throws IOException, SlackApiException {
+    JsonObject p = payload.getAsJsonObject();
+    if (!"block_actions".equals(string(p, "type"))) {
+      return;
+    }
+    JsonObject user = p.getAsJsonObject("user");
+    String userId = string(user, "id");
+    String author =
+        "Slack user "
+            + Optional.ofNullable(string(user, "username"))
+                .orElse(Optional.ofNullable(string(user, "name")).orElse(userId));
+    for (JsonElement a : p.getAsJsonArray("actions")) {
+      JsonObject action = a.getAsJsonObject();
+      String id = string(action, "action_id");
+      String alertId = string(action, "value");
+      if (id == null || alertId == null || !id.startsWith("specwatch_")) {
+        continue;
+      }
+      act(id, alertId, userId, author);
+    }
+  }
+
+  private void act(String action, String alertId, String userId, String author)
+      throws IOException, SlackApiException {
+    AlertKey key = AlertKey.parse(alertId);
+    Instant now = clock.instant();
+    String done;
+    if (action.equals(ACK)) {
+      done = "Acknowledged by <@" + userId + "> " + at(now) + ": no more reminders";
+    } else {
+      Duration d = action.equals(SILENCE_1H) ? Duration.ofHours(1) : Duration.ofHours(4);
+      Silence s =
+          silencer.silence(
+              key.recipe(),
+              Optional.of(key.rule()),
+              d,
+              "silenced from Slack (" + alertId + ")",
+              author);
+      done =
+          "Silenced for "
+              + d.toHours()
+              + " h by <@"
+              + userId
+              + "> "
+              + at(now)
+              + ", until "
+              + at(s.endsAt())
+              + " (silence "
+              + s.id()
+              + ")";
+    }
+    logger.info("{} from Slack: {}", action, alertId);
+    Optional<SlackThreadStore.SlackThread> thread = threads.get(alertId);
+    Optional<Transition> t = firing.get(alertId);
+    if (thread.isEmpty() || t.isEmpty()) {
+      return; // resolved meanwhile: its message already says so
+    }
+    SlackThreadStore.SlackThread th = thread.get();
+    boolean silenced = !action.equals(ACK);
+    threads.put(alertId, th.acknowledged(done));
+    List<LayoutBlock> blocks = SlackMessages.firing(t.get(), urls);
+    if (!silenced) {
+      blocks = withButtons(blocks, alertId, true);
+    }
+    List<LayoutBlock> updated = new ArrayList<>(blocks);
+    updated.add(context(c -> c.elements(List.of(markdownText(":bell: " + done)))));
+    slack
+        .methods(config.token().get().reveal())
+        .chatUpdate(
+            req ->
+                req.channel(th.channel())
+                    .ts(th.ts())
+                    .text(SlackMessages.text(t.get(), now))
+                    .blocks(updated));
+  }
+
+  private static String at(Instant t) {
+    return DateTimeFormatter.ofPattern("HH:mm 'UTC'", Locale.ROOT).format(t.atZone(ZoneOffset.UTC));
+  }
+
+  private static String string(JsonObject o, String key) {
+    return o == null || !o.has(key) || o.get(key).isJsonNull() ? null : o.get(key).getAsString();
+  }
+
+  @Override
+  public void close() {
+    if (client != null) {
+      try {
+        client.close();
+      } catch (IOException e) {
+        logger.debug("closing Slack Socket Mode: {}", e.getMessage());
+      }
+    }
+  }
+}
