@@ -13,10 +13,13 @@ import java.util.Optional;
 
 /**
  * Learned change detection ({@code thresholds.change}): the acceptance rate of each evaluation
- * step's counter increments against the recipe's learned normal, by a bank of CUSUM tests for drops
- * of 1, 2 and 4 × {@code min_relative_drop}, calibrated to one false alarm per {@code
- * false_alarm_interval} on healthy traffic ({@link DropTest}). Fires while the drop is sustained;
- * clears when the level is back. docs/DETECTION.md.
+ * step's counter increments against the recipe's learned normal. {@code min_relative_drop} r is a
+ * floor, not a hint: the test's null hypothesis is the composite "the level is at least the floor
+ * L·(1 − r)", tested at its least favourable point, the floor itself, against drops of 1.5, 2 and 4
+ * × r below the learned level L, by a bank of CUSUMs calibrated to one false alarm per {@code
+ * false_alarm_interval} at the floor ({@link DropTest}); a sustained level above the floor (a −6 %
+ * excursion at a 10 % floor) drifts the statistics down and never pages. Fires while the drop is
+ * sustained; clears with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
   @Override
@@ -29,13 +32,30 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     return severity;
   }
 
-  /** The test design for evaluation steps of {@code step}. */
+  /**
+   * Drops below the learned level the bank tests for, as multiples of {@code min_relative_drop}.
+   */
+  static final double[] ALTERNATIVES = {1.5, 2, 4};
+
+  /**
+   * The test design for evaluation steps of {@code step}: shifts relative to the floor, so that
+   * floor·(1 − s) = L·(1 − k·r) for each k of {@link #ALTERNATIVES} (alternatives below 10 % of the
+   * level are left out).
+   */
   DropTest test(Duration step) {
     double r = change.minRelativeDrop();
-    List<Double> shifts =
-        r * 4 < 0.9 ? List.of(r, 2 * r, 4 * r) : r * 2 < 0.9 ? List.of(r, 2 * r) : List.of(r);
+    List<Double> shifts = new java.util.ArrayList<>();
+    for (double k : ALTERNATIVES) {
+      double below = 1 - k * r;
+      if (below >= 0.1) {
+        shifts.add(1 - below / (1 - r));
+      }
+    }
+    if (shifts.isEmpty()) {
+      shifts.add(1 - 0.1 / (1 - r));
+    }
     return new DropTest(
-        shifts, DropTest.steps(change.falseAlarmInterval(), step), DropTest.Recovery.TO_REFERENCE);
+        shifts, DropTest.steps(change.falseAlarmInterval(), step), DropTest.Recovery.ABOVE_CLEAR);
   }
 
   @Override
@@ -54,38 +74,45 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     }
     NoiseModel m = c.model().model();
     DropTest test = test(inc.step());
+    double r = change.minRelativeDrop();
     double reference = m.levelAt(c.at());
-    SequentialTests.Thresholds h = SequentialTests.thresholds(test, m, m.level(), m.level());
+    // The composite null "level >= floor" at its least favourable point; recovery above halfway.
+    double floor = reference * (1 - r);
+    double clear = reference * (1 - r / 2);
+    SequentialTests.Thresholds h =
+        SequentialTests.thresholds(test, m, m.level() * (1 - r), m.level() * (1 - r / 2));
     DropTest.State prior =
         c.prior() == null ? DropTest.State.initial(test.shifts().size()) : c.prior();
     DropTest.State next =
         test.step(
             prior,
             m,
-            reference,
-            reference,
+            floor,
+            clear,
             h.drop(),
             h.recover(),
             c.at(),
             inc.acceptedTokens(),
             inc.draftTokens());
-    double floor = reference * (1 - change.minRelativeDrop());
     String design =
         "sequential test, at most one false alarm per " + Verdict.days(change.falseAlarmInterval());
     if (next.alarmed()) {
       double observed = next.observed();
-      double expected = next.expected();
+      // The test accumulates the floor as its reference: the learned level is floor / (1 - r).
+      double expected = next.expected() / (1 - r);
       return new Judged(
           Verdict.breached(
               observed,
-              expected * (1 - change.minRelativeDrop()),
+              expected * (1 - r),
               String.format(
                   Locale.ROOT,
-                  "change: acceptance %.3f since %s against its learned %.3f (%+.1f %%; %s)",
+                  "change: acceptance %.3f since %s against its learned %.3f (%+.1f %%, below the"
+                      + " %.0f %% floor; %s)",
                   observed,
                   SequentialTests.time(next.since()),
                   expected,
                   (observed / expected - 1) * 100,
+                  r * 100,
                   design)),
           next);
     }
@@ -96,7 +123,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             floor,
             String.format(
                 Locale.ROOT,
-                "recovered: acceptance back at its learned level %.3f (last step %.3f)",
+                "recovered: acceptance back near its learned level %.3f (last step %.3f)",
                 reference,
                 now)),
         next);

@@ -87,7 +87,9 @@ class ChangeDetectionIT {
       assertThat(drop).as(drop.toString()).hasSize(1);
       Transition page = drop.get(0);
       assertThat(page.kind()).isEqualTo(Transition.Kind.FIRING);
-      assertThat(page.at()).isAfter(dropAt).isBefore(dropAt.plus(Duration.ofMinutes(15)));
+      // 15 % is half again the 10 % floor: at 10 drafts/s the evidence that the level is below
+      // the floor (not below the learned level) takes about an hour (docs/DETECTION.md).
+      assertThat(page.at()).isAfter(dropAt).isBefore(dropAt.plus(Duration.ofHours(2)));
       assertThat(page.reason()).startsWith("change: acceptance ").contains("against its learned");
       // At the alarm the estimate overstates the drop (the steps that crossed the threshold were
       // the lowest); it is in the right range.

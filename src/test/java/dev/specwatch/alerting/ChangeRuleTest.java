@@ -1,0 +1,92 @@
+package dev.specwatch.alerting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.specwatch.detect.DropTest;
+import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
+import dev.specwatch.signals.Increments;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalValues;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code min_relative_drop} is a floor (docs/DETECTION.md): a long excursion above the floor never
+ * pages, a drop well below it does, and the reason states the drop against the learned level.
+ */
+class ChangeRuleTest {
+  private static final Instant T0 = Instant.parse("2026-11-01T00:00:00Z");
+  private static final Duration STEP = Duration.ofMinutes(2);
+  private static final NoiseModel MODEL =
+      new NoiseModel(null, 0.6, 2.0, 0.0001, 0.0001, 1200, Duration.ofDays(7), 5040, T0);
+  private static final ChangeRule RULE =
+      new ChangeRule(
+          new Policy.Change(0.10, Duration.ofDays(30), Duration.ofDays(7), Optional.empty()),
+          Severity.WARNING);
+
+  /** Steps at {@code level} until the rule alarms or {@code steps} pass; the alarm step or -1. */
+  private static long run(double level, long steps, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    DropTest.State state = null;
+    for (long i = 1; i <= steps; i++) {
+      Instant at = T0.plus(STEP.multipliedBy(i));
+      double trials = 1200;
+      double sd = Math.sqrt(MODEL.variance(level, trials));
+      double y = Math.min(1, Math.max(0, level + sd * random.nextGaussian()));
+      RecipeSnapshot s =
+          new RecipeSnapshot(
+                  "r",
+                  "vllm",
+                  RecipeState.OK,
+                  SignalValues.empty(3),
+                  List.of(),
+                  Optional.empty(),
+                  Optional.empty())
+              .withIncrements(
+                  new Increments(
+                      STEP, trials, Math.round(y * trials) + 0.0, trials / 3, List.of()));
+      Rule.Judged j =
+          RULE.judge(s, new Rule.Context(at, new RecipeModel(MODEL, "learned", T0, STEP), state));
+      state = j.detector();
+      if (j.verdict().kind() == Verdict.Kind.BREACHED) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  void aLongExcursionAboveTheFloorNeverPages() {
+    // −6 % at a 10 % floor, for ten days of 2-minute steps, five seeds: never.
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(run(0.6 * 0.94, 7200, seed)).as("seed " + seed).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void aDropWellBelowTheFloorPagesWithinMinutesAndSaysByHowMuch() {
+    for (long seed = 1; seed <= 5; seed++) {
+      long at = run(0.6 * 0.80, 720, seed);
+      // −20 %: twice the floor; at 1200 drafts a step the evidence is overwhelming in a few steps.
+      assertThat(at).as("seed " + seed).isBetween(1L, 10L);
+    }
+  }
+
+  @Test
+  void theTestIsDesignedAtTheFloorAndItsAlternativesLieBelowIt() {
+    DropTest t = RULE.test(STEP);
+    // floor·(1 − s) = L·(1 − k·r) for k = 1.5, 2, 4 and r = 0.1.
+    assertThat(t.shifts().get(0)).isCloseTo(1 - 0.85 / 0.9, within(1e-12));
+    assertThat(t.shifts().get(1)).isCloseTo(1 - 0.80 / 0.9, within(1e-12));
+    assertThat(t.shifts().get(2)).isCloseTo(1 - 0.60 / 0.9, within(1e-12));
+    assertThat(t.recovery()).isEqualTo(DropTest.Recovery.ABOVE_CLEAR);
+  }
+}
