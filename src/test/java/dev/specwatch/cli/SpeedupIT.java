@@ -281,6 +281,16 @@ class SpeedupIT {
     }
   }
 
+  /** The recipe {@code name} of {@code check --output json}. */
+  private static JsonNode recipe(CliRunner.Result r, String name) throws Exception {
+    for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
+      if (recipe.path("name").asText().equals(name)) {
+        return recipe;
+      }
+    }
+    throw new AssertionError("no recipe " + name + " in " + r.out());
+  }
+
   private static JsonNode advise(String... extra) throws Exception {
     java.util.List<String> args =
         new java.util.ArrayList<>(
@@ -347,13 +357,7 @@ class SpeedupIT {
     CliRunner.Result r =
         CliRunner.run(
             "check", "--config", config.toString(), "--time", end.toString(), "--output", "json");
-    JsonNode spec = null;
-    for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
-      if (recipe.path("name").asText().equals("spec")) {
-        spec = recipe;
-      }
-    }
-    assertThat(spec).as(r.out()).isNotNull();
+    JsonNode spec = recipe(r, "spec");
 
     assertThat(spec.path("state").asText()).as(spec.toString()).isEqualTo("breach");
     assertThat(spec.path("signals").path("speedup").asDouble())
@@ -431,13 +435,7 @@ class SpeedupIT {
     String at = end.minus(Duration.ofMinutes(1)).toString();
     CliRunner.Result r =
         CliRunner.run("check", "--config", config.toString(), "--time", at, "--output", "json");
-    JsonNode plain = null;
-    for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
-      if (recipe.path("name").asText().equals("plain")) {
-        plain = recipe;
-      }
-    }
-    assertThat(plain).as(r.out()).isNotNull();
+    JsonNode plain = recipe(r, "plain");
     assertThat(plain.path("state").asText()).isEqualTo("ok");
     assertThat(plain.path("speculative").asBoolean()).isFalse();
     assertThat(plain.path("signals").path("running_requests").asDouble()).isEqualTo(2.0);

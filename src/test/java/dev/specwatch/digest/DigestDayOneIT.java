@@ -13,6 +13,7 @@ import dev.specwatch.sim.Phase;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.Simulator;
 import dev.specwatch.testing.PrometheusServer;
+import dev.specwatch.testing.Transitions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,7 +22,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,12 +73,20 @@ class DigestDayOneIT {
       // Two firings of seconds: 59 s and 55 s.
       List<Transition> alerts1 =
           List.of(
-              transition(1, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(20))),
-              transition(
-                  2, Transition.Kind.RESOLVED, now.minus(Duration.ofMinutes(20)).plusSeconds(59)),
-              transition(3, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(10))),
-              transition(
-                  4, Transition.Kind.RESOLVED, now.minus(Duration.ofMinutes(10)).plusSeconds(55)));
+              Transitions.acceptanceOf(
+                  "new-model", 1, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(20))),
+              Transitions.acceptanceOf(
+                  "new-model",
+                  2,
+                  Transition.Kind.RESOLVED,
+                  now.minus(Duration.ofMinutes(20)).plusSeconds(59)),
+              Transitions.acceptanceOf(
+                  "new-model", 3, Transition.Kind.FIRING, now.minus(Duration.ofMinutes(10))),
+              Transitions.acceptanceOf(
+                  "new-model",
+                  4,
+                  Transition.Kind.RESOLVED,
+                  now.minus(Duration.ofMinutes(10)).plusSeconds(55)));
       Digest d =
           new DigestCollector(
                   new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
@@ -120,26 +128,5 @@ class DigestDayOneIT {
 
   private static RecipeWeek recipe(Digest d, String name) {
     return d.recipes().stream().filter(x -> x.recipe().equals(name)).findFirst().orElseThrow();
-  }
-
-  private static Transition transition(long seq, Transition.Kind kind, Instant at) {
-    return new Transition(
-        seq,
-        "new-model/acceptance_rate",
-        "new-model",
-        "acceptance_rate",
-        null,
-        kind,
-        "r",
-        0.4,
-        0.45,
-        Duration.ofMinutes(5),
-        at,
-        at,
-        "warning",
-        false,
-        Map.of(),
-        Map.of("model_name", "org/new-model"),
-        List.of());
   }
 }

@@ -13,10 +13,20 @@ public final class Transitions {
   private Transitions() {}
 
   public static Transition acceptance(long seq, String alert, Transition.Kind kind, Instant at) {
+    return acceptance(seq, alert, "qwen", kind, at);
+  }
+
+  /** The acceptance alert of {@code recipe}: its firing or resolve at {@code at}. */
+  public static Transition acceptanceOf(String recipe, long seq, Transition.Kind kind, Instant at) {
+    return acceptance(seq, recipe + "/acceptance_rate", recipe, kind, at);
+  }
+
+  private static Transition acceptance(
+      long seq, String alert, String recipe, Transition.Kind kind, Instant at) {
     return new Transition(
         seq,
         alert,
-        "qwen",
+        recipe,
         "acceptance_rate",
         null,
         kind,
