@@ -59,7 +59,9 @@ final class DigestCharts {
     CategoryPlot bottom = new CategoryPlot(length, null, tokens, line(LENGTH));
     style(top);
     style(bottom);
-    CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis());
+    CategoryAxis days = new CategoryAxis();
+    days.setMaximumCategoryLabelLines(2); // "Wed 25 (so far)" on two lines, not "Wed ..."
+    CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(days);
     plot.setGap(8);
     plot.add(top, 1);
     plot.add(bottom, 1);

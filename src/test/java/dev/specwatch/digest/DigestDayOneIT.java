@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,7 +110,14 @@ class DigestDayOneIT {
       assertThat(r.firingTotal()).isEqualTo(Duration.ofSeconds(114));
       assertThat(r.firingLongest()).isEqualTo(Duration.ofSeconds(59));
 
-      String text = new DigestRenderer(Optional.empty()).render(d).text();
+      DigestRenderer.Rendered rendered = new DigestRenderer(Optional.empty()).render(d);
+      String text = rendered.text();
+      // The daily chart draws today, labelled "(so far)" (kept to look at).
+      Files.createDirectories(Path.of("target/digest"));
+      for (Map.Entry<String, byte[]> image : rendered.images().entrySet()) {
+        Files.write(Path.of("target/digest/day-one-" + image.getKey() + ".png"), image.getValue());
+      }
+      assertThat(rendered.images()).isNotEmpty();
       assertThat(text)
           .contains("idle                   0.0 % of the 30m it was observed")
           .contains("it was observed (of the week so far)")
