@@ -86,6 +86,7 @@ public final class NotificationService implements AutoCloseable {
               "specwatch-outbox-" + n.name()));
     }
     this.workers = List.copyOf(perNotifier);
+    this.silencer = silencer;
     List<SlackActions> socketModes = new ArrayList<>();
     for (Notifier n : notifiers.values()) {
       if (n instanceof SlackNotifier slack) {
@@ -96,6 +97,7 @@ public final class NotificationService implements AutoCloseable {
   }
 
   private final List<SlackActions> actions;
+  private final SlackActions.Silencer silencer;
 
   public Map<String, Notifier> notifiers() {
     return notifiers;
@@ -128,8 +130,33 @@ public final class NotificationService implements AutoCloseable {
         firing.put(t.alertId(), t);
       } else {
         firing.remove(t.alertId());
+        endSilenceUntilResolved(t.alertId());
       }
     };
+  }
+
+  /** A silence pressed "until resolved" in Slack ends with the alert (docs/NOTIFICATIONS.md). */
+  private void endSilenceUntilResolved(String alertId) {
+    if (silencer == null) {
+      return;
+    }
+    threads
+        .get(alertId)
+        .map(SlackThreadStore.SlackThread::silence)
+        .ifPresent(
+            id -> {
+              try {
+                silencer.expireSilence(id);
+                logger.info("{} resolved: its silence {} (until resolved) expired", alertId, id);
+              } catch (IOException e) {
+                // It still ends by itself, at most a week after it was pressed.
+                logger.warn(
+                    "{} resolved, but its silence {} could not be expired: {}",
+                    alertId,
+                    id,
+                    e.getMessage());
+              }
+            });
   }
 
   /**

@@ -48,14 +48,19 @@ public final class SlackActions implements AutoCloseable {
   static final String ACK = "specwatch_ack";
   static final String SILENCE_1H = "specwatch_silence_1h";
   static final String SILENCE_4H = "specwatch_silence_4h";
+  static final String SILENCE_RESOLVED = "specwatch_silence_resolved";
 
-  /** Adds a silence as the web UI would ({@code Daemon#addSilence}). */
-  @FunctionalInterface
+  /** The daemon's silences, as the web UI adds and expires them ({@code Daemon}). */
   public interface Silencer {
-    Silence silence(
+    Silence addSilence(
         String recipe, Optional<String> rule, Duration duration, String comment, String author)
         throws IOException;
+
+    boolean expireSilence(String id) throws IOException;
   }
+
+  /** The longest a "until resolved" silence lasts when the alert never resolves. */
+  static final Duration UNTIL_RESOLVED_AT_MOST = Duration.ofDays(7);
 
   private final NotifierConfig.Slack config;
   private final Slack slack;
@@ -93,6 +98,12 @@ public final class SlackActions implements AutoCloseable {
     }
     buttons.add(button(b -> b.actionId(SILENCE_1H).text(plainText("Silence 1 h")).value(alertId)));
     buttons.add(button(b -> b.actionId(SILENCE_4H).text(plainText("Silence 4 h")).value(alertId)));
+    buttons.add(
+        button(
+            b ->
+                b.actionId(SILENCE_RESOLVED)
+                    .text(plainText("Silence until resolved"))
+                    .value(alertId)));
     List<LayoutBlock> out = new ArrayList<>(blocks);
     // Before the closing context line.
     out.add(Math.max(0, out.size() - 1), actions(a -> a.blockId(BLOCK).elements(buttons)));
@@ -156,26 +167,34 @@ public final class SlackActions implements AutoCloseable {
     AlertKey key = AlertKey.parse(alertId);
     Instant now = clock.instant();
     String done;
+    String silenceId = null;
     if (action.equals(ACK)) {
       done = "Acknowledged by <@" + userId + "> " + at(now) + ": no more reminders";
     } else {
-      Duration d = action.equals(SILENCE_1H) ? Duration.ofHours(1) : Duration.ofHours(4);
+      boolean untilResolved = action.equals(SILENCE_RESOLVED);
+      Duration d =
+          untilResolved
+              ? UNTIL_RESOLVED_AT_MOST
+              : action.equals(SILENCE_1H) ? Duration.ofHours(1) : Duration.ofHours(4);
       Silence s =
-          silencer.silence(
+          silencer.addSilence(
               key.recipe(),
               Optional.of(key.rule()),
               d,
-              "silenced from Slack (" + alertId + ")",
+              (untilResolved ? "until resolved, from Slack (" : "silenced from Slack (")
+                  + alertId
+                  + ")",
               author);
+      silenceId = untilResolved ? s.id() : null;
       done =
-          "Silenced for "
-              + d.toHours()
-              + " h by <@"
+          (untilResolved
+                  ? "Silenced until resolved (at most 7 days)"
+                  : "Silenced for " + d.toHours() + " h")
+              + " by <@"
               + userId
               + "> "
               + at(now)
-              + ", until "
-              + at(s.endsAt())
+              + (untilResolved ? "" : ", until " + at(s.endsAt()))
               + " (silence "
               + s.id()
               + ")";
@@ -188,7 +207,8 @@ public final class SlackActions implements AutoCloseable {
     }
     SlackThreadStore.SlackThread th = thread.get();
     boolean silenced = !action.equals(ACK);
-    threads.put(alertId, th.acknowledged(done));
+    SlackThreadStore.SlackThread acked = th.acknowledged(done);
+    threads.put(alertId, silenceId == null ? acked : acked.untilResolved(silenceId));
     List<LayoutBlock> blocks = SlackMessages.firing(t.get(), urls);
     if (!silenced) {
       blocks = withButtons(blocks, alertId, true);

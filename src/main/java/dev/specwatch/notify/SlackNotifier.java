@@ -256,7 +256,8 @@ public final class SlackNotifier implements Notifier {
         if (reply instanceof DeliveryResult.Delivered) {
           threads.put(
               t.alertId(),
-              new SlackThreadStore.SlackThread(th.channel(), th.ts(), now, th.acknowledged()));
+              new SlackThreadStore.SlackThread(
+                  th.channel(), th.ts(), now, th.acknowledged(), th.silence()));
         }
         return reply;
       }

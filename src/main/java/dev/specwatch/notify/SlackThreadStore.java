@@ -19,14 +19,20 @@ public final class SlackThreadStore {
    *
    * @param acknowledged who acknowledged it from Slack and when, in words: no more reminders; null
    *     while nobody has
+   * @param silence the silence pressed "until resolved", expired when the alert resolves; or null
    */
-  public record SlackThread(String channel, String ts, Instant lastPostAt, String acknowledged) {
+  public record SlackThread(
+      String channel, String ts, Instant lastPostAt, String acknowledged, String silence) {
     public SlackThread(String channel, String ts, Instant lastPostAt) {
-      this(channel, ts, lastPostAt, null);
+      this(channel, ts, lastPostAt, null, null);
     }
 
     public SlackThread acknowledged(String by) {
-      return new SlackThread(channel, ts, lastPostAt, by);
+      return new SlackThread(channel, ts, lastPostAt, by, silence);
+    }
+
+    public SlackThread untilResolved(String silenceId) {
+      return new SlackThread(channel, ts, lastPostAt, acknowledged, silenceId);
     }
   }
 

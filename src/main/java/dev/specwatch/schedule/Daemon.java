@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * from one config, runs them on the {@link Schedule}, and reloads on SIGHUP or {@code POST
  * /-/reload} (an invalid config is rejected and the running one kept).
  */
-public final class Daemon implements AutoCloseable, StatusServer.Source {
+public final class Daemon
+    implements AutoCloseable, StatusServer.Source, dev.specwatch.notify.SlackActions.Silencer {
   private static final Logger logger = LoggerFactory.getLogger(Daemon.class);
 
   private final Path configPath;
@@ -112,7 +113,7 @@ public final class Daemon implements AutoCloseable, StatusServer.Source {
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications =
-        new NotificationService(config, backend.stores(), clock, metrics, this::addSilence);
+        new NotificationService(config, backend.stores(), clock, metrics, this);
     metrics.notifiers(notifications.notifiers().keySet());
     List<AlertService> shards = backend.alertServices(config, prometheus, notifications.sink());
     return new Wiring(config, prometheus, List.copyOf(shards), notifications);

@@ -150,6 +150,51 @@ class NotificationFlowTest {
   }
 
   @Test
+  void aSilencePressedUntilResolvedEndsWhenTheAlertResolves() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = config(slack);
+      List<String> expired = new java.util.ArrayList<>();
+      SlackActions.Silencer silencer =
+          new SlackActions.Silencer() {
+            @Override
+            public dev.specwatch.alerting.Silence addSilence(
+                String recipe,
+                java.util.Optional<String> rule,
+                Duration duration,
+                String comment,
+                String author) {
+              throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public boolean expireSilence(String id) {
+              expired.add(id);
+              return true;
+            }
+          };
+      NotificationStores stores =
+          NotificationStores.open(
+              c.stateDir(), new dev.specwatch.store.StateHealth(c.stateDir()), clock);
+      NotificationService notifications =
+          new NotificationService(c, stores, clock, DeliveryListener.NONE, silencer);
+      AlertService alerts = service(c, notifications.sink());
+      acceptance.set(0.3);
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.deliverOnce();
+      // What the "Silence until resolved" button records on the alert's message.
+      SlackThreadStore.SlackThread th = stores.threads().get("m/acceptance_rate").orElseThrow();
+      stores.threads().put("m/acceptance_rate", th.untilResolved("S1"));
+      clock.advance(Duration.ofMinutes(1));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      assertThat(expired).as("still firing").isEmpty();
+      acceptance.set(0.8);
+      clock.advance(Duration.ofMinutes(1));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      assertThat(expired).containsExactly("S1");
+    }
+  }
+
+  @Test
   void aTransitionRecordedButNotHandedOverIsDeliveredAfterRestart() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
       SpecwatchConfig c = config(slack);

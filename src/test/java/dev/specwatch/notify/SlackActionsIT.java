@@ -80,6 +80,7 @@ class SlackActionsIT {
                     c -> c != null);
         assertThat(post.params().get("blocks"))
             .contains("specwatch_silence_1h")
+            .contains("specwatch_silence_resolved")
             .contains("\"value\":\"daemon/acceptance_rate\"");
         String ts = postedTs(slack, post);
         // Acknowledge: the envelope is acknowledged, the message says who, the ack button goes.
