@@ -273,6 +273,25 @@ public final class DetectionBench {
     return edges;
   }
 
+  /**
+   * Garwood's exact 95 % interval for a Poisson count n: [χ²(0.025; 2n) / 2, χ²(0.975; 2n + 2) /
+   * 2], 0 below when n is 0. A few deployment-weeks hold few false alarms: the interval says how
+   * little a count of 0 or 1 tells.
+   */
+  static double[] garwood(long n) {
+    double low =
+        n == 0
+            ? 0
+            : new org.apache.commons.math3.distribution.ChiSquaredDistribution(2.0 * n)
+                    .inverseCumulativeProbability(0.025)
+                / 2;
+    double high =
+        new org.apache.commons.math3.distribution.ChiSquaredDistribution(2.0 * n + 2)
+                .inverseCumulativeProbability(0.975)
+            / 2;
+    return new double[] {low, high};
+  }
+
   static String report(
       Map<String, Map<Case, List<Instant>>> firings,
       List<Case> cases,
@@ -288,7 +307,7 @@ public final class DetectionBench {
         .append(PROFILES.size())
         .append(" profiles x 7 models, 6-7 healthy days each) and detection delay per drop\n")
         .append("(median over the profiles; \"-\": not found before the end, at least 10 h):\n\n");
-    out.append(String.format(Locale.ROOT, "| %-46s | %11s |", "detector", "FA / week"));
+    out.append(String.format(Locale.ROOT, "| %-46s | %22s |", "detector", "FA / week (95 %)"));
     for (String col : columns) {
       out.append(String.format(Locale.ROOT, " %10s |", col));
     }
@@ -296,7 +315,7 @@ public final class DetectionBench {
         .append("|")
         .append("-".repeat(48))
         .append("|")
-        .append("-".repeat(13))
+        .append("-".repeat(24))
         .append("|");
     for (int i = 0; i < columns.size(); i++) {
       out.append("-".repeat(12)).append("|");
@@ -342,7 +361,14 @@ public final class DetectionBench {
                 pAlarms / pWeeks,
                 row));
       }
-      out.append(String.format(Locale.ROOT, "| %-46s | %11.2f |", d.getKey(), alarms / weeks));
+      double[] ci = garwood((long) alarms);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %-46s | %22s |",
+              d.getKey(),
+              String.format(
+                  Locale.ROOT, "%.2f (%.2f–%.2f)", alarms / weeks, ci[0] / weeks, ci[1] / weeks)));
       for (String col : columns) {
         List<Double> v = new ArrayList<>(delays.getOrDefault(col, List.of()));
         v.sort((a, b) -> Double.isNaN(a) ? 1 : Double.isNaN(b) ? -1 : Double.compare(a, b));
