@@ -132,16 +132,17 @@ final class UiRoutes {
         });
     Duration span = RecipeChartViews.span(r.query().get("span"));
     RecipeHistory fromHistory = p == null ? RecipeHistory.NONE : s.recipeHistory(name, span);
+    // One read of the alert history: the charts' marks (at most 7 days) and the table below.
+    Instant now = Instant.now();
+    List<Transition> week = s.history(now.minus(Duration.ofDays(7)));
     if (p != null && p.numSpeculativeTokens() > 0) {
-      Instant drawnAt = Instant.now();
-      List<Transition> marks = s.history(drawnAt.minus(span));
       v.put("has_charts", true);
       v.put("span_links", RecipeChartViews.links(name, span));
       v.put(
           "charts",
           fromHistory
               .charts()
-              .map(c -> RecipeChartViews.svgs(c, p, marks, drawnAt))
+              .map(c -> RecipeChartViews.svgs(c, p, week, now))
               .orElse(List.of("<p class=\"muted\">No answer from Prometheus for the charts.</p>")));
     }
     // The advisor over a stable window (the evaluation window's flips with a minute's traffic).
@@ -190,9 +191,8 @@ final class UiRoutes {
         .filter(d -> d.recipe().equals(name))
         .findFirst()
         .ifPresent(d -> v.put("detector", d.status()));
-    Instant now = Instant.now();
     List<Map<String, Object>> history = new ArrayList<>();
-    for (Transition t : s.history(now.minus(Duration.ofDays(7)))) {
+    for (Transition t : week) {
       if (t.recipe().equals(name)) {
         history.add(0, WebPages.transition(t));
       }
@@ -224,11 +224,12 @@ final class UiRoutes {
     Map<String, Object> v = WebPages.page("Alerts", "alerts", r);
     Instant now = Instant.now();
     List<Silence> silences = s.silences();
+    Map<String, Policy> policies = byRecipe(s.policies());
     v.put(
         "active",
         s.alertState().alerts().values().stream()
             .sorted(Comparator.comparing(ActiveAlert::id))
-            .map(a -> WebPages.alert(a, silences, now, byRecipe(s.policies()).get(a.recipe())))
+            .map(a -> WebPages.alert(a, silences, now, policies.get(a.recipe())))
             .toList());
     List<Map<String, Object>> recent = new ArrayList<>();
     for (Transition t : s.history(now.minus(Duration.ofDays(1)))) {
