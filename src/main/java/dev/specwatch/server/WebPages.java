@@ -59,6 +59,13 @@ final class WebPages {
         : String.format(Locale.ROOT, "%." + decimals + "f", v);
   }
 
+  /**
+   * A rule's value or threshold: acceptance rules in percent (one unit everywhere), others as is.
+   */
+  static String ruleValue(String rule, Double v) {
+    return rule.contains("acceptance") ? percent(v) : number(v, 3);
+  }
+
   static String percent(Double v) {
     return v == null || !Double.isFinite(v) ? "–" : String.format(Locale.ROOT, "%.1f %%", v * 100);
   }
@@ -75,13 +82,12 @@ final class WebPages {
     if (!s.breaches().isEmpty()) {
       List<String> parts = new ArrayList<>();
       for (Breach b : s.breaches()) {
-        boolean acceptance = b.rule().contains("acceptance");
         parts.add(
             b.id()
                 + " "
-                + (acceptance ? percent(b.value()) : number(b.value(), 3))
+                + ruleValue(b.rule(), b.value())
                 + " below "
-                + (acceptance ? percent(b.threshold()) : number(b.threshold(), 3)));
+                + ruleValue(b.rule(), b.threshold()));
       }
       return String.join("; ", parts);
     }
@@ -269,9 +275,8 @@ final class WebPages {
     m.put("rule", a.position() == null ? a.rule() : a.rule() + "[" + a.position() + "]");
     m.put("state", a.phase().name().toLowerCase(Locale.ROOT));
     m.put("firing", a.phase() == AlertPhase.FIRING);
-    boolean acceptance = a.rule().contains("acceptance");
-    m.put("value", own ? "–" : acceptance ? percent(a.value()) : number(a.value(), 3));
-    m.put("threshold", own ? "–" : acceptance ? percent(a.threshold()) : number(a.threshold(), 3));
+    m.put("value", own ? "–" : ruleValue(a.rule(), a.value()));
+    m.put("threshold", own ? "–" : ruleValue(a.rule(), a.threshold()));
     m.put("severity", a.severity());
     m.put(
         "since",
