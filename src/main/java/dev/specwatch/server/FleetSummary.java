@@ -10,8 +10,10 @@ import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The fleet page's line at a glance: how many recipes breach, alert, are silenced and have no data,
@@ -35,14 +37,13 @@ final class FleetSummary {
         recipes.stream()
             .filter(r -> r.state() == RecipeState.NO_DATA || r.state() == RecipeState.ERROR)
             .count();
-    long alerting =
-        recipes.stream()
-            .filter(
-                r ->
-                    state.alerts().values().stream()
-                        .anyMatch(
-                            a -> a.recipe().equals(r.recipe()) && a.phase() == AlertPhase.FIRING))
-            .count();
+    Set<String> firing = new HashSet<>();
+    for (ActiveAlert a : state.alerts().values()) {
+      if (a.phase() == AlertPhase.FIRING) {
+        firing.add(a.recipe());
+      }
+    }
+    long alerting = recipes.stream().filter(r -> firing.contains(r.recipe())).count();
     long silenced =
         recipes.stream().filter(r -> silenceOf(r.recipe(), silences, now).isPresent()).count();
     List<String> parts = new ArrayList<>();
