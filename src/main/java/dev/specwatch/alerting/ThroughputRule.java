@@ -33,20 +33,13 @@ public record ThroughputRule(Policy.Throughput throughput, Severity severity) im
   }
 
   Verdict judge(SignalValues v, Optional<Baseline> baseline) {
-    Double gen = v.generationTokensPerSecond();
-    Double running = v.runningRequests();
+    Double perRequest = v.tokensPerSecondPerRequest();
     Double genB = baseline.map(Baseline::generationTokensPerSecond).orElse(null);
     Double runningB = baseline.map(Baseline::runningRequests).orElse(null);
-    if (gen == null
-        || running == null
-        || genB == null
-        || runningB == null
-        || running <= 0
-        || runningB <= 0
-        || genB <= 0) {
+    if (perRequest == null || genB == null || runningB == null || runningB <= 0 || genB <= 0) {
       return Verdict.unknown("no baseline");
     }
-    double now = gen / running;
+    double now = perRequest;
     double before = genB / runningB;
     double drop = (before - now) / before;
     double threshold = before * (1 - throughput.maxRelativeDrop());
