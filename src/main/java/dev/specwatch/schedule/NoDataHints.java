@@ -6,6 +6,7 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
+import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.PromQl;
 import dev.specwatch.signals.RecipeSnapshot;
@@ -35,11 +36,7 @@ public final class NoDataHints {
   public static final String NOTHING_SCRAPED = "Prometheus has no ";
 
   /** The engine's generation-token counter: what every served model exports. */
-  public static final Map<Engine, String> SERVED =
-      Map.of(
-          Engine.VLLM, VllmProfile.GENERATION_TOKENS,
-          Engine.SGLANG, SglangProfile.GENERATION_TOKENS,
-          Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS);
+  public static final Map<Engine, String> SERVED = EngineProfile.SERVED;
 
   /** A series every speculative server of the engine exports. */
   private static final Map<Engine, String> SPECULATIVE =

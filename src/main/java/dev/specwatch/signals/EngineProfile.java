@@ -10,6 +10,15 @@ import java.util.Set;
  * profile renders the recording rules in rules/ and the daemon's queries, so both always agree.
  */
 public sealed interface EngineProfile permits VllmProfile, SglangProfile, TrtllmProfile {
+  /**
+   * Each engine's generation-token counter: what every served model exports, speculating or not.
+   */
+  java.util.Map<Engine, String> SERVED =
+      java.util.Map.of(
+          Engine.VLLM, VllmProfile.GENERATION_TOKENS,
+          Engine.SGLANG, SglangProfile.GENERATION_TOKENS,
+          Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS);
+
   /** The {@code engine:} value in policies: {@code vllm} or {@code sglang}. */
   String name();
 
