@@ -337,6 +337,11 @@ public final class DigestCollector {
   }
 
   private Double value(String promql, Instant at) throws PrometheusException {
+    return value(api, promql, at);
+  }
+
+  /** The first sample of an instant query at {@code at}; null when none or not finite. */
+  static Double value(PrometheusApi api, String promql, Instant at) throws PrometheusException {
     List<Sample> samples = api.query(promql, Optional.of(at)).samples();
     if (samples.isEmpty() || !Double.isFinite(samples.get(0).value())) {
       return null;

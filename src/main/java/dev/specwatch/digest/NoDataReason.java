@@ -1,18 +1,11 @@
 package dev.specwatch.digest;
 
-import dev.specwatch.model.Engine;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
-import dev.specwatch.prometheus.Sample;
-import dev.specwatch.signals.SglangProfile;
-import dev.specwatch.signals.TrtllmProfile;
-import dev.specwatch.signals.VllmProfile;
+import dev.specwatch.signals.EngineProfile;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /** The digest's sentence on a recipe without data: what Prometheus does hold over the week. */
 final class NoDataReason {
@@ -25,10 +18,10 @@ final class NoDataReason {
    */
   static String of(PrometheusApi api, Policy p, Duration week, Instant end)
       throws PrometheusException {
-    String served = NO_DATA_SERIES.get(p.engine());
+    String served = EngineProfile.SERVED.get(p.engine());
     String range = "[" + dev.specwatch.signals.PromQl.range(week) + "]";
     String match = dev.specwatch.signals.PromQl.selector(p.matchers());
-    Double any = value(api, "count(last_over_time(" + served + range + "))", end);
+    Double any = DigestCollector.value(api, "count(last_over_time(" + served + range + "))", end);
     if (any == null || any == 0) {
       return "Prometheus holds no "
           + served
@@ -36,7 +29,8 @@ final class NoDataReason {
           + p.engine().key()
           + " server is not scraped (yet), whatever the match says";
     }
-    Double matched = value(api, "count(last_over_time(" + served + match + range + "))", end);
+    Double matched =
+        DigestCollector.value(api, "count(last_over_time(" + served + match + range + "))", end);
     if (matched != null && matched > 0) {
       return "the match finds "
           + served
@@ -46,22 +40,5 @@ final class NoDataReason {
         + served
         + " series Prometheus holds: check the policy's match labels (`specwatch check` names the"
         + " closest value)";
-  }
-
-  private static final Map<Engine, String> NO_DATA_SERIES =
-      Map.of(
-          Engine.VLLM,
-          VllmProfile.GENERATION_TOKENS,
-          Engine.SGLANG,
-          SglangProfile.GENERATION_TOKENS,
-          Engine.TRTLLM,
-          TrtllmProfile.GENERATION_TOKENS);
-
-  private static Double value(PrometheusApi api, String promql, Instant at)
-      throws PrometheusException {
-    List<Sample> samples = api.query(promql, Optional.of(at)).samples();
-    return samples.isEmpty() || !Double.isFinite(samples.get(0).value())
-        ? null
-        : samples.get(0).value();
   }
 }
