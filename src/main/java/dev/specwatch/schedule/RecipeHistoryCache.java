@@ -1,6 +1,5 @@
 package dev.specwatch.schedule;
 
-import dev.specwatch.advisor.Advisor;
 import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -68,21 +67,14 @@ final class RecipeHistoryCache {
             .evaluate(List.of(p), ADVICE_WINDOW, Optional.of(now))
             .recipes()
             .get(0);
-    List<Double> positions = s.signals().positionAcceptance();
-    if (positions.isEmpty() || positions.stream().anyMatch(x -> x == null)) {
-      return Optional.empty();
-    }
-    Advisor.Advice a =
-        Advisor.advise(
-            positions,
-            p.numSpeculativeTokens(),
-            Advisor.DEFAULT_DRAFT_COST,
-            s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
-    return Optional.of(
-        new RecipeHistory.Advice(
-            a.enough() ? a.recommended().k() : null,
-            a.basis() + " over the last " + Durations.format(ADVICE_WINDOW),
-            a.warning()));
+    return s.signals()
+        .advice()
+        .map(
+            a ->
+                new RecipeHistory.Advice(
+                    a.enough() ? a.recommended().k() : null,
+                    a.basis() + " over the last " + Durations.format(ADVICE_WINDOW),
+                    a.warning()));
   }
 
   private static Optional<SpeedupView> compute(String recipe, Daemon.Wiring wiring, Instant now) {

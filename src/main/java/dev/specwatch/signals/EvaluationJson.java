@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -88,14 +89,9 @@ public final class EvaluationJson {
               recipe.put("form", form);
             });
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));
-    if (!s.positionAcceptance().isEmpty()
-        && s.positionAcceptance().stream().allMatch(v -> v != null)) {
-      Advisor.Advice advice =
-          Advisor.advise(
-              s.positionAcceptance(),
-              s.positionAcceptance().size(),
-              Advisor.DEFAULT_DRAFT_COST,
-              s.draftsInWindow() == null ? 0 : s.draftsInWindow());
+    Optional<Advisor.Advice> advised = s.advice();
+    if (advised.isPresent()) {
+      Advisor.Advice advice = advised.get();
       Map<String, Object> a = new LinkedHashMap<>();
       a.put("enough_data", advice.enough());
       a.put(

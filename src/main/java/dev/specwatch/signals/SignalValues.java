@@ -1,8 +1,10 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.advisor.Advisor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The measured signals of one recipe over one window. A null component means "no value": idle
@@ -117,6 +119,19 @@ public record SignalValues(
       return null;
     }
     return generationTokensPerSecond / runningRequests;
+  }
+
+  /** The advisor on these signals at its default draft cost, when every position was measured. */
+  public Optional<Advisor.Advice> advice() {
+    if (positionAcceptance.isEmpty() || positionAcceptance.stream().anyMatch(v -> v == null)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Advisor.advise(
+            positionAcceptance,
+            positionAcceptance.size(),
+            Advisor.DEFAULT_DRAFT_COST,
+            draftsInWindow == null ? 0 : draftsInWindow));
   }
 
   public static SignalValues empty(int positions) {
