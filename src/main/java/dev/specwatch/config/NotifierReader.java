@@ -38,6 +38,30 @@ final class NotifierReader {
     return notifiers;
   }
 
+  private static NotifierConfig.Slack.Grouping readGrouping(MapReader g, boolean botToken) {
+    Duration wait = g.duration("group_wait", NotifierConfig.Slack.Grouping.DEFAULT_GROUP_WAIT);
+    Duration interval =
+        g.duration("group_interval", NotifierConfig.Slack.Grouping.DEFAULT_GROUP_INTERVAL);
+    int threshold =
+        g.integer("threshold", NotifierConfig.Slack.Grouping.DEFAULT_THRESHOLD, 2, 1000);
+    if (wait.compareTo(Duration.ofMinutes(10)) > 0) {
+      g.error("group_wait", "must be at most 10m (the first alert of a storm waits this long)");
+    }
+    if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+      g.error("group_interval", "must be at least 1s (Slack takes one write a second a channel)");
+    }
+    if (!botToken && !wait.isZero()) {
+      g.error(
+          "group_wait",
+          "grouping needs token (a bot token): a webhook cannot edit the group message as alerts"
+              + " join and resolve; set group_wait: 0s or use a bot token");
+    }
+    g.finish();
+    return wait.isNegative() || interval.isNegative()
+        ? NotifierConfig.Slack.Grouping.OFF
+        : new NotifierConfig.Slack.Grouping(wait, interval, threshold);
+  }
+
   private Optional<NotifierConfig> readNotifier(MapReader n) {
     String type = n.requiredString("type");
     String name = n.string("name", type);
@@ -65,9 +89,17 @@ final class NotifierReader {
               "app_token",
               "needs token (the bot token): the buttons act on messages the bot posted");
         }
+        NotifierConfig.Slack.Grouping grouping =
+            n.map("grouping")
+                .map(g -> readGrouping(g, token.isPresent()))
+                .orElse(
+                    token.isPresent()
+                        ? NotifierConfig.Slack.Grouping.DEFAULT
+                        : NotifierConfig.Slack.Grouping.OFF);
         out =
             Optional.of(
-                new NotifierConfig.Slack(name, token, webhook, channel, api, repeat, appToken));
+                new NotifierConfig.Slack(
+                    name, token, webhook, channel, api, repeat, appToken, grouping));
       }
       case "log" -> out = Optional.of(new NotifierConfig.Log(name));
       case "grafana" -> {

@@ -9,6 +9,7 @@ import dev.specwatch.alerting.Transition;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.NotificationStores;
+import dev.specwatch.notify.SlackGroup;
 import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
@@ -52,6 +53,8 @@ public final class Cluster implements AutoCloseable {
                 new PgKeyedStore<>(
                     db, "slack-messages", SlackThreadStore.SlackThread.class, clock)),
             new PgKeyedStore<>(db, "firing", Transition.class, clock),
+            new PgKeyedStore<>(db, "slack-groups", SlackGroup.class, clock),
+            new PgChannelPace(db),
             db.health());
   }
 

@@ -12,6 +12,7 @@ import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.detect.DropTest;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.notify.FileOutbox;
+import dev.specwatch.notify.SlackGroup;
 import dev.specwatch.notify.SlackThreadStore;
 import dev.specwatch.store.DurableFiles;
 import dev.specwatch.store.StateHealth;
@@ -89,6 +90,12 @@ public final class StateImport {
     copy(
         new PgKeyedStore<>(db, "slack-messages", SlackThreadStore.SlackThread.class, clock),
         threads);
+    // A storm's group messages, so the resolves of their members edit them, not post anew.
+    copy(
+        new PgKeyedStore<>(db, "slack-groups", SlackGroup.class, clock),
+        read(
+            stateDir.resolve("slack-groups.json"),
+            new TypeReference<Map<String, SlackGroup>>() {}));
     copy(
         new PgKeyedStore<>(db, "firing", Transition.class, clock),
         read(stateDir.resolve("firing.json"), new TypeReference<Map<String, Transition>>() {}));

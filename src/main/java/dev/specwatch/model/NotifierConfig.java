@@ -18,6 +18,7 @@ public sealed interface NotifierConfig {
   /**
    * @param appToken an app-level token ({@code xapp-…}, scope {@code connections:write}): Socket
    *     Mode, for the buttons on alert messages (docs/NOTIFICATIONS.md); empty: link buttons only
+   * @param grouping how alerts firing together become one message; {@link Grouping#OFF}: one each
    */
   record Slack(
       String name,
@@ -26,11 +27,12 @@ public sealed interface NotifierConfig {
       Optional<String> channel,
       Optional<URI> apiUrl,
       Duration repeatInterval,
-      Optional<Secret> appToken)
+      Optional<Secret> appToken,
+      Grouping grouping)
       implements NotifierConfig {
     public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofHours(4);
 
-    /** Without Socket Mode. */
+    /** Without Socket Mode and without grouping: one message per alert (commands, tests). */
     public Slack(
         String name,
         Optional<Secret> token,
@@ -38,7 +40,47 @@ public sealed interface NotifierConfig {
         Optional<String> channel,
         Optional<URI> apiUrl,
         Duration repeatInterval) {
-      this(name, token, webhookUrl, channel, apiUrl, repeatInterval, Optional.empty());
+      this(
+          name, token, webhookUrl, channel, apiUrl, repeatInterval, Optional.empty(), Grouping.OFF);
+    }
+
+    /**
+     * Alerts that fire for one channel within {@code groupWait} of the first become one message
+     * listing them, edited in place as members join (at most once a {@code groupInterval}) and
+     * resolve, each member's detail in its thread (docs/NOTIFICATIONS.md, "Grouping"). Fewer than
+     * {@code threshold} alerts within the wait get a message each, as without grouping. Bot-token
+     * mode only: a webhook cannot edit a message.
+     *
+     * @param groupWait how long a channel's first alert waits for others; zero: no grouping
+     */
+    public record Grouping(Duration groupWait, Duration groupInterval, int threshold) {
+      /** Alertmanager's group_wait. */
+      public static final Duration DEFAULT_GROUP_WAIT = Duration.ofSeconds(30);
+
+      /**
+       * Shorter than Alertmanager's 5m: an edit of one message is cheap, and who watches a storm
+       * wants to see its members recover.
+       */
+      public static final Duration DEFAULT_GROUP_INTERVAL = Duration.ofMinutes(1);
+
+      public static final int DEFAULT_THRESHOLD = 3;
+
+      public static final Grouping DEFAULT =
+          new Grouping(DEFAULT_GROUP_WAIT, DEFAULT_GROUP_INTERVAL, DEFAULT_THRESHOLD);
+
+      public static final Grouping OFF =
+          new Grouping(Duration.ZERO, DEFAULT_GROUP_INTERVAL, DEFAULT_THRESHOLD);
+
+      public Grouping {
+        if (groupWait.isNegative() || groupInterval.isNegative() || threshold < 2) {
+          throw new IllegalArgumentException(
+              "grouping needs non-negative durations and a threshold of at least 2");
+        }
+      }
+
+      public boolean enabled() {
+        return !groupWait.isZero();
+      }
     }
 
     @Override

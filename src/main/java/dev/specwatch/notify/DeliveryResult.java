@@ -34,6 +34,13 @@ public sealed interface DeliveryResult {
    */
   record Progressed(String step, Duration after) implements DeliveryResult {}
 
+  /**
+   * Not sent yet, by design: a grouped alert waits for the others of its storm (group_wait), for
+   * the next edit of its group's message (group_interval), or for the next slot of the channel
+   * after a write of its group that landed. Not a failure, and it holds no other notification.
+   */
+  record Waiting(Duration after) implements DeliveryResult {}
+
   /** Will never succeed as configured (4xx other than 429, Slack's ok:false); logged once. */
   record Permanent(String reason) implements DeliveryResult {
     public Permanent {

@@ -214,6 +214,12 @@ public final class DeliveryWorker implements AutoCloseable {
         Instant at = now.plus(paced.after());
         pacedUntil.put(intent.notifier(), at);
         return new Outcome.Later(at);
+      } else if (result instanceof DeliveryResult.Waiting waiting) {
+        // One write: the intent's own next time (its group keeps what landed), other intents of
+        // the notifier are not held.
+        Intent next = intent.pacedUntil(now.plus(waiting.after()));
+        outbox.reschedule(next);
+        return new Outcome.Later(next.nextAttemptAt());
       } else if (result instanceof DeliveryResult.Progressed progressed) {
         // One write for a step that landed (what the retry must not repeat), shared through the
         // outbox with every replica.

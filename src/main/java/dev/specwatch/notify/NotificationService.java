@@ -71,7 +71,8 @@ public final class NotificationService implements AutoCloseable {
     this.threads = stores.threads();
     this.firing = stores.firing();
     this.clock = clock;
-    this.notifiers = Notifiers.create(config, threads, clock);
+    this.notifiers =
+        Notifiers.create(config, threads, stores.slackGroups(), stores.channelPace(), clock);
     List<DeliveryWorker> perNotifier = new ArrayList<>();
     for (Notifier n : notifiers.values()) {
       perNotifier.add(

@@ -23,17 +23,28 @@ public final class NotificationStores {
   private final SlackThreadStore threads;
   private final KeyedStore<Transition> firing;
   private final StateHealth health;
+  private final KeyedStore<SlackGroup> slackGroups;
+  private final ChannelPace channelPace;
 
   /**
    * Stores kept elsewhere (the shared database of {@code state.backend: postgres}).
    *
    * @param firing alerts firing now, by id (their repeats)
+   * @param slackGroups Slack's groups of storms, by group
+   * @param channelPace who writes to a Slack channel next, across every process sharing the stores
    */
   public NotificationStores(
-      Outbox outbox, SlackThreadStore threads, KeyedStore<Transition> firing, StateHealth health) {
+      Outbox outbox,
+      SlackThreadStore threads,
+      KeyedStore<Transition> firing,
+      KeyedStore<SlackGroup> slackGroups,
+      ChannelPace channelPace,
+      StateHealth health) {
     this.outbox = outbox;
     this.threads = threads;
     this.firing = firing;
+    this.slackGroups = slackGroups;
+    this.channelPace = channelPace;
     this.health = health;
   }
 
@@ -62,7 +73,15 @@ public final class NotificationStores {
       }
       logger.warn("rebuilt {} firing alert(s) of firing.json from history.jsonl", rebuilt);
     }
-    return new NotificationStores(outbox, threads, firing, health);
+    JsonMapStore<SlackGroup> groups =
+        new JsonMapStore<>(
+            stateDir.resolve("slack-groups.json"),
+            SlackGroup.class,
+            health,
+            clock,
+            "the group messages of storms are forgotten: their members' resolves are posted one"
+                + " by one");
+    return new NotificationStores(outbox, threads, firing, groups, ChannelPace.local(), health);
   }
 
   public Outbox outbox() {
@@ -77,6 +96,14 @@ public final class NotificationStores {
     return firing;
   }
 
+  KeyedStore<SlackGroup> slackGroups() {
+    return slackGroups;
+  }
+
+  ChannelPace channelPace() {
+    return channelPace;
+  }
+
   public StateHealth health() {
     return health;
   }
@@ -85,6 +112,7 @@ public final class NotificationStores {
   boolean flush() {
     boolean threadsOk = threads.flush();
     boolean firingOk = firing.flush();
-    return threadsOk && firingOk;
+    boolean groupsOk = slackGroups.flush();
+    return threadsOk && firingOk && groupsOk;
   }
 }

@@ -2,6 +2,7 @@ package dev.specwatch.notify;
 
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.store.KeyedStore;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,22 +14,43 @@ import java.util.Map;
 public final class Notifiers {
   private Notifiers() {}
 
+  /** Notifiers of a one-shot command: Slack's groups and pace in memory. */
   public static Map<String, Notifier> create(
       SpecwatchConfig config, SlackThreadStore threads, Clock clock) {
+    return create(config, threads, KeyedStore.memory(), ChannelPace.local(), clock);
+  }
+
+  /**
+   * @param groups Slack's groups of storms, durable
+   * @param pace who writes to a Slack channel next (the process's or the cluster's)
+   */
+  public static Map<String, Notifier> create(
+      SpecwatchConfig config,
+      SlackThreadStore threads,
+      KeyedStore<SlackGroup> groups,
+      ChannelPace pace,
+      Clock clock) {
     Map<String, Notifier> out = new LinkedHashMap<>();
     for (NotifierConfig n : config.notifiers()) {
-      out.put(n.name(), create(n, config, threads, clock));
+      out.put(n.name(), create(n, config, threads, groups, pace, clock));
     }
     return out;
   }
 
   static Notifier create(
-      NotifierConfig n, SpecwatchConfig config, SlackThreadStore threads, Clock clock) {
+      NotifierConfig n,
+      SpecwatchConfig config,
+      SlackThreadStore threads,
+      KeyedStore<SlackGroup> groups,
+      ChannelPace pace,
+      Clock clock) {
     if (n instanceof NotifierConfig.Slack slack) {
       return new SlackNotifier(
           slack,
           new SlackMessages.Urls(config.grafanaUrl(), config.server().externalUrl()),
           threads,
+          groups,
+          pace,
           clock);
     }
     if (n instanceof NotifierConfig.Log log) {

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Slack through the official SDK. Bot-token mode posts one message per alert ({@code
@@ -46,8 +45,13 @@ public final class SlackNotifier implements Notifier {
   private final SlackThreadStore threads;
   private final Clock clock;
 
-  /** Per channel, when this process may write to it next (one write a PACE, or Retry-After). */
-  private final Map<String, Instant> notBefore = new ConcurrentHashMap<>();
+  /** Who writes to a channel next: this process, or every replica sharing the database. */
+  private final ChannelPace pace;
+
+  /** How long a write holds its channel: past the longest call (15 s), a dead holder's ends. */
+  static final Duration LEASE = Duration.ofSeconds(30);
+
+  private final SlackGroups groups;
 
   /** {@link Intent#progress} of a resolve whose edit of the firing message landed. */
   static final String EDITED = "edited";
@@ -56,8 +60,23 @@ public final class SlackNotifier implements Notifier {
   private static final org.slf4j.Logger logger =
       org.slf4j.LoggerFactory.getLogger(SlackNotifier.class);
 
+  /** A notifier of its own: pace and groups in this process's memory (commands, tests). */
   public SlackNotifier(
       NotifierConfig.Slack config, SlackMessages.Urls urls, SlackThreadStore threads, Clock clock) {
+    this(config, urls, threads, KeyedStore.memory(), ChannelPace.local(), clock);
+  }
+
+  /**
+   * @param groupStore the groups of storms (docs/NOTIFICATIONS.md, "Grouping")
+   * @param pace shared by every notifier of the process (or of the cluster)
+   */
+  public SlackNotifier(
+      NotifierConfig.Slack config,
+      SlackMessages.Urls urls,
+      SlackThreadStore threads,
+      KeyedStore<SlackGroup> groupStore,
+      ChannelPace pace,
+      Clock clock) {
     this.config = config;
     SlackConfig slackConfig = new SlackConfig();
     config
@@ -75,6 +94,17 @@ public final class SlackNotifier implements Notifier {
     this.urls = urls;
     this.threads = threads;
     this.clock = clock;
+    this.pace = pace;
+    this.groups =
+        new SlackGroups(
+            config.name(),
+            config.grouping(),
+            groupStore,
+            threads,
+            t ->
+                config.appToken().isPresent()
+                    ? SlackActions.withButtons(SlackMessages.firing(t, urls), t.alertId(), false)
+                    : SlackMessages.firing(t, urls));
   }
 
   @Override
@@ -130,10 +160,15 @@ public final class SlackNotifier implements Notifier {
     Transition t = intent.transition();
     String channel = t.labels().getOrDefault("slack_channel", config.channel().orElse(""));
     Instant now = clock.instant();
-    Instant next = notBefore.get(channel);
-    if (next != null && now.isBefore(next)) {
-      return new DeliveryResult.Paced(Duration.between(now, next));
+    Optional<Instant> busy = pace.take(channel, now, LEASE);
+    if (busy.isPresent()) {
+      return new DeliveryResult.Paced(
+          Duration.between(now, busy.get()).isNegative()
+              ? Duration.ZERO
+              : Duration.between(now, busy.get()));
     }
+    // When the channel's next write may go: at once after a failure that wrote nothing.
+    Instant next = now;
     try {
       if (uncertain && config.token().isPresent() && intent.kind() == Intent.Kind.FIRING) {
         Optional<SlackThreadStore.SlackThread> posted =
@@ -148,13 +183,23 @@ public final class SlackNotifier implements Notifier {
           return DeliveryResult.delivered();
         }
       }
+      Optional<SlackGroups.Step> grouped =
+          config.token().isPresent()
+              ? groups.attempt(intent, channel, now, slack.methods(config.token().get().reveal()))
+              : Optional.empty();
+      if (grouped.isPresent()) {
+        if (grouped.get().wrote()) {
+          next = clock.instant().plus(PACE);
+        }
+        return grouped.get().result();
+      }
       DeliveryResult result =
           config.token().isPresent()
               ? sendWithToken(intent, channel, now)
               : sendWithWebhook(intent, now);
       if (result instanceof DeliveryResult.Delivered
           || result instanceof DeliveryResult.Progressed) {
-        notBefore.put(channel, now.plus(PACE));
+        next = clock.instant().plus(PACE);
       }
       return result;
     } catch (SlackApiException e) {
@@ -164,8 +209,9 @@ public final class SlackNotifier implements Notifier {
               e.getResponse().header("Retry-After"),
               e.getError() == null ? null : e.getError().getError());
       if (e.getResponse().code() == 429 && failure instanceof DeliveryResult.Retry retry) {
-        // The channel is limited for every alert, not only this one: none of them tries before.
-        notBefore.put(channel, now.plus(retry.after()));
+        // The channel is limited for every alert, not only this one, and for every replica:
+        // none of them writes to it before.
+        next = now.plus(retry.after());
       }
       return failure;
     } catch (IOException e) {
@@ -173,6 +219,8 @@ public final class SlackNotifier implements Notifier {
           "Slack unreachable: "
               + e.getClass().getSimpleName()
               + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    } finally {
+      pace.release(channel, next);
     }
   }
 
@@ -234,7 +282,7 @@ public final class SlackNotifier implements Notifier {
                 methods.chatPostMessage(
                     req ->
                         req.channel(th.channel())
-                            .threadTs(th.ts())
+                            .threadTs(th.threadTs())
                             .text(SlackMessages.reply(t, Intent.Kind.RESOLVED, now))));
         if (reply instanceof DeliveryResult.Delivered) {
           threads.remove(t.alertId());
@@ -251,13 +299,10 @@ public final class SlackNotifier implements Notifier {
                 methods.chatPostMessage(
                     req ->
                         req.channel(th.channel())
-                            .threadTs(th.ts())
+                            .threadTs(th.threadTs())
                             .text(SlackMessages.reply(t, Intent.Kind.REPEAT, now))));
         if (reply instanceof DeliveryResult.Delivered) {
-          threads.put(
-              t.alertId(),
-              new SlackThreadStore.SlackThread(
-                  th.channel(), th.ts(), now, th.acknowledged(), th.silence()));
+          threads.put(t.alertId(), th.postedAt(now));
         }
         return reply;
       }
@@ -300,7 +345,7 @@ public final class SlackNotifier implements Notifier {
     return failure(r).orElse(DeliveryResult.delivered());
   }
 
-  private static Optional<DeliveryResult> failure(SlackApiTextResponse r) {
+  static Optional<DeliveryResult> failure(SlackApiTextResponse r) {
     if (r.isOk()) {
       return Optional.empty();
     }

@@ -20,19 +20,45 @@ public final class SlackThreadStore {
    * @param acknowledged who acknowledged it from Slack and when, in words: no more reminders; null
    *     while nobody has
    * @param silence the silence pressed "until resolved", expired when the alert resolves; or null
+   * @param parent the group message whose thread holds this alert's message ({@code ts}, a reply);
+   *     null when the alert has a message of its own
    */
   public record SlackThread(
-      String channel, String ts, Instant lastPostAt, String acknowledged, String silence) {
+      String channel,
+      String ts,
+      Instant lastPostAt,
+      String acknowledged,
+      String silence,
+      String parent) {
     public SlackThread(String channel, String ts, Instant lastPostAt) {
-      this(channel, ts, lastPostAt, null, null);
+      this(channel, ts, lastPostAt, null, null, null);
+    }
+
+    public SlackThread(
+        String channel, String ts, Instant lastPostAt, String acknowledged, String silence) {
+      this(channel, ts, lastPostAt, acknowledged, silence, null);
+    }
+
+    /** A grouped alert's detail reply {@code ts} in the thread of its group's message. */
+    static SlackThread reply(String channel, String ts, String parent, Instant postedAt) {
+      return new SlackThread(channel, ts, postedAt, null, null, parent);
+    }
+
+    /** Where replies go: the thread of the alert's own message, or of its group's. */
+    public String threadTs() {
+      return parent == null ? ts : parent;
     }
 
     public SlackThread acknowledged(String by) {
-      return new SlackThread(channel, ts, lastPostAt, by, silence);
+      return new SlackThread(channel, ts, lastPostAt, by, silence, parent);
     }
 
     public SlackThread untilResolved(String silenceId) {
-      return new SlackThread(channel, ts, lastPostAt, acknowledged, silenceId);
+      return new SlackThread(channel, ts, lastPostAt, acknowledged, silenceId, parent);
+    }
+
+    SlackThread postedAt(Instant at) {
+      return new SlackThread(channel, ts, at, acknowledged, silence, parent);
     }
   }
 

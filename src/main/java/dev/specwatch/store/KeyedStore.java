@@ -20,4 +20,36 @@ public interface KeyedStore<V> {
 
   /** Writes changes a failed write left in memory; returns whether the store is up to date. */
   boolean flush();
+
+  /** A store in memory only, gone with the process (one-shot commands, tests). */
+  static <V> KeyedStore<V> memory() {
+    java.util.concurrent.ConcurrentSkipListMap<String, V> values =
+        new java.util.concurrent.ConcurrentSkipListMap<>();
+    return new KeyedStore<>() {
+      @Override
+      public Optional<V> get(String key) {
+        return Optional.ofNullable(values.get(key));
+      }
+
+      @Override
+      public Map<String, V> all() {
+        return Map.copyOf(values);
+      }
+
+      @Override
+      public void put(String key, V value) {
+        values.put(key, value);
+      }
+
+      @Override
+      public void remove(String key) {
+        values.remove(key);
+      }
+
+      @Override
+      public boolean flush() {
+        return true;
+      }
+    };
+  }
 }

@@ -99,7 +99,8 @@ final class ChaosRun implements AutoCloseable {
             + TOKEN
             + ", channel: \"#mtp\", api_url: \""
             + slack.apiUrl()
-            + "\"}\n  - {type: webhook, url: \"http://127.0.0.1:"
+            // A lone alert waits its group_wait, then goes alone: the grouping path in every fault.
+            + "\", grouping: {group_wait: 2s}}\n  - {type: webhook, url: \"http://127.0.0.1:"
             + webhook.getAddress().getPort()
             + "/hook\"}\n");
     this.log = dir.resolve("specwatch.log");

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Cluster faults for {@code make chaos} (docs/RELIABILITY.md): two replicas on the machine's
  * PostgreSQL, recipe "ha" regressed from 10 s to 50 s of the fleet's timeline (cluster.yaml). Each
  * scenario counts what Slack accepted for it: one firing and one resolve, nothing lost, nothing
- * twice, and writes its row to {@code target/chaos/}. The storm runs three replicas on its own
- * timeline (storm.yaml: twelve recipes regress in the same second) against a Slack stand-in that
- * refuses more than one write a second a channel.
+ * twice, and writes its row to {@code target/chaos/}. The storm runs one and three replicas on its
+ * own timeline (storm.yaml: thirty recipes regress in the same second) against a Slack stand-in
+ * that refuses more than one write a second a channel.
  */
 @Tag("chaos")
 class ClusterChaosIT {
@@ -88,52 +88,88 @@ class ClusterChaosIT {
   }
 
   @Test
-  void aStormOfTwelveRegressionsAcrossThreeReplicasUnderSlacksRateLimit() throws Exception {
+  void aStormOfThirtyRegressionsOnOneReplicaIsOneMessage() throws Exception {
+    storm(1);
+  }
+
+  @Test
+  void aStormOfThirtyRegressionsAcrossThreeReplicasIsOneMessage() throws Exception {
+    storm(3);
+  }
+
+  /**
+   * Thirty recipes regress in the same second and recover 40 s later, into one channel of a Slack
+   * stand-in that refuses a second write within a second (429, Retry-After 1). Grouped (a 10 s
+   * group_wait and group_interval, to keep the run short): at most 3 top-level messages naming all
+   * 30, at most 100 Slack calls in all (refused ones included), and per recipe exactly one detail
+   * (or message of its own) and exactly one recovery, on one replica and on three.
+   */
+  private void storm(int replicas) throws Exception {
     List<String> recipes =
-        IntStream.rangeClosed(1, 12).mapToObj(i -> String.format("storm-%02d", i)).toList();
-    try (ClusterRun run = new ClusterRun(dir, 3, "storm.yaml", recipes)) {
+        IntStream.rangeClosed(1, 30).mapToObj(i -> String.format("storm-%02d", i)).toList();
+    try (ClusterRun run = new ClusterRun(dir, replicas, "storm.yaml", recipes)) {
+      run.grouping("{group_wait: 10s, group_interval: 10s}");
       run.slack.rateLimit(Duration.ofSeconds(1));
       run.start();
       long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
-      while (System.nanoTime() < deadline && !recipes.stream().allMatch(r -> replies(run, r) > 0)) {
+      while (System.nanoTime() < deadline
+          && !recipes.stream().allMatch(r -> recovered(run, r) > 0)) {
         Thread.sleep(500);
       }
       Thread.sleep(5000); // anything late would show now
+      List<FakeSlackApi.Call> accepted = run.slack.accepted();
+      List<FakeSlackApi.Call> top =
+          accepted.stream()
+              .filter(c -> c.method().equals("chat.postMessage"))
+              .filter(c -> !c.params().containsKey("thread_ts"))
+              .toList();
       long lost = 0;
       long duplicated = 0;
       double slowestFire = 0;
       double slowestResolve = 0;
       StringBuilder counts = new StringBuilder();
+      java.util.Set<String> named = new java.util.TreeSet<>();
       for (String r : recipes) {
-        long fires = run.count(ClusterRun::firing, r);
-        long resolves = run.count(ClusterRun::resolve, r);
-        long replies = replies(run, r);
-        lost += (fires == 0 ? 1 : 0) + (resolves == 0 ? 1 : 0) + (replies == 0 ? 1 : 0);
-        duplicated += Math.max(0, fires - 1) + Math.max(0, resolves - 1) + Math.max(0, replies - 1);
+        long messages = messages(run, r);
+        long recoveries = recovered(run, r);
+        lost += (messages == 0 ? 1 : 0) + (recoveries == 0 ? 1 : 0);
+        duplicated += Math.max(0, messages - 1) + Math.max(0, recoveries - 1);
         counts.append(
-            String.format(
-                "%s: %d firing, %d resolve edits, %d resolve replies%n",
-                r, fires, resolves, replies));
+            String.format("%s: %d messages or details, %d recoveries%n", r, messages, recoveries));
+        boolean listed =
+            accepted.stream()
+                .filter(c -> !c.params().containsKey("thread_ts"))
+                .anyMatch(c -> c.params().getOrDefault("blocks", "").contains(r + ":"));
+        if (listed) {
+          named.add(r);
+        }
         slowestFire =
-            Math.max(slowestFire, seconds(run, ClusterRun::firing, r, ClusterRun.REGRESSION));
+            Math.max(
+                slowestFire, seconds(run, ClusterChaosIT::listedFiring, r, ClusterRun.REGRESSION));
         slowestResolve =
-            Math.max(slowestResolve, seconds(run, ClusterRun::resolve, r, ClusterRun.RECOVERY));
+            Math.max(
+                slowestResolve, seconds(run, ClusterChaosIT::recovery, r, ClusterRun.RECOVERY));
       }
+      int calls = run.slack.calls().size();
       write(
           String.join(
               "\t",
-              "cluster: storm, 12 recipes regress at once on 3 replicas, Slack 1 write/s",
+              "cluster: storm, 30 recipes regress at once on "
+                  + replicas
+                  + " replica(s), Slack 1 write/s, grouped",
               "" + lost,
               "" + duplicated,
               String.format(Locale.ROOT, "%.1f", slowestFire),
               String.format(Locale.ROOT, "%.1f", slowestResolve),
               "-",
-              run.slack.calls().size()
+              top.size()
+                  + " top-level message(s), "
+                  + calls
                   + " Slack calls, "
                   + run.slack.rateLimited()
-                  + " refused 429 (pacing is per replica); delays are the last recipe's"));
-      String accepted =
-          run.slack.accepted().stream()
+                  + " refused 429; delays are the last recipe's"));
+      String log =
+          accepted.stream()
               .map(
                   c ->
                       c.at()
@@ -146,26 +182,44 @@ class ClusterChaosIT {
                           + " "
                           + c.params().getOrDefault("text", "").lines().findFirst().orElse(""))
               .collect(java.util.stream.Collectors.joining("\n"));
-      assertThat(lost).as("%s%s", counts, accepted).isZero();
-      assertThat(duplicated).as("%s%s", counts, accepted).isZero();
+      assertThat(lost).as("%s%s", counts, log).isZero();
+      assertThat(duplicated).as("%s%s", counts, log).isZero();
+      assertThat(top).as(log).hasSizeLessThanOrEqualTo(3);
+      assertThat(named).as("every recipe named at the top level%n%s", log).hasSize(30);
+      assertThat(calls).as(log).isLessThanOrEqualTo(100);
     }
   }
 
-  /**
-   * The "Recovered after" replies in the recipe's thread: the thread is the message its resolve
-   * edit named (the reply itself does not name the recipe).
-   */
-  private static long replies(ClusterRun run, String recipe) {
-    List<FakeSlackApi.Call> accepted = run.slack.accepted();
-    java.util.Set<String> threads = new java.util.HashSet<>();
-    accepted.stream()
-        .filter(c -> c.method().equals("chat.update") && ClusterRun.resolve(c, recipe))
-        .forEach(c -> threads.add(c.params().get("ts")));
-    return accepted.stream()
+  /** The recipe's own message (an alert sent alone) or its detail in a group's thread. */
+  private static long messages(ClusterRun run, String recipe) {
+    return run.slack.accepted().stream()
         .filter(c -> c.method().equals("chat.postMessage"))
-        .filter(c -> threads.contains(c.params().get("thread_ts")))
-        .filter(c -> c.params().getOrDefault("text", "").contains("Recovered after"))
+        .filter(c -> c.params().getOrDefault("text", "").startsWith("[WARNING] " + recipe + ": "))
         .count();
+  }
+
+  /** A group message (post or edit) listing the recipe as firing, or its own message. */
+  private static boolean listedFiring(FakeSlackApi.Call c, String recipe) {
+    return !c.params().containsKey("thread_ts")
+        && (ClusterRun.firing(c, recipe)
+            || c.params().getOrDefault("blocks", "").contains(":red_circle: " + recipe + ":"));
+  }
+
+  /** Its own resolve edit, or a group thread reply naming it recovered. */
+  private static boolean recovery(FakeSlackApi.Call c, String recipe) {
+    return (c.method().equals("chat.update") && ClusterRun.resolve(c, recipe))
+        || (c.params().containsKey("thread_ts")
+            && c.params().getOrDefault("text", "").startsWith(":white_check_mark: Recovered: ")
+            && java.util.Arrays.stream(
+                    c.params()
+                        .get("text")
+                        .substring(":white_check_mark: Recovered: ".length())
+                        .split(", "))
+                .anyMatch(part -> part.startsWith(recipe + " after ")));
+  }
+
+  private static long recovered(ClusterRun run, String recipe) {
+    return run.slack.accepted().stream().filter(c -> recovery(c, recipe)).count();
   }
 
   /** Seconds from the timeline's offset to Slack accepting {@code what} for the recipe. */

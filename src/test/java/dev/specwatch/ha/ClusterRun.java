@@ -38,6 +38,14 @@ final class ClusterRun implements AutoCloseable {
   final Fleet fleet;
   final FakeSlackApi slack;
   final List<Replica> replicas = new ArrayList<>();
+
+  /** Slack's grouping of every replica (before {@link #start}); a 2 s group_wait otherwise. */
+  void grouping(String flowMapping) throws IOException {
+    for (Replica r : replicas) {
+      r.write(flowMapping);
+    }
+  }
+
   final HttpClient http = HttpClient.newHttpClient();
 
   /** One {@code specwatch run} process. */
@@ -55,6 +63,11 @@ final class ClusterRun implements AutoCloseable {
       this.index = index;
       this.config = dir.resolve("specwatch-" + index + ".yaml");
       this.log = dir.resolve("specwatch-" + index + ".log");
+      write("{group_wait: 2s}");
+    }
+
+    /** Its config, with Slack's {@code grouping} (a flow mapping). */
+    void write(String grouping) throws IOException {
       Files.writeString(
           config,
           "prometheus: {url: \""
@@ -74,7 +87,9 @@ final class ClusterRun implements AutoCloseable {
               + TOKEN
               + ", channel: \"#mtp\", api_url: \""
               + slack.apiUrl()
-              + "\"}\n");
+              + "\", grouping: "
+              + grouping
+              + "}\n");
     }
 
     void start() throws IOException {

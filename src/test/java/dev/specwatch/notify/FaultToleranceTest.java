@@ -41,6 +41,7 @@ class FaultToleranceTest {
     return new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
   }
 
+  /** One message per alert (grouping off): these faults are of one delivery. */
   static String slack(String name, FakeSlackApi api) {
     return "  - {type: slack, name: "
         + name
@@ -48,7 +49,7 @@ class FaultToleranceTest {
         + name
         + "\", api_url: \""
         + api.apiUrl()
-        + "\"}\n";
+        + "\", grouping: {group_wait: 0s}}\n";
   }
 
   static Transition transition(long seq, Transition.Kind kind) {

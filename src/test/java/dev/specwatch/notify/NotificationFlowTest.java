@@ -63,7 +63,8 @@ class NotificationFlowTest {
             + "policies: alerts\nstate: {dir: state}\nnotifiers:\n"
             + "  - {type: slack, token: xoxb-t, channel: \"#mtp\", api_url: \""
             + slack.apiUrl()
-            + "\"}\n");
+            // One message per alert: grouping has SlackGroupingTest.
+            + "\", grouping: {group_wait: 0s}}\n");
     return new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
   }
 

@@ -60,7 +60,7 @@ class SlackActionsIT {
               + "  - {type: slack, token: xoxb-actions-bot-2024, app_token:"
               + " xapp-actions-app-2024, channel: \"#mtp\", api_url: \""
               + slack.apiUrl()
-              + "\"}\n");
+              + "\", grouping: {group_wait: 2s}}\n");
       try (var daemon =
           DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
         assertThat(socket.awaitClient(30)).as("the daemon opened Socket Mode").isTrue();

@@ -113,7 +113,7 @@ class DaemonIT {
               + ", channel: \"#mtp\","
               + " api_url: \""
               + slack.apiUrl()
-              + "\"}\n  - {type: log}\n";
+              + "\", grouping: {group_wait: 2s}}\n  - {type: log}\n";
       Files.writeString(config, text, StandardCharsets.UTF_8);
       Path log = dir.resolve("specwatch.log");
 

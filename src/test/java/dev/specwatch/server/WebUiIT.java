@@ -96,7 +96,7 @@ class WebUiIT {
               + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n  - {type: slack, token: xoxb-ui-planted-2024, channel: \"#mtp\","
               + " api_url: \""
               + slack.apiUrl()
-              + "\"}\n");
+              + "\", grouping: {group_wait: 2s}}\n");
       try (var daemon =
           DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
         String base = "http://127.0.0.1:" + daemon.port();
