@@ -37,7 +37,10 @@ final class SlackGroupMessages {
     cause(g).ifPresent(c -> blocks.add(section(s -> s.text(markdownText(c)))));
     List<String> lines = new ArrayList<>();
     int n = 0;
-    for (SlackGroup.Member m : g.members().values()) {
+    // Critical first, then in the order they fired: what to read first on a phone.
+    List<SlackGroup.Member> ordered = new ArrayList<>(g.members().values());
+    ordered.sort(java.util.Comparator.comparingInt((SlackGroup.Member m) -> rank(m.severity())));
+    for (SlackGroup.Member m : ordered) {
       if (n++ == SlackGroups.LISTED) {
         lines.add(
             "_… and "
@@ -73,6 +76,14 @@ final class SlackGroupMessages {
                                 + " of the first · each recipe's signals and buttons are in the"
                                 + " thread")))));
     return blocks;
+  }
+
+  private static int rank(String severity) {
+    return switch (severity) {
+      case "critical" -> 0;
+      case "warning" -> 1;
+      default -> 2;
+    };
   }
 
   static String headline(SlackGroup g) {

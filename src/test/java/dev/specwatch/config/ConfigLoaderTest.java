@@ -3,6 +3,7 @@ package dev.specwatch.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.yaml.InvalidInputException;
@@ -217,6 +218,72 @@ class ConfigLoaderTest {
             .load(config);
     assertThat(loaded.database().orElseThrow().shards()).isEqualTo(4);
     assertThat(loaded.policies()).isNotEmpty();
+  }
+
+  @Test
+  void slackGroupingIsOnByDefaultWithABotTokenAndEveryMistakeIsReported() throws IOException {
+    write("alerts/.keep", "");
+    Path config =
+        write(
+            "specwatch.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        notifiers:
+          - {type: slack, token: xoxb-1, channel: "#a"}
+          - {type: slack, name: quick, token: xoxb-1, channel: "#b", grouping: {group_wait: 5s}}
+          - {type: slack, name: hook, webhook_url: "https://hooks.example.com/x"}
+        """);
+    List<NotifierConfig.Slack> slack =
+        new ConfigLoader(k -> null)
+            .load(config).notifiers().stream().map(NotifierConfig.Slack.class::cast).toList();
+    assertThat(slack.get(0).grouping()).isEqualTo(NotifierConfig.Slack.Grouping.DEFAULT);
+    assertThat(slack.get(1).grouping().groupWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(slack.get(1).grouping().groupInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(slack.get(2).grouping().enabled()).as("a webhook cannot edit").isFalse();
+
+    Path bad =
+        write(
+            "bad.yaml",
+            """
+        prometheus: {url: "http://127.0.0.1:9090"}
+        policies: alerts
+        notifiers:
+          - type: slack
+            token: xoxb-1
+            channel: "#a"
+            grouping:
+              group_wait: 1h
+              group_interval: 0s
+              threshold: 1
+              group_by: [rule]
+          - type: slack
+            name: hook
+            webhook_url: "https://hooks.example.com/x"
+            grouping: {group_wait: 30s}
+        """);
+    assertThat(problems(() -> new ConfigLoader(k -> null).load(bad)))
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains("bad.yaml:8:")
+                    .contains("notifiers[0].grouping.group_wait")
+                    .contains("at most 10m"))
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains("bad.yaml:9:")
+                    .contains("notifiers[0].grouping.group_interval")
+                    .contains("at least 1s"))
+        .anySatisfy(p -> assertThat(p).contains("notifiers[0].grouping.threshold"))
+        .anySatisfy(
+            p -> assertThat(p).contains("notifiers[0].grouping.group_by").contains("unknown key"))
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains("bad.yaml:15:")
+                    .contains("notifiers[1].grouping.group_wait")
+                    .contains("grouping needs token"));
   }
 
   @Test

@@ -70,7 +70,78 @@ class SlackMessagesGoldenTest {
             "draft_tokens_per_second", 1533.4));
   }
 
+  /** Five recipes of one fleet breach after one upgrade, within 14 s of each other. */
+  static SlackGroup storm(boolean recovered) {
+    String[] recipes = {
+      "qwen3.8-27b-nvfp4",
+      "glm-4.6-air-fp8",
+      "deepseek-v3.2-mtp",
+      "qwen3-coder-30b-a3b",
+      "llama-3.3-70b-eagle3"
+    };
+    double[] values = {0.41, 0.38, 0.44, 0.36, 0.29};
+    SlackGroup g =
+        SlackGroup.waiting(
+            "slack|#qwen-serving|1", "#qwen-serving", T0, T0.plus(Duration.ofSeconds(30)));
+    for (int i = 0; i < recipes.length; i++) {
+      Transition t =
+          transition(
+              60 + i,
+              recipes[i] + "/acceptance_rate",
+              "acceptance_rate",
+              Transition.Kind.FIRING,
+              String.format(java.util.Locale.ROOT, "acceptance_rate %.3f below 0.450", values[i]),
+              values[i],
+              0.45,
+              T0.minusSeconds(300),
+              T0.plusSeconds(i * 3L + (i == 4 ? 2 : 0)),
+              i == 4 ? "critical" : "warning");
+      SlackGroup.Member m = SlackGroup.Member.of(t);
+      if (recovered) {
+        Transition r =
+            transition(
+                70 + i,
+                recipes[i] + "/acceptance_rate",
+                "acceptance_rate",
+                Transition.Kind.RESOLVED,
+                "recovered: acceptance_rate 0.810 above 0.500",
+                0.81,
+                0.45,
+                t.at(),
+                T0.plusSeconds(1260 + i * 4L),
+                t.severity());
+        m = m.asResolved(r);
+      }
+      g = g.with(t.alertId(), m);
+    }
+    return recovered ? g.shown("1764497220.000100", T0.plusSeconds(1300)) : g;
+  }
+
+  static Map<String, Object> group(boolean recovered) {
+    SlackGroup g = storm(recovered);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("channel", "#qwen-serving");
+    if (recovered) {
+      m.put("ts", "1764497220.000100");
+    }
+    m.put("text", SlackGroupMessages.text(g));
+    m.put("blocks", SlackGroupMessages.blocks(g, GROUPING));
+    if (recovered) {
+      m.put("thread_reply", SlackGroupMessages.recovered(g));
+    }
+    return m;
+  }
+
+  static final dev.specwatch.model.NotifierConfig.Slack.Grouping GROUPING =
+      dev.specwatch.model.NotifierConfig.Slack.Grouping.DEFAULT;
+
   static Map<String, Object> message(String name) {
+    if (name.equals("group")) {
+      return group(false);
+    }
+    if (name.equals("group-resolved")) {
+      return group(true);
+    }
     Transition t;
     switch (name) {
       case "firing" ->
@@ -176,7 +247,16 @@ class SlackMessagesGoldenTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"firing", "firing-change", "resolved", "datasource", "notify-test"})
+  @ValueSource(
+      strings = {
+        "firing",
+        "firing-change",
+        "resolved",
+        "datasource",
+        "notify-test",
+        "group",
+        "group-resolved"
+      })
   void messagesMatchTheirGoldenFilesAndTheDocs(String name) throws Exception {
     Path file = GOLDEN.resolve(name + ".json");
     String rendered = render(name);
