@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench chaos clean
+.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench heldout-bench chaos clean
 
 all: test
 
@@ -68,6 +68,13 @@ bench: deps-postgres
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
 	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.ClusterBench
+
+## heldout-bench: the change rule and static lines on noise families it was not designed on (docs/DETECTION.md)
+heldout-bench: deps-postgres
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.HeldOutBench
 
 ## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)
 detect-bench: deps-postgres

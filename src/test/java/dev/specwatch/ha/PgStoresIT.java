@@ -79,9 +79,29 @@ class PgStoresIT {
     assertThat(
             pg.queryOne(
                 "SELECT count(*) FROM sw_schema_history WHERE success AND version IS NOT NULL"))
-        .isEqualTo("2");
+        .isEqualTo("3");
     assertThat(open.get(0).migrate()).isZero();
-    assertThat(pg.queryOne("SELECT count(*) FROM sw_schema_history")).isEqualTo("2");
+    assertThat(pg.queryOne("SELECT count(*) FROM sw_schema_history")).isEqualTo("3");
+  }
+
+  @Test
+  void aSlackChannelIsWrittenByOneReplicaAtATimeAndItsPaceHoldsForAll() throws Exception {
+    PgChannelPace a = new PgChannelPace(replica("a"));
+    PgChannelPace b = new PgChannelPace(replica("b"));
+    Duration lease = Duration.ofSeconds(30);
+    assertThat(a.take("#mtp", T0, lease)).isEmpty();
+    // Held by a: b asks again shortly (not at the lease's end).
+    assertThat(b.take("#mtp", T0.plusMillis(10), lease)).contains(T0.plusMillis(110));
+    assertThat(b.take("#other", T0, lease)).as("another channel is free").isEmpty();
+    a.release("#mtp", T0.plusSeconds(1));
+    assertThat(b.take("#mtp", T0.plusMillis(500), lease)).contains(T0.plusSeconds(1));
+    assertThat(b.take("#mtp", T0.plusSeconds(1), lease)).isEmpty();
+    // b dies holding it: its lease frees the channel, and its late release changes nothing.
+    assertThat(a.take("#mtp", T0.plusSeconds(20), lease)).isPresent();
+    assertThat(a.take("#mtp", T0.plusSeconds(31), lease)).isEmpty();
+    b.release("#mtp", T0.plusSeconds(600));
+    a.release("#mtp", T0.plusSeconds(32));
+    assertThat(b.take("#mtp", T0.plusSeconds(32), lease)).isEmpty();
   }
 
   /** A firing intent for Slack, due now. */

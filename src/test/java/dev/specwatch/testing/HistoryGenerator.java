@@ -72,8 +72,34 @@ public final class HistoryGenerator {
   /** A drop of {@code size} (0.15: 15 %) starting {@code at}, reached after {@code ramp}. */
   public record Drop(double size, Instant at, Duration ramp) {}
 
+  /**
+   * Acceptance structure beyond the profile's (the held-out families of `make heldout-bench`): a
+   * relative deviation at each scrape, drawn from the model's own random stream. A fresh one per
+   * pass over the model, so every counter family sees the same history.
+   */
+  @FunctionalInterface
+  public interface Noise {
+    /** The relative deviation at {@code t} ({@code -0.05}: 5 % lower); {@code dt} seconds apart. */
+    double next(Instant t, double dt, SplittableRandom random);
+
+    Noise NONE = (t, dt, random) -> 0;
+  }
+
+  /**
+   * @param noise a new {@link Noise} for each pass; {@code () -> Noise.NONE} for the profile alone
+   */
   public record Model(
-      String name, Profile profile, Drop drop, Instant from, Instant to, long seed) {}
+      String name,
+      Profile profile,
+      Drop drop,
+      Instant from,
+      Instant to,
+      long seed,
+      java.util.function.Supplier<Noise> noise) {
+    public Model(String name, Profile profile, Drop drop, Instant from, Instant to, long seed) {
+      this(name, profile, drop, from, to, seed, () -> Noise.NONE);
+    }
+  }
 
   private HistoryGenerator() {}
 
@@ -161,6 +187,7 @@ public final class HistoryGenerator {
     double dt = scrape.toMillis() / 1000.0;
     double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));
     double wander = p.wanderSd() * gaussian(random);
+    Noise noise = m.noise().get();
     long[][] counters = new long[p.engines()][3];
     StringBuilder line = new StringBuilder();
     for (Instant t = m.from(); !t.isAfter(m.to()); t = t.plus(scrape)) {
@@ -182,6 +209,7 @@ public final class HistoryGenerator {
                   * (1 + p.mixSwing() * Math.sin(2 * Math.PI * (hour - 15) / 24))
                   * (1 + dayOffset[day])
               + wander;
+      level *= 1 + noise.next(t, dt, random);
       if (m.drop() != null && !t.isBefore(m.drop().at())) {
         double ramp =
             m.drop().ramp().isZero()
@@ -226,7 +254,7 @@ public final class HistoryGenerator {
     }
   }
 
-  private static double gaussian(SplittableRandom random) {
+  public static double gaussian(SplittableRandom random) {
     double u = random.nextDouble();
     double v = random.nextDouble();
     return Math.sqrt(-2 * Math.log(1 - u)) * Math.cos(2 * Math.PI * v);
