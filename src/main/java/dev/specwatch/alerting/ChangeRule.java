@@ -7,6 +7,7 @@ import dev.specwatch.model.Severity;
 import dev.specwatch.signals.Increments;
 import dev.specwatch.signals.RecipeSnapshot;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -31,6 +32,16 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
   public Severity severity(RecipeSnapshot snapshot) {
     return severity;
   }
+
+  /**
+   * The backstop's line, as a multiple of {@code min_relative_drop} below the learned level (0.20
+   * below at a 10 % floor), and how long the window's acceptance must stay under it: a drop that
+   * large pages within minutes even where the learned wander makes the statistics slow (a young
+   * recipe, hours-long correlations). docs/DETECTION.md, "The backstop".
+   */
+  static final double GROSS = 2;
+
+  static final Duration GROSS_FOR = Duration.ofMinutes(10);
 
   /**
    * Drops below the learned level the bank tests for, as multiples of {@code min_relative_drop}.
@@ -94,8 +105,39 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             c.at(),
             inc.acceptedTokens(),
             inc.draftTokens());
+    // The backstop: a gross drop (the window's acceptance under L·(1 − 2r)) held for GROSS_FOR
+    // pages as the static line a user would draw there would, against the learned level by hour.
+    boolean gross = false;
+    Double window = s.signals().acceptanceRate();
+    // Like the statistics, the backstop's run does not survive an hour without traffic.
+    Instant priorGross =
+        prior.last() != null
+                && Duration.between(prior.last(), c.at()).compareTo(DropTest.EVIDENCE_EXPIRES) > 0
+            ? null
+            : prior.grossSince();
+    if (!next.alarmed()) {
+      Instant under =
+          window != null && window < reference * (1 - GROSS * r)
+              ? (priorGross == null ? c.at() : priorGross)
+              : null;
+      next = next.grossSince(under);
+      if (under != null && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0) {
+        gross = true;
+        next =
+            next.alarmedBy(
+                under, c.at(), inc.acceptedTokens(), inc.draftTokens(), floor * inc.draftTokens());
+      }
+    }
     String design =
-        "sequential test, at most one false alarm per " + Verdict.days(change.falseAlarmInterval());
+        (gross
+                ? "a gross drop: the window's acceptance under "
+                    + Math.round(GROSS * r * 100)
+                    + " % below its learned level for "
+                    + dev.specwatch.model.Durations.format(GROSS_FOR)
+                    + "; "
+                : "")
+            + "sequential test, at most one false alarm per "
+            + Verdict.days(change.falseAlarmInterval());
     if (next.alarmed()) {
       double observed = next.observed();
       // The test accumulates the floor as its reference: the learned level is floor / (1 - r).

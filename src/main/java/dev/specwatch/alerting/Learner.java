@@ -145,12 +145,13 @@ public final class Learner {
       String status =
           String.format(
               java.util.Locale.ROOT,
-              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f",
+              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s",
               m.history().toMinutes() / 1440.0,
               m.level(),
               m.hourly() == null ? "" : " (by hour of day)",
               m.phi(),
-              Math.sqrt(m.wander()));
+              Math.sqrt(m.wander()),
+              m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
       return new RecipeModel(m, status, at, step);
     }
     return new RecipeModel(null, ((NoiseFit.Insufficient) r).reason(), at, step);

@@ -58,15 +58,70 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       double sumSuccesses,
       double sumTrials,
       double sumExpected,
-      Instant last) {
+      Instant last,
+      Instant grossSince) {
     public State {
       drop = List.copyOf(drop);
       recover = List.copyOf(recover);
     }
 
+    /** A state without a gross drop under way. */
+    public State(
+        List<Double> drop,
+        List<Double> recover,
+        boolean alarmed,
+        Instant since,
+        Instant alarmedAt,
+        double sumSuccesses,
+        double sumTrials,
+        double sumExpected,
+        Instant last) {
+      this(
+          drop,
+          recover,
+          alarmed,
+          since,
+          alarmedAt,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          null);
+    }
+
     public static State initial(int shifts) {
       List<Double> zeros = Collections.nCopies(shifts, 0.0);
       return new State(zeros, zeros, false, null, null, 0, 0, 0, null);
+    }
+
+    /**
+     * Since when a rule's own gross-drop check (the change rule's backstop) has seen the level
+     * under its line without a break; null when it is not.
+     */
+    public State grossSince(Instant at) {
+      return new State(
+          drop, recover, alarmed, since, alarmedAt, sumSuccesses, sumTrials, sumExpected, last, at);
+    }
+
+    /**
+     * Alarmed at {@code at} by a rule's own check rather than by the statistics; the change point
+     * is {@code from} unless the statistics' excursion began earlier. {@code successes}, {@code
+     * trials} and {@code expected} seed the since-the-change sums when the statistics had none.
+     */
+    public State alarmedBy(
+        Instant from, Instant at, double successes, double trials, double expected) {
+      boolean fresh = since == null || sumTrials <= 0;
+      return new State(
+          drop,
+          recover,
+          true,
+          fresh || from.isBefore(since) ? from : since,
+          at,
+          fresh ? successes : sumSuccesses,
+          fresh ? trials : sumTrials,
+          fresh ? expected : sumExpected,
+          last,
+          grossSince);
     }
 
     /** The observed level since the change point, or NaN. */

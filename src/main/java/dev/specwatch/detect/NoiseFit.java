@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -95,9 +96,125 @@ public final class NoiseFit {
     double wander = blocks > 0 ? Math.max(0, blockSteps * extra / blocks) : tau2;
     double[] trials = active.stream().mapToDouble(StepSample::trials).sorted().toArray();
     double reference = trials[(int) Math.min(trials.length - 1, Math.floor(0.9 * trials.length))];
+    // The model in doubt: wander over hours beyond what the blocks say (docs/DETECTION.md).
+    String doubt = null;
+    double base = Math.max(wander, tau2);
+    Optional<Scale> longer = longRun(active, profile, overall, phi, cut, blockSteps, base);
+    if (longer.isPresent()) {
+      doubt =
+          String.format(
+              Locale.ROOT,
+              "acceptance wanders over %s %.1fx more than its %s blocks show (correlations"
+                  + " lasting hours, or regime switches, that the model does not capture): slower"
+                  + " to prove a drop just past the floor",
+              longer.get().name(),
+              longer.get().perStep() / Math.max(base, 1e-12),
+              hours(Duration.ofMillis(longer.get().blockMillis())));
+    }
     return new Learned(
         new NoiseModel(
-            profile, overall, phi, tau2, wander, reference, history, active.size(), now));
+            profile, overall, phi, tau2, wander, reference, history, active.size(), now, doubt));
+  }
+
+  /** Wander at a longer scale beyond this many times the blocks' puts the model in doubt. */
+  static final double DOUBT = 2;
+
+  /** Consecutive blocks summed into aggregates of this many blocks (1 h and 4 h at 15 min). */
+  static final int[] SCALES = {4, 16};
+
+  /** Aggregates needed for a scale to count. */
+  static final int MIN_AGGREGATES = 12;
+
+  /**
+   * The long-run wander per step measured over aggregates of blocks ({@code name}: "4h"), each
+   * block {@code blockMillis} long.
+   */
+  record Scale(String name, double perStep, long blockMillis) {}
+
+  /**
+   * The scale of {@link #SCALES} whose long-run wander per step is significantly (two standard
+   * errors) more than {@link #DOUBT} times {@code base}, the blocks' figure; the largest such, or
+   * empty. Runs of consecutive blocks (block samples are contiguous, non-overlapping increases) are
+   * summed; their extra variance beyond φ's binomial part, times the steps they span, is the
+   * wander's long-run variance per step at that scale: equal to the blocks' figure when the wander
+   * decorrelates within a block, larger when it persists for hours.
+   */
+  static Optional<Scale> longRun(
+      List<StepSample> active,
+      List<Double> profile,
+      double overall,
+      double phi,
+      double cut,
+      int blockSteps,
+      double base) {
+    List<StepSample> blocks = new ArrayList<>();
+    for (StepSample s : active) {
+      if (s.blockTrials() >= MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
+        blocks.add(s);
+      }
+    }
+    if (blocks.size() < 2) {
+      return Optional.empty();
+    }
+    long spacing = Long.MAX_VALUE;
+    for (int i = 1; i < blocks.size(); i++) {
+      long d = Duration.between(blocks.get(i - 1).at(), blocks.get(i).at()).toMillis();
+      if (d > 0) {
+        spacing = Math.min(spacing, d);
+      }
+    }
+    Optional<Scale> widest = Optional.empty();
+    for (int m : SCALES) {
+      List<Double> extras = new ArrayList<>();
+      int i = 0;
+      while (i + m <= blocks.size()) {
+        double successes = 0;
+        double trials = 0;
+        double weighted = 0;
+        boolean contiguous = true;
+        boolean outlier = false;
+        for (int j = i; j < i + m; j++) {
+          StepSample b = blocks.get(j);
+          if (j > i && Duration.between(blocks.get(j - 1).at(), b.at()).toMillis() != spacing) {
+            contiguous = false;
+            break;
+          }
+          double level = level(profile, overall, b.at());
+          outlier |= Math.abs(b.blockSuccesses() / b.blockTrials() - level) > cut;
+          successes += b.blockSuccesses();
+          trials += b.blockTrials();
+          weighted += b.blockTrials() * level;
+        }
+        if (!contiguous) {
+          i++;
+          continue;
+        }
+        i += m;
+        if (!outlier) {
+          double level = weighted / trials;
+          double r = successes / trials - level;
+          extras.add(r * r - phi * level * (1 - level) / trials);
+        }
+      }
+      int k = extras.size();
+      if (k < MIN_AGGREGATES) {
+        continue;
+      }
+      double mean = extras.stream().mapToDouble(Double::doubleValue).sum() / k;
+      double ss = 0;
+      for (double e : extras) {
+        ss += (e - mean) * (e - mean);
+      }
+      double se = Math.sqrt(ss / (k - 1) / k);
+      double steps = (double) m * blockSteps;
+      if (mean - DOUBT * base / steps > 2 * se) {
+        Scale scale = new Scale(hours(Duration.ofMillis(spacing * m)), steps * mean, spacing);
+        if (widest.isEmpty() || scale.perStep() > widest.get().perStep()) {
+          widest = Optional.of(scale);
+        }
+      }
+    }
+    return widest;
   }
 
   /** φ ≥ 1 and τ² ≥ 0 minimizing Σ (r² − φ b − τ²)². */

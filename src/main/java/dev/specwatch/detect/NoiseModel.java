@@ -30,6 +30,10 @@ import java.util.List;
  *     design rate
  * @param history how much active history the fit saw
  * @param points how many samples it used
+ * @param doubt why the model is in doubt, in words: the history wanders over hours significantly
+ *     more than its blocks say (long correlations, regime switches); null when the model explains
+ *     the history at every scale. Informative: {@code wander} is not widened (docs/DETECTION.md,
+ *     "The model in doubt")
  */
 public record NoiseModel(
     List<Double> hourly,
@@ -40,7 +44,22 @@ public record NoiseModel(
     double referenceTrials,
     Duration history,
     int points,
-    Instant learnedAt) {
+    Instant learnedAt,
+    String doubt) {
+
+  /** A model the history explains (no doubt). */
+  public NoiseModel(
+      List<Double> hourly,
+      double level,
+      double phi,
+      double tau2,
+      double wander,
+      double referenceTrials,
+      Duration history,
+      int points,
+      Instant learnedAt) {
+    this(hourly, level, phi, tau2, wander, referenceTrials, history, points, learnedAt, null);
+  }
 
   public NoiseModel {
     hourly =

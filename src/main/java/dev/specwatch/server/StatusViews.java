@@ -69,6 +69,8 @@ public final class StatusViews {
    *
    * @param status e.g. "learned from 7.0 days: level 0.612 …" or "learning: 6h of active history,
    *     needs 24h"
+   * @param modelInDoubt why the history does not fit the learned model (docs/DETECTION.md); null
+   *     when it does, or before a model
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Detector(
@@ -78,6 +80,7 @@ public final class StatusViews {
       Double level,
       Double overdispersion,
       Double wander,
+      String modelInDoubt,
       List<Test> tests) {}
 
   /** One sequential test: alarmed or not, and since when its current excursion runs. */
@@ -111,6 +114,7 @@ public final class StatusViews {
                       model == null ? null : model.level(),
                       model == null ? null : model.phi(),
                       model == null ? null : Math.sqrt(model.wander()),
+                      model == null ? null : model.doubt(),
                       tests));
             });
     return new Detectors(out);

@@ -80,6 +80,63 @@ class ChangeRuleTest {
     }
   }
 
+  /** A model whose hours-long wander makes the statistics slow (a young or wandering recipe). */
+  private static final NoiseModel WANDERING =
+      new NoiseModel(null, 0.6, 2.0, 0.0001, 0.05, 1200, Duration.ofDays(1), 288, T0);
+
+  /**
+   * Steps whose window acceptance is {@code window(i)} (the step's own proportion equal to it),
+   * judged with the wandering model; the verdicts' reasons, one per step.
+   */
+  private static List<String> windows(java.util.function.LongFunction<Double> window, long steps) {
+    DropTest.State state = null;
+    List<String> out = new java.util.ArrayList<>();
+    for (long i = 1; i <= steps; i++) {
+      Instant at = T0.plus(STEP.multipliedBy(i));
+      double y = window.apply(i);
+      RecipeSnapshot s =
+          new RecipeSnapshot(
+                  "r",
+                  "vllm",
+                  RecipeState.OK,
+                  new SignalValues(y, null, List.of(), null, null, null, 400.0, null),
+                  List.of(),
+                  Optional.empty(),
+                  Optional.empty())
+              .withIncrements(new Increments(STEP, 1200.0, y * 1200, 400.0, List.of()));
+      Rule.Judged j =
+          RULE.judge(
+              s, new Rule.Context(at, new RecipeModel(WANDERING, "learned", T0, STEP), state));
+      state = j.detector();
+      out.add(j.verdict().kind() + ": " + j.verdict().reason());
+    }
+    return out;
+  }
+
+  @Test
+  void theBackstopPagesAGrossDropHeldForTenMinutesWhereTheStatisticsAreSlow() {
+    // −30 % from step 6 on (2-minute steps): under the line (−20 %) at steps 6..; 10 minutes
+    // later, at step 11, it pages, dated from step 6.
+    List<String> v = windows(i -> i < 6 ? 0.6 : 0.42, 20);
+    assertThat(v.subList(0, 10)).allMatch(r -> r.startsWith("CLEAR"));
+    assertThat(v.get(10))
+        .startsWith("BREACHED: change: acceptance 0.420 since 2026-11-01 00:12:00 UTC")
+        .contains(
+            "(-30.0 %, below the 10 % floor; a gross drop: the window's acceptance under 20"
+                + " % below its learned level for 10m; sequential test");
+    assertThat(v.get(19)).startsWith("BREACHED");
+  }
+
+  @Test
+  void theBackstopIgnoresShortDipsAndDropsAboveItsLine() {
+    // Eight minutes at −30 % (under the line), then back: no page.
+    assertThat(windows(i -> i >= 3 && i < 7 ? 0.42 : 0.6, 30))
+        .allMatch(r -> !r.startsWith("BREACHED"));
+    // −15 % for an hour: above the backstop's line, and too little evidence for the statistics
+    // with this much wander.
+    assertThat(windows(i -> 0.6 * 0.85, 30)).allMatch(r -> !r.startsWith("BREACHED"));
+  }
+
   @Test
   void theTestIsDesignedAtTheFloorAndItsAlternativesLieBelowIt() {
     DropTest t = RULE.test(STEP);

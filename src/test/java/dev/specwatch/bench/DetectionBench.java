@@ -146,8 +146,10 @@ public final class DetectionBench {
             new Detector("window threshold (0.8 x level, for 10m)", c -> threshold(c, 0.8, false)),
             new Detector("sequential threshold (0.9 x level)", c -> threshold(c, 0.9, true)),
             new Detector("regression (10 %, 1d baseline)", DetectionBench::regression),
-            new Detector("change (10 %, 30d, learn 7d)", DetectionBench::change));
+            new Detector("change (10 %, 30d, learn 7d)", DetectionBench::change),
+            new Detector("change (10 %, 30d, learn 1d)", c -> change(c, Duration.ofDays(1))));
     Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
+    String doubts;
     try (PrometheusServer prometheus =
         PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
       for (Path f : history) {
@@ -181,6 +183,7 @@ public final class DetectionBench {
             (System.nanoTime() - start) / 1e9,
             r.queries());
       }
+      doubts = doubts(client, cases, evalFrom);
       for (double factor : new double[] {0.9, 0.8}) {
         String name =
             String.format(Locale.ROOT, "Prometheus rule AR(5m) < %.1f x level for 10m", factor);
@@ -191,7 +194,7 @@ public final class DetectionBench {
         firings.put(name, byCase);
       }
     }
-    String report = report(firings, cases, evalFrom, dropAt) + live(dir);
+    String report = report(firings, cases, evalFrom, dropAt) + doubts + live(dir);
     System.out.print(report);
     Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.printf(
@@ -199,6 +202,23 @@ public final class DetectionBench {
         "%nwall time %.0f s; report in %s%n",
         (System.nanoTime() - wallStart) / 1e9,
         dir.resolve("report.md"));
+  }
+
+  /**
+   * Which profiles' healthy models (learned from 7 days at the evaluation's start) are in doubt.
+   */
+  static String doubts(PrometheusClient client, List<Case> cases, Instant at) throws Exception {
+    StringBuilder out = new StringBuilder("\nModels in doubt (healthy deployments, learn 7d):");
+    dev.specwatch.alerting.Learner learner = new dev.specwatch.alerting.Learner(client);
+    for (Case c : cases) {
+      if (c.dropAt() == null) {
+        var m = learner.learnNow(change(c), STEP, at);
+        out.append(' ')
+            .append(c.profile().name())
+            .append(m.model() != null && m.model().doubt() != null ? " in doubt;" : " fits;");
+      }
+    }
+    return out.append('\n').toString();
   }
 
   private static Policy.Builder base(Case c) {
@@ -230,8 +250,13 @@ public final class DetectionBench {
   }
 
   static Policy change(Case c) {
+    return change(c, Duration.ofDays(7));
+  }
+
+  /** Learning from the last {@code learn} of the history: 1 day is a young recipe. */
+  static Policy change(Case c, Duration learn) {
     return base(c)
-        .change(new Policy.Change(0.10, Duration.ofDays(30), Duration.ofDays(7), Optional.empty()))
+        .change(new Policy.Change(0.10, Duration.ofDays(30), learn, Optional.empty()))
         .build();
   }
 

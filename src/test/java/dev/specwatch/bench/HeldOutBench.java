@@ -1,5 +1,7 @@
 package dev.specwatch.bench;
 
+import dev.specwatch.alerting.Learner;
+import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.alerting.Replayer;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
@@ -184,6 +186,7 @@ public final class HeldOutBench {
             new Detector("change (10 %, 30d, learn 3d)", c -> change(c, Duration.ofDays(3))),
             new Detector("change (10 %, 30d, learn 1d)", c -> change(c, Duration.ofDays(1))));
     Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
+    String doubts;
     try (PrometheusServer prometheus =
         PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
       for (Path f : history) {
@@ -215,6 +218,7 @@ public final class HeldOutBench {
             r.steps(),
             (System.nanoTime() - start) / 1e9);
       }
+      doubts = doubts(client, cases, evalFrom);
       for (double factor : new double[] {0.9, 0.8}) {
         String name =
             String.format(Locale.ROOT, "Prometheus AR(5m) < %.1f x level for 10m", factor);
@@ -232,7 +236,7 @@ public final class HeldOutBench {
         firings.put(name, byCase);
       }
     }
-    String report = report(firings, cases, evalFrom, to);
+    String report = report(firings, cases, evalFrom, to) + doubts;
     System.out.print(report);
     Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.printf(
@@ -240,6 +244,28 @@ public final class HeldOutBench {
         "%nwall time %.0f s; report in %s%n",
         (System.nanoTime() - wallStart) / 1e9,
         dir.resolve("report.md"));
+  }
+
+  /**
+   * How many healthy deployments' models (learned from 7 days, at the start of the evaluation) are
+   * in doubt, per family: the doubt check on families it should flag.
+   */
+  static String doubts(PrometheusClient client, List<Case> cases, Instant at) throws Exception {
+    StringBuilder out = new StringBuilder("\nModels in doubt (healthy deployments, learn 7d):");
+    Learner learner = new Learner(client);
+    for (Family f : FAMILIES) {
+      int doubt = 0;
+      int all = 0;
+      for (Case c : cases) {
+        if (c.family().equals(f) && c.kind().equals("healthy")) {
+          RecipeModel m = learner.learnNow(change(c, Duration.ofDays(7)), STEP, at);
+          all++;
+          doubt += m.model() != null && m.model().doubt() != null ? 1 : 0;
+        }
+      }
+      out.append(String.format(Locale.ROOT, " %s %d of %d;", f.name(), doubt, all));
+    }
+    return out.append('\n').toString();
   }
 
   static Policy change(Case c, Duration learn) {

@@ -22,7 +22,26 @@ class NoiseFitTest {
    */
   private static List<StepSample> history(
       double phi, double tau, double rho, boolean diurnal, double incidentShare, long seed) {
+    return history(phi, tau, rho, diurnal, incidentShare, seed, 0, Duration.ofHours(1));
+  }
+
+  /**
+   * @param slowSd the sd of a second, slow AR(1) wander (the prompt mix drifting for hours)
+   * @param slowTime its correlation time
+   */
+  private static List<StepSample> history(
+      double phi,
+      double tau,
+      double rho,
+      boolean diurnal,
+      double incidentShare,
+      long seed,
+      double slowSd,
+      Duration slowTime) {
     SplittableRandom random = new SplittableRandom(seed);
+    double slowRho = Math.exp(-30.0 / slowTime.toSeconds());
+    // Drawn only when there is a slow part: the other tests' histories stay as they were.
+    double[] slow = {slowSd > 0 ? slowSd * CalibrationTest.gaussian(random) : 0};
     List<StepSample> out = new ArrayList<>();
     double w = tau * CalibrationTest.gaussian(random);
     for (int i = 0; i < 7 * 288; i++) {
@@ -35,7 +54,12 @@ class NoiseFitTest {
       double x = 0;
       for (int step = 0; step < 10; step++) {
         w = rho * w + Math.sqrt(1 - rho * rho) * tau * CalibrationTest.gaussian(random);
-        double p = level + w + noise(random, phi, level, trials);
+        if (slowSd > 0) {
+          slow[0] =
+              slowRho * slow[0]
+                  + Math.sqrt(1 - slowRho * slowRho) * slowSd * CalibrationTest.gaussian(random);
+        }
+        double p = level + w + slow[0] + noise(random, phi, level, trials);
         if (incident) {
           p *= 0.7;
         }
@@ -72,6 +96,25 @@ class NoiseFitTest {
     assertThat(m.wander() / m.tau2()).isCloseTo(3.3, within(0.9));
     assertThat(m.hourly()).as("no diurnal profile to learn").isNull();
     assertThat(m.history()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void wanderLastingHoursPutsTheModelInDoubtAndShortWanderDoesNot() {
+    for (long seed = 11; seed < 21; seed++) {
+      NoiseModel fast = fit(history(2.0, 0.01, 0.6, false, 0, seed));
+      assertThat(fast.doubt())
+          .as("seed %d: wander that decorrelates within a block", seed)
+          .isNull();
+      // The same, plus a mix that drifts with a 6-hour correlation time (sd 0.015): over 80
+      // minutes its long-run variance per step is many times the 5-minute blocks' figure.
+      NoiseModel slow = fit(history(2.0, 0.01, 0.6, false, 0, seed, 0.015, Duration.ofHours(6)));
+      assertThat(slow.doubt())
+          .as("seed %d", seed)
+          .isNotNull()
+          .startsWith("acceptance wanders over 80m ")
+          .contains("more than its 5m blocks show");
+      assertThat(slow.wander()).as("not widened: the floor keeps it from paging").isPositive();
+    }
   }
 
   @Test

@@ -21,7 +21,9 @@ class StatusViewsTest {
 
   @Test
   void detectorsShowEachModelOrWhyThereIsNoneAndEachTest() throws Exception {
-    NoiseModel m = new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0);
+    NoiseModel m =
+        new NoiseModel(
+            null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0, "wanders over 4h");
     AlertState state =
         new AlertState(
             AlertState.VERSION,
@@ -47,9 +49,11 @@ class StatusViewsTest {
     assertThat(fresh.get("status").asText()).isEqualTo("learning: 6h of active history, needs 24h");
     assertThat(fresh.get("level").isNull()).isTrue();
     assertThat(fresh.get("tests")).isEmpty();
+    assertThat(fresh.get("model_in_doubt").isNull()).isTrue();
     JsonNode qwen = json.get("detectors").get(1);
     assertThat(qwen.get("level").asDouble()).isEqualTo(0.6);
     assertThat(qwen.get("wander").asDouble()).isCloseTo(0.02, within(1e-9));
+    assertThat(qwen.get("model_in_doubt").asText()).isEqualTo("wanders over 4h");
     JsonNode test = qwen.get("tests").get(0);
     assertThat(test.get("id").asText()).isEqualTo("qwen/change");
     assertThat(test.get("alarmed").asBoolean()).isTrue();
