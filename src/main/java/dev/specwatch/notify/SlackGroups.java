@@ -2,7 +2,6 @@ package dev.specwatch.notify;
 
 import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;
-import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.chat.ChatPostMessageResponse;
 import com.slack.api.model.block.LayoutBlock;
 import dev.specwatch.alerting.Transition;
@@ -205,7 +204,7 @@ final class SlackGroups {
     if (group.unreplied().contains(t.alertId())) {
       SlackGroup shown = group;
       DeliveryResult reply =
-          posted(
+          SlackNotifier.posted(
               methods.chatPostMessage(
                   req ->
                       req.channel(shown.channel())
@@ -243,10 +242,6 @@ final class SlackGroups {
     }
     store.put(key, group.shown(group.ts(), now));
     return Step.wrote(new DeliveryResult.Waiting(SlackNotifier.PACE));
-  }
-
-  private static DeliveryResult posted(SlackApiTextResponse r) {
-    return SlackNotifier.failure(r).orElse(DeliveryResult.delivered());
   }
 
   /** This notifier's groups of the channel; closed ones left behind long ago are forgotten. */

@@ -341,7 +341,7 @@ public final class SlackNotifier implements Notifier {
         .orElse(null);
   }
 
-  private static DeliveryResult posted(SlackApiTextResponse r) {
+  static DeliveryResult posted(SlackApiTextResponse r) {
     return failure(r).orElse(DeliveryResult.delivered());
   }
 

@@ -194,7 +194,11 @@ public final class DetectionBench {
         firings.put(name, byCase);
       }
     }
-    String report = report(firings, cases, evalFrom, dropAt) + doubts + live(dir);
+    publish(dir, report(firings, cases, evalFrom, dropAt) + doubts + live(dir), wallStart);
+  }
+
+  /** Prints the report, writes it to {@code dir/report.md}, and says how long the bench took. */
+  static void publish(Path dir, String report, long wallStart) throws java.io.IOException {
     System.out.print(report);
     Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.printf(

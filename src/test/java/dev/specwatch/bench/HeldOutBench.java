@@ -14,7 +14,6 @@ import dev.specwatch.testing.HistoryGenerator.Model;
 import dev.specwatch.testing.HistoryGenerator.Noise;
 import dev.specwatch.testing.HistoryGenerator.Profile;
 import dev.specwatch.testing.PrometheusServer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DayOfWeek;
@@ -236,14 +235,7 @@ public final class HeldOutBench {
         firings.put(name, byCase);
       }
     }
-    String report = report(firings, cases, evalFrom, to) + doubts;
-    System.out.print(report);
-    Files.writeString(dir.resolve("report.md"), report, StandardCharsets.UTF_8);
-    System.out.printf(
-        Locale.ROOT,
-        "%nwall time %.0f s; report in %s%n",
-        (System.nanoTime() - wallStart) / 1e9,
-        dir.resolve("report.md"));
+    DetectionBench.publish(dir, report(firings, cases, evalFrom, to) + doubts, wallStart);
   }
 
   /**
