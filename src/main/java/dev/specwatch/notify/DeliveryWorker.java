@@ -51,6 +51,15 @@ public final class DeliveryWorker implements AutoCloseable {
   /** The intents queued before this worker started (their first attempt is uncertain). */
   private Set<String> pendingAtStart;
 
+  /**
+   * Intents whose uncertain attempt was paced or made to wait before it reached the receiver: the
+   * next attempt is still uncertain (it looks for the message an earlier one may have posted).
+   */
+  private final Set<String> stillUncertain = new HashSet<>();
+
+  /** Whether the last {@link #attempt} reached its receiver (not paced, not waiting). */
+  private boolean reached;
+
   private final Instant startedAt;
 
   /** Notifiers that paced an attempt, until when: memory only (pacing is per process). */
@@ -159,9 +168,17 @@ public final class DeliveryWorker implements AutoCloseable {
         continue;
       }
       boolean tookOver = outbox.tookOver(intent);
-      boolean uncertain = pendingAtStart.remove(intent.outboxKey()) || tookOver;
+      boolean uncertain =
+          pendingAtStart.remove(intent.outboxKey())
+              || tookOver
+              || stillUncertain.remove(intent.outboxKey());
       try {
         Outcome outcome = attempt(notifier, intent, now, uncertain);
+        if (uncertain && outcome instanceof Outcome.Later && !reached) {
+          // Paced or waiting: the receiver was not asked, so the doubt about an earlier attempt
+          // (a crash, a replica taken over) still stands for the next one.
+          stillUncertain.add(intent.outboxKey());
+        }
         if (outcome == Outcome.DELIVERED) {
           delivered++;
         } else if (outcome == Outcome.UNRECORDED) {
@@ -195,8 +212,11 @@ public final class DeliveryWorker implements AutoCloseable {
 
   private Outcome attempt(Notifier notifier, Intent intent, Instant now, boolean uncertain) {
     DeliveryResult result;
+    reached = true;
     try {
       result = notifier.send(intent, uncertain);
+      reached =
+          !(result instanceof DeliveryResult.Paced || result instanceof DeliveryResult.Waiting);
     } catch (RuntimeException e) {
       result =
           DeliveryResult.retry(

@@ -112,6 +112,10 @@ public final class SlackNotifier implements Notifier {
     return config.name();
   }
 
+  NotifierConfig.Slack config() {
+    return config;
+  }
+
   /** Socket Mode for this notifier's buttons; empty without an app token. */
   Optional<SlackActions> actions(KeyedStore<Transition> firing, SlackActions.Silencer silencer) {
     if (config.appToken().isEmpty() || silencer == null) {

@@ -268,8 +268,18 @@ class ClusterChaosIT {
     String resolve = delay(run, ClusterRun::resolve, recovered);
     write(String.join("\t", fault, "" + lost, "" + duplicated, fire, resolve, "-", note));
     assertThat(resolved).as("resolve posted\n%s", run.logs()).isTrue();
-    assertThat(lost).as(run.logs()).isZero();
-    assertThat(duplicated).as(run.logs()).isZero();
+    String calls =
+        run.slack.accepted().stream()
+            .map(
+                c ->
+                    c.at()
+                        + " "
+                        + c.method()
+                        + " "
+                        + c.params().getOrDefault("text", "").lines().findFirst().orElse(""))
+            .collect(java.util.stream.Collectors.joining("\n"));
+    assertThat(lost).as("%s%n%s", run.logs(), calls).isZero();
+    assertThat(duplicated).as("%s%n%s", run.logs(), calls).isZero();
   }
 
   private static String delay(

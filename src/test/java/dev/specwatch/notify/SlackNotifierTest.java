@@ -280,6 +280,39 @@ class SlackNotifierTest {
   }
 
   @Test
+  void anUncertainAttemptThatIsPacedStaysUncertainAndStillAdopts() throws Exception {
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    Path lost = Files.createTempDirectory(state, "lost");
+    assertThat(notifier(new SlackThreadStore(lost)).send(outbox.pending().get(0)))
+        .isInstanceOf(DeliveryResult.Delivered.class);
+    clock.advance(Duration.ofSeconds(30));
+    // The restarted process finds the channel held by another writer (a replica paused mid-call,
+    // its lease not run out): its first attempt is paced before it can look for the message.
+    ChannelPace pace = ChannelPace.local();
+    assertThat(pace.take("#qwen-serving", clock.instant(), Duration.ofSeconds(30))).isEmpty();
+    SlackNotifier restarted =
+        new SlackNotifier(
+            notifier(threads).config(),
+            SlackMessages.Urls.none(),
+            threads,
+            dev.specwatch.store.KeyedStore.memory(),
+            pace,
+            clock);
+    worker =
+        new DeliveryWorker(
+            outbox, Map.of("slack", restarted), clock, new Random(1), DeliveryListener.NONE);
+    assertThat(worker.runOnce()).isZero();
+    assertThat(slack.calls()).hasSize(1);
+    pace.release("#qwen-serving", clock.instant());
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(worker.runOnce()).isEqualTo(1);
+    assertThat(slack.calls())
+        .extracting(FakeSlackApi.Call::method)
+        .as("adopted, not posted again")
+        .containsExactly("chat.postMessage", "conversations.list", "conversations.history");
+  }
+
+  @Test
   void withoutTheHistoryScopeThePostGoesOutAndTheScopeIsNamedOnce() throws Exception {
     enqueue(transition(1, Transition.Kind.FIRING, T0));
     clock.advance(Duration.ofSeconds(30));
