@@ -1,10 +1,12 @@
 package dev.specwatch.notify;
 
+import static com.slack.api.model.block.Blocks.actions;
 import static com.slack.api.model.block.Blocks.context;
 import static com.slack.api.model.block.Blocks.header;
 import static com.slack.api.model.block.Blocks.section;
 import static com.slack.api.model.block.composition.BlockCompositions.markdownText;
 import static com.slack.api.model.block.composition.BlockCompositions.plainText;
+import static com.slack.api.model.block.element.BlockElements.button;
 
 import com.slack.api.model.block.LayoutBlock;
 import dev.specwatch.model.Durations;
@@ -30,7 +32,11 @@ final class SlackGroupMessages {
 
   private SlackGroupMessages() {}
 
-  static List<LayoutBlock> blocks(SlackGroup g, NotifierConfig.Slack.Grouping grouping) {
+  /**
+   * @param urls where the buttons point: the web UI's alerts and fleet pages (server.external_url)
+   */
+  static List<LayoutBlock> blocks(
+      SlackGroup g, NotifierConfig.Slack.Grouping grouping, SlackMessages.Urls urls) {
     List<LayoutBlock> blocks = new ArrayList<>();
     String head = headline(g);
     blocks.add(header(h -> h.text(plainText(head, true))));
@@ -55,6 +61,26 @@ final class SlackGroupMessages {
           String.join("\n", lines.subList(i, Math.min(lines.size(), i + LINES_PER_BLOCK)));
       blocks.add(section(s -> s.text(markdownText(text))));
     }
+    urls.ui()
+        .ifPresent(
+            ui -> {
+              String base = ui.toString().replaceAll("/+$", "");
+              blocks.add(
+                  actions(
+                      a ->
+                          a.elements(
+                              List.of(
+                                  button(
+                                      b ->
+                                          b.actionId("alerts")
+                                              .text(plainText("Alerts in specwatch"))
+                                              .url(base + "/alerts")),
+                                  button(
+                                      b ->
+                                          b.actionId("fleet")
+                                              .text(plainText("Fleet"))
+                                              .url(base + "/"))))));
+            });
     String first =
         "<!date^"
             + g.openedAt().getEpochSecond()

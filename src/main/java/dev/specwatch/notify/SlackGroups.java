@@ -46,6 +46,7 @@ final class SlackGroups {
   private final KeyedStore<SlackGroup> store;
   private final SlackThreadStore threads;
   private final Function<Transition, List<LayoutBlock>> detail;
+  private final SlackMessages.Urls urls;
 
   /**
    * @param detail a member's detail reply: its firing message, with buttons where Socket Mode is on
@@ -55,8 +56,10 @@ final class SlackGroups {
       NotifierConfig.Slack.Grouping grouping,
       KeyedStore<SlackGroup> store,
       SlackThreadStore threads,
+      SlackMessages.Urls urls,
       Function<Transition, List<LayoutBlock>> detail) {
     this.notifier = notifier;
+    this.urls = urls;
     this.grouping = grouping;
     this.store = store;
     this.threads = threads;
@@ -139,7 +142,7 @@ final class SlackGroups {
               req ->
                   req.channel(group.channel())
                       .text(SlackGroupMessages.text(group))
-                      .blocks(SlackGroupMessages.blocks(group, grouping)));
+                      .blocks(SlackGroupMessages.blocks(group, grouping, urls)));
       Optional<DeliveryResult> failure = SlackNotifier.failure(r);
       if (failure.isPresent()) {
         return Step.wrote(failure.get());
@@ -236,7 +239,7 @@ final class SlackGroups {
                     req.channel(group.channel())
                         .ts(group.ts())
                         .text(SlackGroupMessages.text(group))
-                        .blocks(SlackGroupMessages.blocks(group, grouping))));
+                        .blocks(SlackGroupMessages.blocks(group, grouping, urls))));
     if (failure.isPresent()) {
       return Step.wrote(failure.get());
     }

@@ -101,6 +101,7 @@ public final class SlackNotifier implements Notifier {
             config.grouping(),
             groupStore,
             threads,
+            urls,
             t ->
                 config.appToken().isPresent()
                     ? SlackActions.withButtons(SlackMessages.firing(t, urls), t.alertId(), false)

@@ -125,7 +125,7 @@ class SlackMessagesGoldenTest {
       m.put("ts", "1764497220.000100");
     }
     m.put("text", SlackGroupMessages.text(g));
-    m.put("blocks", SlackGroupMessages.blocks(g, GROUPING));
+    m.put("blocks", SlackGroupMessages.blocks(g, GROUPING, URLS));
     if (recovered) {
       m.put("thread_reply", SlackGroupMessages.recovered(g));
     }
