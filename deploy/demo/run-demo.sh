@@ -122,8 +122,9 @@ healthy. llama-3.3-70b-eagle (EAGLE, k=3) and llama-3.3-70b (no speculation) run
   java -jar $JAR advise --config $WORK/specwatch.yaml --recipe llama-3.3-70b-eagle --window 24h
 (about 1.9x at one running request, 1.1x at 16, below 1 at 32: it stops paying in between).
 Expect, about two minutes in (the 1m window has to fill with the regression, then 20s of
-'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and a [slack]
-chat.postMessage; about a minute later "alert resolved", a [slack] chat.update of that same
+'for'): "alert firing qwen3.8-27b-nvfp4/acceptance_rate" in the log and, 30s later (Slack's
+group_wait: alerts of a storm would become one message), a [slack] chat.postMessage; about a
+minute later "alert resolved", a [slack] chat.update of that same
 message and a reply in its thread; then the loop starts again. Open the web UI meanwhile: the
 fleet page turns qwen3.8-27b-nvfp4 to "breach", /alerts shows the alert, and a silence created on
 /silences keeps the next regression out of Slack. Ctrl-C to stop.
