@@ -81,12 +81,7 @@ final class SlackGroupMessages {
                                               .text(plainText("Fleet"))
                                               .url(base + "/"))))));
             });
-    String first =
-        "<!date^"
-            + g.openedAt().getEpochSecond()
-            + "^{date_short_pretty} {time}|"
-            + g.openedAt()
-            + ">";
+    String first = SlackMessages.date(g.openedAt());
     blocks.add(
         context(
             c ->

@@ -188,8 +188,7 @@ public final class SlackMessages {
       blocks.add(section(s -> s.fields(fields(t))));
     }
     actionsFor(t, urls, firing).ifPresent(blocks::add);
-    String since =
-        "<!date^" + t.since().getEpochSecond() + "^{date_short_pretty} {time}|" + t.since() + ">";
+    String since = date(t.since());
     blocks.add(
         context(
             c ->
@@ -287,6 +286,11 @@ public final class SlackMessages {
       return Optional.empty();
     }
     return Optional.of(actions(a -> a.elements(buttons)));
+  }
+
+  /** A time each reader sees in their own time zone (Slack's date token), UTC as the fallback. */
+  static String date(Instant t) {
+    return "<!date^" + t.getEpochSecond() + "^{date_short_pretty} {time}|" + t + ">";
   }
 
   static String duration(Instant from, Instant to) {

@@ -166,13 +166,7 @@ public final class DetectionBench {
                 .replay(policies, WINDOW, evalFrom, to, STEP);
         Map<Case, List<Instant>> byCase = new LinkedHashMap<>();
         for (Case c : cases) {
-          byCase.put(
-              c,
-              r.transitions().stream()
-                  .filter(t -> t.recipe().equals(c.model().name()))
-                  .filter(t -> t.kind() == Transition.Kind.FIRING)
-                  .map(Transition::at)
-                  .toList());
+          byCase.put(c, fired(r, c.model().name()));
         }
         firings.put(d.name(), byCase);
         System.out.printf(
@@ -195,6 +189,15 @@ public final class DetectionBench {
       }
     }
     publish(dir, report(firings, cases, evalFrom, dropAt) + doubts + live(dir), wallStart);
+  }
+
+  /** When the replay's alerts of {@code recipe} fired, in order. */
+  static List<Instant> fired(Replayer.Result r, String recipe) {
+    return r.transitions().stream()
+        .filter(t -> t.recipe().equals(recipe))
+        .filter(t -> t.kind() == Transition.Kind.FIRING)
+        .map(Transition::at)
+        .toList();
   }
 
   /** Prints the report, writes it to {@code dir/report.md}, and says how long the bench took. */

@@ -3,7 +3,6 @@ package dev.specwatch.bench;
 import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.alerting.Replayer;
-import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
@@ -201,13 +200,7 @@ public final class HeldOutBench {
                 .replay(cases.stream().map(d.policy()).toList(), WINDOW, evalFrom, to, STEP);
         Map<Case, List<Instant>> byCase = new LinkedHashMap<>();
         for (Case c : cases) {
-          byCase.put(
-              c,
-              r.transitions().stream()
-                  .filter(t -> t.recipe().equals(c.model().name()))
-                  .filter(t -> t.kind() == Transition.Kind.FIRING)
-                  .map(Transition::at)
-                  .toList());
+          byCase.put(c, DetectionBench.fired(r, c.model().name()));
         }
         firings.put(d.name(), byCase);
         System.out.printf(
