@@ -203,7 +203,13 @@ public final class SlackActions implements AutoCloseable {
     Optional<SlackThreadStore.SlackThread> thread = threads.get(alertId);
     Optional<Transition> t = firing.get(alertId);
     if (thread.isEmpty() || t.isEmpty()) {
-      return; // resolved meanwhile: its message already says so
+      // Resolved meanwhile (its message already says so), or pressed before its post was recorded.
+      logger.info(
+          "{} from Slack on {} not applied to the message: the alert is not firing with a recorded"
+              + " Slack message",
+          action,
+          alertId);
+      return;
     }
     SlackThreadStore.SlackThread th = thread.get();
     boolean silenced = !action.equals(ACK);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.testing.BoundPort;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.HeldClock;
 import dev.specwatch.testing.PostgresDatabase;
 import java.io.IOException;
 import java.net.URI;
@@ -36,6 +37,14 @@ final class ClusterRun implements AutoCloseable {
   final String url;
   final AutoCloseable database;
   final Fleet fleet;
+
+  /**
+   * The simulator's timeline stands at its first moment until every replica is ready ({@link
+   * #start}) or the test releases it ({@link #startHeld}, {@link #release}): a slow start of three
+   * JVMs never eats into the scenario's healthy phase.
+   */
+  private final HeldClock timeline = new HeldClock();
+
   final FakeSlackApi slack;
   final List<Replica> replicas = new ArrayList<>();
 
@@ -199,7 +208,7 @@ final class ClusterRun implements AutoCloseable {
     this.url = url;
     this.database = database;
     this.slack = new FakeSlackApi();
-    this.fleet = Fleet.start("/dev/specwatch/testing/" + timeline);
+    this.fleet = Fleet.startHeld("/dev/specwatch/testing/" + timeline, this.timeline);
     Files.createDirectories(dir.resolve("alerts"));
     for (String recipe : recipes) {
       Files.writeString(
@@ -222,8 +231,19 @@ final class ClusterRun implements AutoCloseable {
         .toString();
   }
 
-  /** Starts every replica and waits until each is ready. */
+  /** Starts every replica, waits until each is ready, then starts the scenario's timeline. */
   void start() throws Exception {
+    startHeld();
+    release();
+  }
+
+  /** Starts the scenario's timeline: what the test needed before it is done. */
+  void release() {
+    timeline.release();
+  }
+
+  /** Starts every replica and waits until each is ready; the timeline still stands. */
+  void startHeld() throws Exception {
     for (Replica r : replicas) {
       r.start();
     }

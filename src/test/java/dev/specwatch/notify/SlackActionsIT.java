@@ -83,6 +83,15 @@ class SlackActionsIT {
             .contains("specwatch_silence_resolved")
             .contains("\"value\":\"daemon/acceptance_rate\"");
         String ts = postedTs(slack, post);
+        // A person presses a button on a message they see; the daemon has recorded the message by
+        // then. The stand-in answers faster than the daemon writes the record: wait for it.
+        Path messages = dir.resolve("state/slack-messages.json");
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    Files.exists(messages)
+                        && Files.readString(messages).contains("daemon/acceptance_rate"));
         // Acknowledge: the envelope is acknowledged, the message says who, the ack button goes.
         String ack =
             socket.press("specwatch_ack", "daemon/acceptance_rate", "U0ONCALL", "#mtp", ts);
