@@ -323,13 +323,13 @@ public final class DigestCollector {
     if (profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
       for (Sample s :
           api.query(profile.query(Signal.POSITION_ACCEPTANCE, scope), Optional.of(at)).samples()) {
-        try {
-          int i = Integer.parseInt(s.labels().getOrDefault("position", "-1"));
-          if (i >= 0 && i < out.length && Double.isFinite(s.value())) {
+        String position = s.labels().getOrDefault("position", "");
+        // A label that is not a small whole number is not a draft position.
+        if (position.matches("[0-9]{1,3}")) {
+          int i = Integer.parseInt(position);
+          if (i < out.length && Double.isFinite(s.value())) {
             out[i] = s.value();
           }
-        } catch (NumberFormatException e) {
-          // not a position
         }
       }
     }

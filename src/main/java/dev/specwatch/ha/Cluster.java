@@ -111,26 +111,22 @@ public final class Cluster implements AutoCloseable {
 
   /** Records that this replica ran {@code job} (what /api/v1/cluster shows). */
   public void ran(String job, Instant started, Instant finished) {
-    try {
-      db.call(
-          "recording a job run",
-          c -> {
-            try (PreparedStatement s =
-                c.prepareStatement(
-                    "INSERT INTO sw_job_run (job, instance, started_at, finished_at)"
-                        + " VALUES (?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET"
-                        + " instance = EXCLUDED.instance, started_at = EXCLUDED.started_at,"
-                        + " finished_at = EXCLUDED.finished_at")) {
-              s.setString(1, job);
-              s.setString(2, db.instance());
-              s.setTimestamp(3, Timestamp.from(started));
-              s.setTimestamp(4, Timestamp.from(finished));
-              return s.executeUpdate();
-            }
-          });
-    } catch (IOException e) {
-      // reported to the health; the record is informational
-    }
+    db.attempt(
+        "recording a job run",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "INSERT INTO sw_job_run (job, instance, started_at, finished_at)"
+                      + " VALUES (?, ?, ?, ?) ON CONFLICT (job) DO UPDATE SET"
+                      + " instance = EXCLUDED.instance, started_at = EXCLUDED.started_at,"
+                      + " finished_at = EXCLUDED.finished_at")) {
+            s.setString(1, job);
+            s.setString(2, db.instance());
+            s.setTimestamp(3, Timestamp.from(started));
+            s.setTimestamp(4, Timestamp.from(finished));
+            return s.executeUpdate();
+          }
+        });
   }
 
   /** Saves a shard's latest evaluation, which every replica serves. */

@@ -193,6 +193,23 @@ public final class Database implements AutoCloseable {
   }
 
   /**
+   * Runs {@code work} as {@link #call} does, for a write whose failure needs no handling of its own
+   * (a lease that runs out by itself, an informational record): the failure is reported to the
+   * database's health by the call, and logged here at debug level.
+   *
+   * @return whether the work ran
+   */
+  public boolean attempt(String doing, Work<?> work) {
+    try {
+      call(doing, work);
+      return true;
+    } catch (IOException e) {
+      logger.debug("{} failed (reported to the database health): {}", doing, e.getMessage());
+      return false;
+    }
+  }
+
+  /**
    * Runs {@code work} in one transaction, committed when it returns, rolled back when it throws.
    */
   public <T> T transaction(String doing, Work<T> work) throws IOException {
@@ -207,15 +224,17 @@ public final class Database implements AutoCloseable {
           } catch (SQLException | IOException | RuntimeException e) {
             try {
               c.rollback();
-            } catch (SQLException ignored) {
-              // the connection is gone: the transaction is rolled back by the server
+            } catch (SQLException rollback) {
+              // The connection is gone: the server rolls the transaction back. The caller sees
+              // the first failure, with this one attached.
+              e.addSuppressed(rollback);
             }
             throw e;
           } finally {
             try {
               c.setAutoCommit(true);
-            } catch (SQLException ignored) {
-              // a broken connection is evicted by the pool
+            } catch (SQLException broken) {
+              logger.debug("{}: connection left broken, the pool evicts it: {}", doing, broken);
             }
           }
         });

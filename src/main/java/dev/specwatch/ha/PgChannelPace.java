@@ -84,22 +84,18 @@ final class PgChannelPace implements ChannelPace {
     if (holder == null) {
       return;
     }
-    try {
-      db.call(
-          "releasing the Slack channel " + channel,
-          c -> {
-            try (PreparedStatement s =
-                c.prepareStatement(
-                    "UPDATE sw_slack_pace SET holder = NULL, held_until = NULL, not_before = ?"
-                        + " WHERE channel = ? AND holder = ?")) {
-              s.setTimestamp(1, Timestamp.from(next));
-              s.setString(2, channel);
-              s.setString(3, holder);
-              return s.executeUpdate();
-            }
-          });
-    } catch (IOException e) {
-      // Reported to the database's health by the call; the lease frees the channel in 30 s.
-    }
+    db.attempt(
+        "releasing the Slack channel " + channel,
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE sw_slack_pace SET holder = NULL, held_until = NULL, not_before = ?"
+                      + " WHERE channel = ? AND holder = ?")) {
+            s.setTimestamp(1, Timestamp.from(next));
+            s.setString(2, channel);
+            s.setString(3, holder);
+            return s.executeUpdate();
+          }
+        });
   }
 }

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link KeyedStore} in rows of {@code sw_document} under one namespace, read through on every
@@ -18,6 +20,8 @@ import java.util.TreeMap;
  * database being unreachable and written by {@link #flush()}; reads see it meanwhile.
  */
 public final class PgKeyedStore<V> implements KeyedStore<V> {
+  private static final Logger logger = LoggerFactory.getLogger(PgKeyedStore.class);
+
   private final Database db;
   private final String namespace;
   private final Class<V> type;
@@ -80,7 +84,9 @@ public final class PgKeyedStore<V> implements KeyedStore<V> {
                 return rows;
               }));
     } catch (IOException e) {
-      // unreachable: what this process wrote last is all it knows
+      // Reported to the database's health by the call; the callers (the views) answer meanwhile.
+      logger.debug(
+          "{} unreadable, answering what this process wrote: {}", namespace, e.getMessage());
     }
     unwritten.forEach(
         (k, v) -> {

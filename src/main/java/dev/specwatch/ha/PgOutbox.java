@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The outbox in {@code sw_outbox}, shared by every replica. Every replica runs delivery workers; an
@@ -36,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  * record is written when the database is back.
  */
 public final class PgOutbox implements Outbox {
+  private static final Logger logger = LoggerFactory.getLogger(PgOutbox.class);
+
   /**
    * How long a claim holds without renewal: the 15 s call deadline of a receiver plus a margin.
    * Claims in flight are renewed every {@link #RENEW_EVERY}, so a slow record write does not lose
@@ -77,7 +81,18 @@ public final class PgOutbox implements Outbox {
     this.owner = db.instance();
     this.renewal =
         RENEWER.scheduleWithFixedDelay(
-            this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            () -> {
+              // An exception escaping a scheduled task cancels every later run: the claims would
+              // then run out under deliveries in flight, and another replica re-send them.
+              try {
+                renew();
+              } catch (RuntimeException e) {
+                logger.error("renewing notification claims failed; tried again shortly", e);
+              }
+            },
+            RENEW_EVERY.toMillis(),
+            RENEW_EVERY.toMillis(),
+            TimeUnit.MILLISECONDS);
   }
 
   /** The renewal task (one outbox a process: the cluster's; it ends with the process). */
@@ -101,23 +116,19 @@ public final class PgOutbox implements Outbox {
     if (held.isEmpty()) {
       return;
     }
-    try {
-      db.call(
-          "renewing notification claims",
-          c -> {
-            try (PreparedStatement s =
-                c.prepareStatement(
-                    "UPDATE sw_outbox SET claimed_until = ? WHERE claimed_by = ? AND id = ANY(?)"
-                        + " AND status = 'pending'")) {
-              s.setTimestamp(1, Timestamp.from(clock.instant().plus(LEASE)));
-              s.setString(2, owner);
-              s.setArray(3, c.createArrayOf("text", held.toArray()));
-              return s.executeUpdate();
-            }
-          });
-    } catch (IOException | RuntimeException e) {
-      // reported to the health; the lease runs out, and the take-over is an uncertain attempt
-    }
+    db.attempt(
+        "renewing notification claims",
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "UPDATE sw_outbox SET claimed_until = ? WHERE claimed_by = ? AND id = ANY(?)"
+                      + " AND status = 'pending'")) {
+            s.setTimestamp(1, Timestamp.from(clock.instant().plus(LEASE)));
+            s.setString(2, owner);
+            s.setArray(3, c.createArrayOf("text", held.toArray()));
+            return s.executeUpdate();
+          }
+        });
   }
 
   @Override
@@ -254,7 +265,8 @@ public final class PgOutbox implements Outbox {
           intent.outboxKey(),
           owner);
     } catch (IOException e) {
-      // the lease runs out by itself
+      logger.debug(
+          "notification {} not released, its lease runs out: {}", intent.id(), e.getMessage());
     }
   }
 

@@ -47,13 +47,13 @@ public final class Redaction {
     added |= addForm(URLEncoder.encode(secret, StandardCharsets.UTF_8));
     // A secret URL (a Slack webhook) is quoted back as its path: its path is the secret.
     if (secret.startsWith("http://") || secret.startsWith("https://")) {
-      try {
-        String path = java.net.URI.create(secret).getRawPath();
-        if (path != null && path.length() >= 8) {
-          added |= SECRETS.add(path);
-        }
-      } catch (IllegalArgumentException e) {
-        // not a URL after all: the value itself is registered
+      // The path as written (what a server quotes back): everything from the first '/' after
+      // the authority, without query or fragment.
+      String rest = secret.substring(secret.indexOf("://") + 3);
+      int slash = rest.indexOf('/');
+      String path = slash < 0 ? "" : rest.substring(slash).replaceFirst("[?#].*$", "");
+      if (path.length() >= 8) {
+        added |= SECRETS.add(path);
       }
     }
     if (added) {

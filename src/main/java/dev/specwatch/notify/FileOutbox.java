@@ -97,6 +97,7 @@ public final class FileOutbox implements Outbox {
     } catch (IOException e) {
       // Still not deletable: they stay out of the list (never sent again), deleted later.
       // The status API and /metrics read this list, so it must not fail here.
+      logger.debug("delivered outbox entries not deleted yet: {}", e.getMessage());
     }
     List<Path> files = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, "*.json")) {

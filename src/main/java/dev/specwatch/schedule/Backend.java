@@ -224,7 +224,11 @@ final class Backend implements AutoCloseable {
       try {
         cluster.evaluated(shard, e);
       } catch (IOException ex) {
-        // reported to the health: the replica is not ready until the database is back
+        logger.debug(
+            "shard {}'s evaluation not shared (the replica is not ready until the database is"
+                + " back): {}",
+            shard,
+            ex.getMessage());
       }
       cluster.ran(Schedule.job(shard).getName(), started, clock.instant());
     }
@@ -276,7 +280,7 @@ final class Backend implements AutoCloseable {
       try {
         return cluster.alertState();
       } catch (IOException e) {
-        // unreachable: what this replica holds
+        logger.debug("alert state unreadable, serving this replica's: {}", e.getMessage());
       }
     }
     return localAlertState(services);
@@ -301,7 +305,7 @@ final class Backend implements AutoCloseable {
     try {
       lastOutboxDepth = outbox.pending().size();
     } catch (IOException e) {
-      // reported to the health by the store
+      logger.debug("outbox unreadable, serving the last depth read: {}", e.getMessage());
     }
     return lastOutboxDepth;
   }

@@ -18,6 +18,8 @@ import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
 import org.quartz.impl.StdSchedulerFactory;
 import org.quartz.impl.matchers.GroupMatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's Quartz scheduler: the evaluation every {@code evaluation.interval} (never two at
@@ -25,6 +27,8 @@ import org.quartz.impl.matchers.GroupMatcher;
  * daemon threads; the jobs have a {@code catch (Throwable)} boundary.
  */
 final class Schedule implements AutoCloseable {
+  private static final Logger logger = LoggerFactory.getLogger(Schedule.class);
+
   static final String CONTEXT_KEY = "specwatch.evaluation";
   static final String GROUP = "specwatch";
 
@@ -138,7 +142,8 @@ final class Schedule implements AutoCloseable {
     try {
       scheduler.standby();
     } catch (SchedulerException e) {
-      // standby only fails on a scheduler that is already shut down
+      // Standby only fails on a scheduler that is already shut down: nothing runs either way.
+      logger.debug("scheduler standby: {}", e.getMessage());
     }
   }
 
@@ -147,7 +152,7 @@ final class Schedule implements AutoCloseable {
     try {
       scheduler.shutdown(false);
     } catch (SchedulerException e) {
-      // shutting down a scheduler that failed: nothing left to stop
+      logger.warn("the scheduler did not shut down cleanly: {}", e.getMessage());
     }
   }
 }

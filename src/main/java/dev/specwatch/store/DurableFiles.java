@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Crash-safe JSON files for everything specwatch keeps in its state directory: write a temp file,
@@ -20,6 +22,8 @@ import java.nio.file.StandardOpenOption;
  * content is read, never a torn file.
  */
 public final class DurableFiles {
+  private static final Logger logger = LoggerFactory.getLogger(DurableFiles.class);
+
   /** snake_case, ISO-8601 times and durations, unknown properties ignored. */
   public static final ObjectMapper JSON =
       new ObjectMapper()
@@ -86,7 +90,7 @@ public final class DurableFiles {
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     } catch (IOException | UnsupportedOperationException e) {
-      // best effort
+      logger.debug("directory {} not synced (unsupported here): {}", dir, e.toString());
     }
   }
 }
