@@ -35,23 +35,32 @@ public sealed interface QueryResult {
     }
   }
 
-  /** The samples of an instant vector; a scalar becomes one sample without labels. */
-  default List<Sample> samples() {
+  /**
+   * The samples of an instant vector; a scalar becomes one sample without labels. Another result
+   * type is the datasource's fault (a proxy or a look-alike answering the query API with something
+   * else): a {@link PrometheusException.Kind#BAD_RESPONSE}, not a programming error.
+   */
+  default List<Sample> samples() throws PrometheusException {
     if (this instanceof Vector v) {
       return v.samples();
     }
     if (this instanceof Scalar s) {
       return List.of(new Sample(Map.of(), s.time(), s.value()));
     }
-    throw new IllegalStateException(
+    throw new PrometheusException(
+        PrometheusException.Kind.BAD_RESPONSE,
+        0,
         "expected an instant vector, got " + getClass().getSimpleName());
   }
 
-  /** The series of a range query's matrix. */
-  default List<Series> series() {
+  /** The series of a range query's matrix; another result type as in {@link #samples}. */
+  default List<Series> series() throws PrometheusException {
     if (this instanceof Matrix m) {
       return m.series();
     }
-    throw new IllegalStateException("expected a range vector, got " + getClass().getSimpleName());
+    throw new PrometheusException(
+        PrometheusException.Kind.BAD_RESPONSE,
+        0,
+        "expected a range vector, got " + getClass().getSimpleName());
   }
 }

@@ -182,7 +182,7 @@ public final class Evaluator {
           }
         }
         results.put(query, mapped);
-      } catch (PrometheusException | IllegalStateException e) {
+      } catch (PrometheusException e) {
         // Returned in the snapshots, where the caller reports it once; debug here for tracing.
         logger.debug(
             "evaluating {} recipe(s) of engine {} by {} failed: {}",

@@ -122,6 +122,31 @@ class PrometheusClientTest {
   }
 
   @Test
+  void aResultOfTheWrongTypeIsTheDatasourcesFaultNotAProgrammingError() throws Exception {
+    // A look-alike answering an instant query with a string, a range query with a vector.
+    server.enqueue(
+        json(
+            200,
+            "{\"status\":\"success\",\"data\":{\"resultType\":\"string\","
+                + "\"result\":[10,\"hello\"]}}"));
+    server.enqueue(
+        json(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}"));
+    PrometheusClient client = client(0);
+    QueryResult text = client.query("x", Optional.empty());
+    assertThatThrownBy(text::samples)
+        .isInstanceOfSatisfying(
+            PrometheusException.class,
+            e -> assertThat(e.kind()).isEqualTo(PrometheusException.Kind.BAD_RESPONSE))
+        .hasMessage("expected an instant vector, got Text");
+    QueryResult vector =
+        client.queryRange(
+            "x", Instant.ofEpochSecond(10), Instant.ofEpochSecond(20), Duration.ofSeconds(10));
+    assertThatThrownBy(vector::series)
+        .isInstanceOf(PrometheusException.class)
+        .hasMessage("expected a range vector, got Vector");
+  }
+
+  @Test
   void longQueriesArePostedAsAForm() throws Exception {
     server.enqueue(
         json(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}"));
