@@ -1,6 +1,7 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.schedule.Daemon;
 import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
@@ -30,7 +31,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--shutdown-timeout",
       paramLabel = "DURATION",
-      defaultValue = "30s",
+      defaultValue = SpecwatchConfig.DEFAULT_SHUTDOWN_TIMEOUT,
       description = "How long SIGTERM waits for a running evaluation (default: ${DEFAULT-VALUE}).")
   Duration shutdownTimeout;
 

@@ -37,7 +37,7 @@ final class ConfigReader {
     SpecwatchConfig.Evaluation evaluation =
         r.map("evaluation").map(this::readEvaluation).orElse(SpecwatchConfig.Evaluation.defaults());
     Path policiesDir = r.baseDir().resolve(r.string("policies", "alerts")).normalize();
-    Path[] stateDir = {Path.of("/var/lib/specwatch")};
+    Path[] stateDir = {SpecwatchConfig.DEFAULT_STATE_DIR};
     Optional<SpecwatchConfig.Database> database =
         r.map("state")
             .flatMap(
@@ -100,7 +100,10 @@ final class ConfigReader {
   private Optional<SpecwatchConfig.Database> readState(MapReader s, Path[] dir) {
     String backend = s.string("backend", "file");
     if (backend.equals("file")) {
-      dir[0] = s.baseDir().resolve(s.string("dir", "/var/lib/specwatch"));
+      dir[0] =
+          s.optionalString("dir")
+              .map(s.baseDir()::resolve)
+              .orElse(SpecwatchConfig.DEFAULT_STATE_DIR);
       for (String key : List.of("url", "user", "password", "password_file", "shards")) {
         if (s.has(key)) {
           s.keyError(key, "is a setting of backend: postgres (this state is backend: file)");
@@ -236,7 +239,7 @@ final class ConfigReader {
               + schedule
               + "\" never fires (no such day, or only in the past): no digest would go out");
     }
-    ZoneId zone = ZoneId.of("UTC");
+    ZoneId zone = SpecwatchConfig.Digest.DEFAULT_TIME_ZONE;
     Optional<String> zoneName = d.optionalString("time_zone");
     if (zoneName.isPresent()) {
       try {

@@ -321,8 +321,7 @@ final class PolicyReader {
       c.error(
           "min_relative_drop", "is required, e.g. 0.10: the smallest sustained drop to page on");
     }
-    Duration interval =
-        c.duration("false_alarm_interval", Policy.Change.DEFAULT_FALSE_ALARM_INTERVAL);
+    Duration interval = c.duration("false_alarm_interval", Policy.DEFAULT_FALSE_ALARM_INTERVAL);
     if (interval.compareTo(Duration.ofHours(1)) < 0) {
       c.error("false_alarm_interval", "must be at least 1h, e.g. 30d");
     }
@@ -340,8 +339,7 @@ final class PolicyReader {
   /** {@code detection} and its {@code false_alarm_interval}. */
   private static Policy.Detection detection(MapReader r, Engine engine) {
     String mode = r.string("detection", "window");
-    Duration interval =
-        r.duration("false_alarm_interval", Policy.Detection.DEFAULT_FALSE_ALARM_INTERVAL);
+    Duration interval = r.duration("false_alarm_interval", Policy.DEFAULT_FALSE_ALARM_INTERVAL);
     if (interval.compareTo(Duration.ofHours(1)) < 0) {
       r.error("false_alarm_interval", "must be at least 1h, e.g. 30d");
     }

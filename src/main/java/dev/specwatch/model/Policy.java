@@ -39,6 +39,12 @@ public record Policy(
     Optional<String> speedupBaseline) {
 
   /**
+   * The designed mean time between false alarms of the sequential tests (`thresholds.change` and
+   * `detection: sequential`) where the policy does not say.
+   */
+  public static final Duration DEFAULT_FALSE_ALARM_INTERVAL = Duration.ofDays(30);
+
+  /**
    * Where {@code specwatch policies import} took this policy from.
    *
    * @param recipe the recipe file, resolved against the policy's directory
@@ -156,7 +162,6 @@ public record Policy(
       Duration falseAlarmInterval,
       Duration learn,
       Optional<Severity> severity) {
-    public static final Duration DEFAULT_FALSE_ALARM_INTERVAL = Duration.ofDays(30);
     public static final Duration DEFAULT_LEARN = Duration.ofDays(7);
 
     public Change {
@@ -177,8 +182,6 @@ public record Policy(
       WINDOW,
       SEQUENTIAL
     }
-
-    public static final Duration DEFAULT_FALSE_ALARM_INTERVAL = Duration.ofDays(30);
 
     public static Detection defaults() {
       return new Detection(Mode.WINDOW, DEFAULT_FALSE_ALARM_INTERVAL);

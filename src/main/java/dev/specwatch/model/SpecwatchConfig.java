@@ -27,6 +27,15 @@ public record SpecwatchConfig(
     Alerting alerting,
     Optional<Database> database) {
 
+  /** Where the file backend keeps its state when {@code state.dir} is not set. */
+  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/specwatch");
+
+  /**
+   * How long a stopping daemon waits for a running evaluation ({@code run --shutdown-timeout}, and
+   * a daemon closed without a bound), in the config's duration notation.
+   */
+  public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
+
   public SpecwatchConfig {
     policies = List.copyOf(policies);
     baselines = List.copyOf(baselines);
@@ -144,12 +153,13 @@ public record SpecwatchConfig(
       Duration maxLateness) {
     public static final String DEFAULT_SCHEDULE = "0 0 9 ? * MON";
     public static final Duration DEFAULT_MAX_LATENESS = Duration.ofDays(1);
+    public static final ZoneId DEFAULT_TIME_ZONE = java.time.ZoneOffset.UTC;
 
     /** Every key at its default: Mondays 09:00 UTC, no recipients (enough for a dry run). */
     public static Digest defaults() {
       return new Digest(
           DEFAULT_SCHEDULE,
-          ZoneId.of("UTC"),
+          DEFAULT_TIME_ZONE,
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),

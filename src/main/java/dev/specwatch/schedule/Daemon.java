@@ -387,7 +387,7 @@ public final class Daemon
 
   @Override
   public void close() {
-    stop(Duration.ofSeconds(30));
+    stop(Durations.parse(SpecwatchConfig.DEFAULT_SHUTDOWN_TIMEOUT).orElseThrow());
   }
 
   /** The snapshot of one recipe at the last evaluation, for tests. */
