@@ -105,16 +105,28 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             c.at(),
             inc.acceptedTokens(),
             inc.draftTokens());
+    // Like the statistics, the backstop's run and the sudden-drop test do not survive an hour
+    // without traffic.
+    boolean stale =
+        prior.last() != null
+            && Duration.between(prior.last(), c.at()).compareTo(DropTest.EVIDENCE_EXPIRES) > 0;
+    String how = "";
+    if (!next.alarmed() && inc.draftTokens() > 0) {
+      Sudden sudden = sudden(test, m, stale ? null : prior.local(), c.at(), reference, inc, r);
+      next = next.local(sudden.local());
+      if (sudden.alarm() != null) {
+        DropTest.State t = sudden.alarm();
+        how = "a sudden drop: at least the floor below the hour before it; ";
+        next =
+            next.alarmedBy(t.since(), c.at(), t.sumSuccesses(), t.sumTrials(), sudden.floorSum());
+      }
+    } else if (!next.alarmed()) {
+      next = next.local(stale ? null : prior.local());
+    }
     // The backstop: a gross drop (the window's acceptance under L·(1 − 2r)) held for GROSS_FOR
     // pages as the static line a user would draw there would, against the learned level by hour.
-    boolean gross = false;
     Double window = s.signals().acceptanceRate();
-    // Like the statistics, the backstop's run does not survive an hour without traffic.
-    Instant priorGross =
-        prior.last() != null
-                && Duration.between(prior.last(), c.at()).compareTo(DropTest.EVIDENCE_EXPIRES) > 0
-            ? null
-            : prior.grossSince();
+    Instant priorGross = stale ? null : prior.grossSince();
     if (!next.alarmed()) {
       Instant under =
           window != null && window < reference * (1 - GROSS * r)
@@ -122,20 +134,19 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
               : null;
       next = next.grossSince(under);
       if (under != null && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0) {
-        gross = true;
+        how =
+            "a gross drop: the window's acceptance under "
+                + Math.round(GROSS * r * 100)
+                + " % below its learned level for "
+                + dev.specwatch.model.Durations.format(GROSS_FOR)
+                + "; ";
         next =
             next.alarmedBy(
                 under, c.at(), inc.acceptedTokens(), inc.draftTokens(), floor * inc.draftTokens());
       }
     }
     String design =
-        (gross
-                ? "a gross drop: the window's acceptance under "
-                    + Math.round(GROSS * r * 100)
-                    + " % below its learned level for "
-                    + dev.specwatch.model.Durations.format(GROSS_FOR)
-                    + "; "
-                : "")
+        how
             + "sequential test, at most one false alarm per "
             + Verdict.days(change.falseAlarmInterval());
     if (next.alarmed()) {
@@ -169,5 +180,66 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
                 reference,
                 now)),
         next);
+  }
+
+  /**
+   * The sudden-drop test after one step, and its alarm when it has one.
+   *
+   * @param local the test and its reference, or null to start them
+   * @param alarm the test's state when it alarmed and the level since its change point is below the
+   *     learned floor too (so the alert means what every {@code change} alert means), else null
+   * @param floorSum the learned floor × trials over the alarm's steps (the alert's expectation)
+   */
+  record Sudden(DropTest.Local local, DropTest.State alarm, double floorSum) {}
+
+  /**
+   * The test of a sudden drop (docs/DETECTION.md, "Sudden drops"): the same bank as the main test,
+   * designed at the floor below the level of the last hour (an exponentially weighted mean of what
+   * was observed, against the learned level by hour) instead of below the learned level, with the
+   * variance of steps against the recent past ({@link NoiseModel#local()}): a wander that lasts
+   * hours moves the reference along and is not evidence, where it slows the main test. It pages
+   * only if the level since its change point is below the learned floor too.
+   */
+  Sudden sudden(
+      DropTest test,
+      NoiseModel m,
+      DropTest.Local prior,
+      Instant at,
+      double learned,
+      Increments inc,
+      double r) {
+    DropTest.Local local = prior == null ? DropTest.Local.start(test.shifts().size()) : prior;
+    double accepted = inc.acceptedTokens();
+    double drafted = inc.draftTokens();
+    if (!local.ready()) {
+      return new Sudden(local.observe(at, accepted, drafted, learned), null, 0);
+    }
+    double ratio = local.ratio();
+    NoiseModel lm = m.local();
+    SequentialTests.Thresholds h =
+        SequentialTests.thresholds(test, lm, m.level() * (1 - r), m.level() * (1 - r / 2));
+    double floor = ratio * learned * (1 - r);
+    DropTest.State t =
+        test.step(
+            local.test(),
+            lm,
+            floor,
+            ratio * learned * (1 - r / 2),
+            h.drop(),
+            h.recover(),
+            at,
+            accepted,
+            drafted);
+    if (t.since() == null) {
+      // Not in an excursion: the step is healthy evidence of the recent level.
+      return new Sudden(local.test(t).observe(at, accepted, drafted, learned), null, 0);
+    }
+    // In an excursion the reference is frozen (ratio is constant over it), so the learned level
+    // over the excursion's steps is what the test accumulated, divided by ratio × (1 − r).
+    double learnedFloorSum = t.sumExpected() / ratio;
+    if (t.alarmed() && t.observed() * t.sumTrials() <= learnedFloorSum) {
+      return new Sudden(null, t, learnedFloorSum);
+    }
+    return new Sudden(local.test(t.alarmed() ? t.disarmed() : t), null, 0);
   }
 }

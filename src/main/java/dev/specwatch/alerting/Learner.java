@@ -145,12 +145,18 @@ public final class Learner {
       String status =
           String.format(
               java.util.Locale.ROOT,
-              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s",
+              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s",
               m.history().toMinutes() / 1440.0,
               m.level(),
               m.hourly() == null ? "" : " (by hour of day)",
               m.phi(),
               Math.sqrt(m.wander()),
+              m.localWander() == null
+                  ? ""
+                  : String.format(
+                      java.util.Locale.ROOT,
+                      " (%.3f against the hour before)",
+                      Math.sqrt(m.localWander())),
               m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
       return new RecipeModel(m, status, at, step);
     }

@@ -59,7 +59,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       double sumTrials,
       double sumExpected,
       Instant last,
-      Instant grossSince) {
+      Instant grossSince,
+      Local local) {
     public State {
       drop = List.copyOf(drop);
       recover = List.copyOf(recover);
@@ -86,6 +87,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumTrials,
           sumExpected,
           last,
+          null,
           null);
     }
 
@@ -100,7 +102,33 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
      */
     public State grossSince(Instant at) {
       return new State(
-          drop, recover, alarmed, since, alarmedAt, sumSuccesses, sumTrials, sumExpected, last, at);
+          drop,
+          recover,
+          alarmed,
+          since,
+          alarmedAt,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          at,
+          local);
+    }
+
+    /** The same state with a rule's own local test ({@link Local}); null to restart it. */
+    public State local(Local l) {
+      return new State(
+          drop,
+          recover,
+          alarmed,
+          since,
+          alarmedAt,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          grossSince,
+          l);
     }
 
     /**
@@ -121,7 +149,27 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           fresh ? trials : sumTrials,
           fresh ? expected : sumExpected,
           last,
-          grossSince);
+          grossSince,
+          local);
+    }
+
+    /**
+     * Not alarmed, the statistics and the excursion kept: a rule's own check refused this alarm
+     * (the next step decides again).
+     */
+    public State disarmed() {
+      return new State(
+          drop,
+          recover,
+          false,
+          since,
+          null,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          grossSince,
+          local);
     }
 
     /** The observed level since the change point, or NaN. */
@@ -132,6 +180,89 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     /** The level expected since the change point (trial-weighted reference), or NaN. */
     public double expected() {
       return sumTrials > 0 ? sumExpected / sumTrials : Double.NaN;
+    }
+  }
+
+  /**
+   * A drop test against the level of the recent past instead of the learned level: the change
+   * rule's test of a sudden drop (docs/DETECTION.md, "Sudden drops"). The reference is an
+   * exponentially weighted mean of the step ratios observed / learned level, with time constant
+   * {@link #MEMORY}. A step enters it only {@link #LAG} after it was seen, and only if the test has
+   * not started an excursion meanwhile (the steps still waiting are then dropped), so a drop cannot
+   * drag its own reference down; a slow wander of the prompt mix is followed and never becomes
+   * evidence.
+   *
+   * @param test the test's state (its levels are the reference × the learned level)
+   * @param successes decayed sum of successes of the steps in the reference
+   * @param expected decayed sum of learned level × trials over the same steps
+   * @param since the first step in the reference (it is {@link #ready} {@link #MEMORY} later)
+   * @param last the last step in the reference
+   * @param waiting steps seen but not yet in the reference, oldest first
+   */
+  public record Local(
+      State test,
+      double successes,
+      double expected,
+      Instant since,
+      Instant last,
+      List<Waiting> waiting) {
+    /** The reference's time constant. */
+    public static final Duration MEMORY = Duration.ofHours(1);
+
+    /** How long a step waits before it enters the reference. */
+    public static final Duration LAG = Duration.ofMinutes(10);
+
+    /** A step waiting to enter the reference. */
+    public record Waiting(Instant at, double successes, double expected) {}
+
+    public Local {
+      waiting = waiting == null ? List.of() : List.copyOf(waiting);
+    }
+
+    public static Local start(int shifts) {
+      return new Local(State.initial(shifts), 0, 0, null, null, List.of());
+    }
+
+    /** The reference as a multiple of the learned level, or NaN before any step entered it. */
+    public double ratio() {
+      return expected > 0 ? successes / expected : Double.NaN;
+    }
+
+    /** Whether the reference spans {@link #MEMORY} of traffic. */
+    public boolean ready() {
+      return since != null && expected > 0 && Duration.between(since, last).compareTo(MEMORY) >= 0;
+    }
+
+    /**
+     * One more healthy step, {@code successes} of {@code trials} at learned level {@code level}: it
+     * waits; the steps that have waited {@link #LAG} enter the reference.
+     */
+    public Local observe(Instant at, double successes, double trials, double level) {
+      List<Waiting> still = new ArrayList<>(waiting);
+      still.add(new Waiting(at, successes, level * trials));
+      double s = this.successes;
+      double e = this.expected;
+      Instant first = since;
+      Instant latest = last;
+      while (!still.isEmpty() && !still.get(0).at().plus(LAG).isAfter(at)) {
+        Waiting w = still.remove(0);
+        double decay =
+            latest == null
+                ? 0
+                : Math.exp(
+                    -(double) Duration.between(latest, w.at()).toMillis() / MEMORY.toMillis());
+        s = s * decay + w.successes();
+        e = e * decay + w.expected();
+        first = first == null ? w.at() : first;
+        latest = w.at();
+      }
+      return new Local(test, s, e, first, latest, still);
+    }
+
+    /** The test advanced; steps still waiting are dropped when it is in an excursion. */
+    public Local test(State t) {
+      return new Local(
+          t, successes, expected, since, last, t.since() == null ? waiting : List.of());
     }
   }
 

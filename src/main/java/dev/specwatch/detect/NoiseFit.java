@@ -111,9 +111,85 @@ public final class NoiseFit {
               longer.get().perStep() / Math.max(base, 1e-12),
               hours(Duration.ofMillis(longer.get().blockMillis())));
     }
+    Double local = localWander(active, profile, overall, phi, cut, blockSteps);
     return new Learned(
         new NoiseModel(
-            profile, overall, phi, tau2, wander, reference, history, active.size(), now, doubt));
+            profile,
+            overall,
+            phi,
+            tau2,
+            wander,
+            reference,
+            history,
+            active.size(),
+            now,
+            doubt,
+            local));
+  }
+
+  /**
+   * The long-run extra variance per step of blocks against the recent past, as the test of a sudden
+   * drop sees them ({@link DropTest.Local}): each block's proportion minus its learned level times
+   * the exponentially weighted ratio observed / learned of the blocks before it (time constant
+   * {@link DropTest.Local#MEMORY}, restarted at every gap), beyond the binomial parts of both,
+   * times the steps a block spans. Null with fewer than {@link #MIN_AGGREGATES} such blocks.
+   */
+  static Double localWander(
+      List<StepSample> active,
+      List<Double> profile,
+      double overall,
+      double phi,
+      double cut,
+      int blockSteps) {
+    List<StepSample> blocks = new ArrayList<>();
+    for (StepSample s : active) {
+      if (s.blockTrials() >= MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
+        blocks.add(s);
+      }
+    }
+    long spacing = Long.MAX_VALUE;
+    for (int i = 1; i < blocks.size(); i++) {
+      long d = Duration.between(blocks.get(i - 1).at(), blocks.get(i).at()).toMillis();
+      if (d > 0) {
+        spacing = Math.min(spacing, d);
+      }
+    }
+    if (spacing == Long.MAX_VALUE) {
+      return null;
+    }
+    double decay = Math.exp(-(double) spacing / DropTest.Local.MEMORY.toMillis());
+    double successes = 0;
+    double expected = 0;
+    double binomial = 0; // Σ w² L(1 − L) n: the reference's sampling variance, before scaling
+    Instant last = null;
+    double extra = 0;
+    int used = 0;
+    for (StepSample b : blocks) {
+      if (last != null && Duration.between(last, b.at()).toMillis() != spacing) {
+        successes = 0;
+        expected = 0;
+        binomial = 0;
+      }
+      last = b.at();
+      double level = level(profile, overall, b.at());
+      double p = b.blockSuccesses() / b.blockTrials();
+      if (Math.abs(p - level) > cut) {
+        continue;
+      }
+      if (expected > 0) {
+        double ratio = successes / expected;
+        double d = p - level * ratio;
+        double sampling =
+            phi * level * (1 - level) / b.blockTrials()
+                + level * level * phi * binomial / (expected * expected);
+        extra += d * d - sampling;
+        used++;
+      }
+      successes = successes * decay + b.blockSuccesses();
+      expected = expected * decay + level * b.blockTrials();
+      binomial = binomial * decay * decay + level * (1 - level) * b.blockTrials();
+    }
+    return used >= MIN_AGGREGATES ? Math.max(0, blockSteps * extra / used) : null;
   }
 
   /** Wander at a longer scale beyond this many times the blocks' puts the model in doubt. */

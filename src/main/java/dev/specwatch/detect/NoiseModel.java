@@ -34,6 +34,10 @@ import java.util.List;
  *     more than its blocks say (long correlations, regime switches); null when the model explains
  *     the history at every scale. Informative: {@code wander} is not widened (docs/DETECTION.md,
  *     "The model in doubt")
+ * @param localWander the same long-run extra variance per step as {@code wander}, but of blocks
+ *     against the level of the hour before them ({@link DropTest.Local}) rather than against the
+ *     learned level: what the test of a sudden drop must allow for; small where the wander is slow.
+ *     Null when the history did not say (a model learned before it was measured): {@code wander}
  */
 public record NoiseModel(
     List<Double> hourly,
@@ -45,7 +49,24 @@ public record NoiseModel(
     Duration history,
     int points,
     Instant learnedAt,
-    String doubt) {
+    String doubt,
+    Double localWander) {
+
+  /** A model without a measured local wander (it falls back to {@code wander}). */
+  public NoiseModel(
+      List<Double> hourly,
+      double level,
+      double phi,
+      double tau2,
+      double wander,
+      double referenceTrials,
+      Duration history,
+      int points,
+      Instant learnedAt,
+      String doubt) {
+    this(
+        hourly, level, phi, tau2, wander, referenceTrials, history, points, learnedAt, doubt, null);
+  }
 
   /** A model the history explains (no doubt). */
   public NoiseModel(
@@ -66,7 +87,11 @@ public record NoiseModel(
         hourly == null
             ? null
             : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(hourly));
-    if (!(phi >= 1) || !(tau2 >= 0) || !(wander >= 0) || !(referenceTrials > 0)) {
+    if (!(phi >= 1)
+        || !(tau2 >= 0)
+        || !(wander >= 0)
+        || !(referenceTrials > 0)
+        || (localWander != null && !(localWander >= 0))) {
       throw new IllegalArgumentException("invalid noise model");
     }
   }
@@ -93,5 +118,27 @@ public record NoiseModel(
   public double variance(double p, double trials) {
     double q = Math.min(Math.max(p, 1e-6), 1 - 1e-6);
     return phi * q * (1 - q) / trials + Math.max(tau2, wander);
+  }
+
+  /**
+   * This model as the test of a sudden drop sees it: the step's deviation from the recent past,
+   * whose long-run wander is {@code localWander} (or {@code wander} when unknown).
+   */
+  public NoiseModel local() {
+    if (localWander == null) {
+      return this;
+    }
+    return new NoiseModel(
+        hourly,
+        level,
+        phi,
+        tau2,
+        localWander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander);
   }
 }

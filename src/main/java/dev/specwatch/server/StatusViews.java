@@ -69,6 +69,10 @@ public final class StatusViews {
    *
    * @param status e.g. "learned from 7.0 days: level 0.612 …" or "learning: 6h of active history,
    *     needs 24h"
+   * @param wander the learned long-run wander per step (a standard deviation), against the learned
+   *     level
+   * @param localWander the same against the hour before (the sudden-drop test's), null when the
+   *     model predates it
    * @param modelInDoubt why the history does not fit the learned model (docs/DETECTION.md); null
    *     when it does, or before a model
    */
@@ -80,6 +84,7 @@ public final class StatusViews {
       Double level,
       Double overdispersion,
       Double wander,
+      Double localWander,
       String modelInDoubt,
       List<Test> tests) {}
 
@@ -114,6 +119,9 @@ public final class StatusViews {
                       model == null ? null : model.level(),
                       model == null ? null : model.phi(),
                       model == null ? null : Math.sqrt(model.wander()),
+                      model == null || model.localWander() == null
+                          ? null
+                          : Math.sqrt(model.localWander()),
                       model == null ? null : model.doubt(),
                       tests));
             });

@@ -137,6 +137,105 @@ class ChangeRuleTest {
     assertThat(windows(i -> 0.6 * 0.85, 30)).allMatch(r -> !r.startsWith("BREACHED"));
   }
 
+  /**
+   * A model whose wander against the learned level is large (hours-long correlations: the main test
+   * is slow) but small against the hour before (docs/DETECTION.md, "Sudden drops").
+   */
+  private static final NoiseModel SLOW_WANDER =
+      new NoiseModel(
+          null, 0.6, 2.0, 0.0001, 0.05, 1200, Duration.ofDays(7), 5040, T0, null, 0.0002);
+
+  /** The first breach of steps at {@code level(i)} with binomial noise: "step: reason", or null. */
+  private static String firstBreach(
+      NoiseModel model, java.util.function.LongFunction<Double> level, long steps, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    DropTest.State state = null;
+    for (long i = 1; i <= steps; i++) {
+      Instant at = T0.plus(STEP.multipliedBy(i));
+      double trials = 1200;
+      double p = level.apply(i);
+      double y =
+          Math.min(1, Math.max(0, p + Math.sqrt(2 * p * (1 - p) / trials) * random.nextGaussian()));
+      RecipeSnapshot s =
+          new RecipeSnapshot(
+                  "r",
+                  "vllm",
+                  RecipeState.OK,
+                  new SignalValues(p, null, List.of(), null, null, null, 400.0, null),
+                  List.of(),
+                  Optional.empty(),
+                  Optional.empty())
+              .withIncrements(
+                  new Increments(STEP, trials, Math.round(y * trials) + 0.0, 400.0, List.of()));
+      Rule.Judged j =
+          RULE.judge(s, new Rule.Context(at, new RecipeModel(model, "learned", T0, STEP), state));
+      state = j.detector();
+      if (j.verdict().kind() == Verdict.Kind.BREACHED) {
+        return i + ": " + j.verdict().reason();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void aSuddenDropJustPastTheFloorPagesWithinMinutesWhereTheWanderSlowsTheMainTest() {
+    for (long seed = 1; seed <= 5; seed++) {
+      // Two healthy hours (the reference needs one), then −15 % at step 61.
+      String breach = firstBreach(SLOW_WANDER, i -> i <= 60 ? 0.6 : 0.51, 240, seed);
+      assertThat(breach)
+          .as("seed %d", seed)
+          .isNotNull()
+          .contains("a sudden drop: at least the floor");
+      long step = Long.parseLong(breach.substring(0, breach.indexOf(':')));
+      // About a dozen steps of evidence at this traffic and noise (1200 drafts a step, φ = 2;
+      // twenty seeds gave 6 to 29), where the main test alone takes more than eight hours.
+      assertThat(step).as("seed %d: %s", seed, breach).isBetween(62L, 100L);
+      assertThat(breach).contains("against its learned 0.600 (-1");
+      // Without the hour before (the same model, no local wander known) the main test alone is
+      // slow: nothing within those eight hours.
+      NoiseModel unknown =
+          new NoiseModel(null, 0.6, 2.0, 0.0001, 0.05, 1200, Duration.ofDays(7), 5040, T0);
+      assertThat(firstBreach(unknown, i -> i <= 60 ? 0.6 : 0.51, 240, seed)).isNull();
+    }
+  }
+
+  @Test
+  void aSuddenDipAboveTheFloorNeverPages() {
+    // −7 % at a 10 % floor for three days after two healthy hours, five seeds.
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(SLOW_WANDER, i -> i <= 60 ? 0.6 : 0.6 * 0.93, 2220, seed))
+          .as("seed %d", seed)
+          .isNull();
+    }
+  }
+
+  @Test
+  void aSuddenDropThatLeavesTheLevelAboveTheLearnedFloorDoesNotPage() {
+    // The mix had lifted acceptance 5 %; a 12 % drop from there is at least the floor below the
+    // hour before, but the level (0.554) stays above the learned floor (0.540): not a change.
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(SLOW_WANDER, i -> i <= 60 ? 0.63 : 0.63 * 0.88, 240, seed))
+          .as("seed %d", seed)
+          .isNull();
+    }
+  }
+
+  @Test
+  void aSlowDriftIsFollowedByTheReferenceAndIsNotSudden() {
+    // −15 % over two hours, then held for six: the hour before follows it, so never a floor
+    // below it; the main test (slow with this wander) and the backstop (−20 %) stay quiet too.
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(
+              firstBreach(
+                  SLOW_WANDER,
+                  i -> 0.6 * (1 - 0.15 * Math.min(1, Math.max(0, (i - 60) / 60.0))),
+                  300,
+                  seed))
+          .as("seed %d", seed)
+          .isNull();
+    }
+  }
+
   @Test
   void theTestIsDesignedAtTheFloorAndItsAlternativesLieBelowIt() {
     DropTest t = RULE.test(STEP);

@@ -83,7 +83,7 @@ public final class DetectionBench {
 
   public static void main(String[] args) throws Exception {
     long wallStart = System.nanoTime();
-    Instant to = HistoryGenerator.lastMidnight(Instant.now());
+    Instant to = HistoryGenerator.lastTuesdayMidnight(Instant.now());
     Instant from = to.minus(Duration.ofDays(14));
     Instant evalFrom = from.plus(Duration.ofDays(7));
     // 14:00 UTC of the last full day: traffic everywhere (the diurnal profile idles at night).

@@ -118,6 +118,25 @@ class NoiseFitTest {
   }
 
   @Test
+  void wanderLastingHoursIsSmallAgainstTheHourBeforeAndFastWanderIsNot() {
+    for (long seed = 11; seed < 21; seed++) {
+      NoiseModel fast = fit(history(2.0, 0.01, 0.6, false, 0, seed));
+      // Independent blocks against the mean of the hour before: the block's own wander plus the
+      // reference's, which averages about twenty blocks.
+      assertThat(fast.localWander() / fast.wander()).as("seed %d", seed).isBetween(0.75, 1.4);
+      NoiseModel slow = fit(history(2.0, 0.01, 0.6, false, 0, seed, 0.015, Duration.ofHours(6)));
+      // A 6-hour wander moves little within the hour the reference follows: against the learned
+      // level it dominates the blocks' variance, against the hour before only its change over
+      // about an hour is left, 2σ²(1 − e^(−1/6)) ≈ 0.3σ² of a block, about twice the fast part's.
+      assertThat(slow.localWander() / slow.wander()).as("seed %d", seed).isLessThan(0.6);
+      assertThat(slow.localWander() / fast.localWander()).as("seed %d", seed).isBetween(1.5, 4.5);
+      assertThat(slow.local().variance(0.6, 1000))
+          .isCloseTo(
+              slow.phi() * 0.24 / 1000 + Math.max(slow.tau2(), slow.localWander()), within(1e-12));
+    }
+  }
+
+  @Test
   void learnsTheTimeOfDayProfileWhenItExplainsTheData() {
     NoiseModel m = fit(history(1.5, 0.005, 0.0, true, 0, 2));
     assertThat(m.hourly()).isNotNull();

@@ -111,6 +111,19 @@ public final class HistoryGenerator {
     return now.truncatedTo(java.time.temporal.ChronoUnit.DAYS);
   }
 
+  /**
+   * The latest UTC midnight that starts a Tuesday at or before {@code now}: the benches' histories
+   * end there, so a family with a weekly pattern puts its weekend on the same days of its history
+   * whatever the day the bench runs (and the figures repeat from one run to the next).
+   */
+  public static Instant lastTuesdayMidnight(Instant now) {
+    Instant t = lastMidnight(now);
+    while (t.atZone(java.time.ZoneOffset.UTC).getDayOfWeek() != java.time.DayOfWeek.TUESDAY) {
+      t = t.minus(java.time.Duration.ofDays(1));
+    }
+    return t;
+  }
+
   private static final String[] FAMILIES = {
     "vllm:spec_decode_num_drafts",
     "vllm:spec_decode_num_draft_tokens",
