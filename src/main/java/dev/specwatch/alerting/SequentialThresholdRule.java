@@ -48,11 +48,13 @@ public record SequentialThresholdRule(
 
   /** To the tested proportion: mean accepted length L is an acceptance of (L − 1) / k. */
   private double proportion(double value) {
-    return reading.rule().equals("mean_accepted_length") ? (value - 1) / k : value;
+    return reading.kind() == ThresholdReading.Kind.MEAN_ACCEPTED_LENGTH ? (value - 1) / k : value;
   }
 
   private double value(double proportion) {
-    return reading.rule().equals("mean_accepted_length") ? 1 + proportion * k : proportion;
+    return reading.kind() == ThresholdReading.Kind.MEAN_ACCEPTED_LENGTH
+        ? 1 + proportion * k
+        : proportion;
   }
 
   @Override

@@ -269,8 +269,7 @@ public final class Evaluator {
     }
     for (Policy p : recipes) {
       if (step != null && p.usesIncrements()) {
-        for (Signal signal :
-            EnumSet.range(Signal.STEP_DRAFT_TOKENS, Signal.STEP_ACCEPTED_PER_POSITION)) {
+        for (Signal signal : Signal.STEP_SIGNALS) {
           if (profile.supported().contains(signal)) {
             plan.add(new QueryKey(signal, null));
           }

@@ -33,23 +33,33 @@ public enum Signal {
    */
   ACCEPTANCE_SPREAD("acceptance_spread"),
   /** Draft tokens proposed in the last evaluation step (counter increase): the trials. */
-  STEP_DRAFT_TOKENS("step_draft_tokens"),
+  STEP_DRAFT_TOKENS("step_draft_tokens", true),
   /** Draft tokens accepted in the last evaluation step: the successes. */
-  STEP_ACCEPTED_TOKENS("step_accepted_tokens"),
+  STEP_ACCEPTED_TOKENS("step_accepted_tokens", true),
   /** Verification steps (drafts) in the last evaluation step. */
-  STEP_DRAFTS("step_drafts"),
+  STEP_DRAFTS("step_drafts", true),
   /** Per draft position: tokens accepted there in the last evaluation step. */
-  STEP_ACCEPTED_PER_POSITION("step_accepted_per_position");
+  STEP_ACCEPTED_PER_POSITION("step_accepted_per_position", true);
 
   private final String key;
+  private final boolean step;
 
   Signal(String key) {
-    this.key = key;
+    this(key, false);
   }
+
+  Signal(String key, boolean step) {
+    this.key = key;
+    this.step = step;
+  }
+
+  /** The signals that are counter increases over one evaluation step, in declaration order. */
+  public static final java.util.List<Signal> STEP_SIGNALS =
+      java.util.Arrays.stream(values()).filter(Signal::step).toList();
 
   /** Whether this signal is a counter increase over one evaluation step, not the rate window. */
   public boolean step() {
-    return name().startsWith("STEP_");
+    return step;
   }
 
   /** The name used in config, JSON output and docs. */

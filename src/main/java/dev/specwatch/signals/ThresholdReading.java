@@ -10,32 +10,57 @@ import java.util.List;
  * its threshold" is decided: {@code check}'s breaches and the alert engine's threshold rules both
  * read it.
  *
- * @param rule acceptance_rate, mean_accepted_length or position_acceptance
+ * @param kind which value the threshold reads
  * @param position the draft position for position_acceptance, else null
  */
-public record ThresholdReading(String rule, Integer position, Threshold threshold) {
+public record ThresholdReading(Kind kind, Integer position, Threshold threshold) {
+
+  /** The values a threshold can read; each is its rule's name in config, ids and messages. */
+  public enum Kind {
+    ACCEPTANCE_RATE("acceptance_rate"),
+    MEAN_ACCEPTED_LENGTH("mean_accepted_length"),
+    POSITION_ACCEPTANCE("position_acceptance"),
+    SPEEDUP("speedup");
+
+    private final String rule;
+
+    Kind(String rule) {
+      this.rule = rule;
+    }
+
+    public String rule() {
+      return rule;
+    }
+  }
+
+  /** The rule's name: {@code acceptance_rate}, {@code position_acceptance}, … */
+  public String rule() {
+    return kind.rule();
+  }
 
   /** Every threshold of the policy, in a stable order (rates, length, positions). */
   public static List<ThresholdReading> of(Policy p) {
     List<ThresholdReading> out = new ArrayList<>();
     Policy.Thresholds t = p.thresholds();
-    t.acceptanceRate().ifPresent(th -> out.add(new ThresholdReading("acceptance_rate", null, th)));
+    t.acceptanceRate()
+        .ifPresent(th -> out.add(new ThresholdReading(Kind.ACCEPTANCE_RATE, null, th)));
     t.meanAcceptedLength()
-        .ifPresent(th -> out.add(new ThresholdReading("mean_accepted_length", null, th)));
+        .ifPresent(th -> out.add(new ThresholdReading(Kind.MEAN_ACCEPTED_LENGTH, null, th)));
     t.positionAcceptance()
         .forEach(
-            (position, th) -> out.add(new ThresholdReading("position_acceptance", position, th)));
-    t.speedup().ifPresent(s -> out.add(new ThresholdReading("speedup", null, s.threshold())));
+            (position, th) ->
+                out.add(new ThresholdReading(Kind.POSITION_ACCEPTANCE, position, th)));
+    t.speedup().ifPresent(s -> out.add(new ThresholdReading(Kind.SPEEDUP, null, s.threshold())));
     return out;
   }
 
   /** The value this threshold reads, or null when the signal has none (idle, not exported). */
   public Double valueIn(SignalValues v) {
-    return switch (rule) {
-      case "acceptance_rate" -> v.acceptanceRate();
-      case "mean_accepted_length" -> v.meanAcceptedLength();
-      case "speedup" -> v.speedup();
-      default ->
+    return switch (kind) {
+      case ACCEPTANCE_RATE -> v.acceptanceRate();
+      case MEAN_ACCEPTED_LENGTH -> v.meanAcceptedLength();
+      case SPEEDUP -> v.speedup();
+      case POSITION_ACCEPTANCE ->
           position < v.positionAcceptance().size() ? v.positionAcceptance().get(position) : null;
     };
   }
@@ -47,6 +72,6 @@ public record ThresholdReading(String rule, Integer position, Threshold threshol
 
   /** {@code acceptance_rate}, {@code position_acceptance[0]}: the signal's name in messages. */
   public String label() {
-    return position == null ? rule : rule + "[" + position + "]";
+    return position == null ? rule() : rule() + "[" + position + "]";
   }
 }
