@@ -27,7 +27,7 @@ public record ActiveAlert(
     Instant frozenSince,
     Double value,
     double threshold,
-    String severity,
+    dev.specwatch.model.Severity severity,
     boolean notified) {
 
   /** What makes this alert unique (its {@link #id} is the key's stored form). */
@@ -37,7 +37,12 @@ public record ActiveAlert(
 
   /** A new alert whose condition first held at {@code now}. */
   static ActiveAlert pending(
-      String id, String recipe, Rule rule, String severity, Verdict v, Instant now) {
+      String id,
+      String recipe,
+      Rule rule,
+      dev.specwatch.model.Severity severity,
+      Verdict v,
+      Instant now) {
     return new ActiveAlert(
         id,
         recipe,

@@ -2,10 +2,10 @@ package dev.specwatch.alerting;
 
 import dev.specwatch.detect.DropTest;
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
-import dev.specwatch.signals.RecipeState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -156,7 +156,7 @@ public final class AlertEngine {
         Instant frozen = a.frozenSince() == null ? now : a.frozenSince();
         Duration without = Duration.between(frozen, now);
         if (a.phase() == AlertPhase.FIRING
-            && !v.reason().equals(RecipeState.ERROR.key())
+            && !v.datasourceError()
             && without.compareTo(settings.idleResolveAfter()) >= 0) {
           emit.resolved(a, v.reason() + " for " + Verdict.human(without), null, s.labels());
           yield null;
@@ -167,12 +167,7 @@ public final class AlertEngine {
         if (a == null) {
           a =
               ActiveAlert.pending(
-                  s.id(),
-                  s.policy().recipe(),
-                  s.rule(),
-                  s.rule().severity(s.snapshot()).key(),
-                  v,
-                  now);
+                  s.id(), s.policy().recipe(), s.rule(), s.rule().severity(s.snapshot()), v, now);
         }
         if (a.phase() == AlertPhase.PENDING) {
           Duration pendingFor = Duration.between(a.activeSince(), now);
@@ -251,7 +246,7 @@ public final class AlertEngine {
                 null,
                 null,
                 0,
-                "critical",
+                Severity.CRITICAL,
                 true);
         emit.firing(a, error, null, false, Map.of());
         alerts.put(DATASOURCE_ALERT, a);
@@ -300,7 +295,7 @@ public final class AlertEngine {
                 null,
                 null,
                 0,
-                "critical",
+                Severity.CRITICAL,
                 true);
         emit.firing(a, p.getValue(), null, false, Map.of());
         alerts.put(id, a);

@@ -79,7 +79,7 @@ public final class Learner {
     }
     boolean quiet =
         state.detectors().entrySet().stream()
-            .filter(e -> e.getKey().startsWith(p.recipe() + "/"))
+            .filter(e -> AlertKey.parse(e.getKey()).recipe().equals(p.recipe()))
             .allMatch(e -> e.getValue().since() == null && !e.getValue().alarmed());
     return quiet && age.compareTo(RELEARN) >= 0;
   }

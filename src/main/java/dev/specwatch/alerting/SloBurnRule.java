@@ -28,8 +28,7 @@ public record SloBurnRule(Severity fallback) implements Rule {
   @Override
   public Severity severity(RecipeSnapshot s) {
     return s.slo()
-        .flatMap(
-            st -> st.burning() == null ? Optional.empty() : Severity.parse(st.burning().severity()))
+        .flatMap(st -> Optional.ofNullable(st.burning()).map(SloStatus.BurnWindow::severity))
         .orElse(fallback);
   }
 

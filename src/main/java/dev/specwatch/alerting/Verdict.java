@@ -13,8 +13,11 @@ import java.util.Optional;
  * @param value the measured value (null when there is none)
  * @param threshold the level it is compared with
  * @param reason for people, e.g. "acceptance_rate 0.410 below 0.450"
+ * @param without for an UNKNOWN verdict given because the snapshot had no evidence: its state
+ *     (idle, low traffic, no data, error); else null
  */
-public record Verdict(Kind kind, Double value, double threshold, String reason) {
+public record Verdict(
+    Kind kind, Double value, double threshold, String reason, RecipeState without) {
   public enum Kind {
     BREACHED,
     /** Not breached and past the clear level: a firing alert may resolve. */
@@ -26,19 +29,24 @@ public record Verdict(Kind kind, Double value, double threshold, String reason) 
   }
 
   static Verdict unknown(String reason) {
-    return new Verdict(Kind.UNKNOWN, null, 0, reason);
+    return new Verdict(Kind.UNKNOWN, null, 0, reason, null);
   }
 
   static Verdict breached(Double value, double threshold, String reason) {
-    return new Verdict(Kind.BREACHED, value, threshold, reason);
+    return new Verdict(Kind.BREACHED, value, threshold, reason, null);
   }
 
   static Verdict clear(Double value, double threshold, String reason) {
-    return new Verdict(Kind.CLEAR, value, threshold, reason);
+    return new Verdict(Kind.CLEAR, value, threshold, reason, null);
   }
 
   static Verdict hold(Double value, double threshold, String reason) {
-    return new Verdict(Kind.HOLD, value, threshold, reason);
+    return new Verdict(Kind.HOLD, value, threshold, reason, null);
+  }
+
+  /** Whether this verdict is missing because the datasource could not be queried. */
+  boolean datasourceError() {
+    return without == RecipeState.ERROR;
   }
 
   /**
@@ -47,7 +55,9 @@ public record Verdict(Kind kind, Double value, double threshold, String reason) 
    */
   static Optional<Verdict> withoutEvidence(RecipeSnapshot s) {
     boolean judged = s.state() == RecipeState.OK || s.state() == RecipeState.BREACH;
-    return judged ? Optional.empty() : Optional.of(unknown(s.state().key()));
+    return judged
+        ? Optional.empty()
+        : Optional.of(new Verdict(Kind.UNKNOWN, null, 0, s.state().key(), s.state()));
   }
 
   static String fmt(double value) {

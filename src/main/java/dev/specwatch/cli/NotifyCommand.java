@@ -90,7 +90,7 @@ final class NotifyCommand implements Runnable {
               c.evaluation().window(),
               now,
               now,
-              "info",
+              dev.specwatch.model.Severity.INFO,
               false,
               Map.of(),
               Map.of(),

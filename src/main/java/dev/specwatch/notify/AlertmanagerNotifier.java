@@ -95,7 +95,7 @@ public final class AlertmanagerNotifier implements Notifier {
     if (t.position() != null) {
       labels.put("position", t.position().toString());
     }
-    labels.put("severity", t.severity());
+    labels.put("severity", t.severity().key());
     t.labels()
         .forEach(
             (k, v) -> {

@@ -51,7 +51,7 @@ public record SlackGroup(
   public record Member(
       String recipe,
       String rule,
-      String severity,
+      dev.specwatch.model.Severity severity,
       String headline,
       Instant firedAt,
       boolean listed,

@@ -11,6 +11,7 @@ import static com.slack.api.model.block.element.BlockElements.button;
 import com.slack.api.model.block.LayoutBlock;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.model.Severity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ final class SlackGroupMessages {
     int n = 0;
     // Critical first, then in the order they fired: what to read first on a phone.
     List<SlackGroup.Member> ordered = new ArrayList<>(g.members().values());
-    ordered.sort(java.util.Comparator.comparingInt((SlackGroup.Member m) -> rank(m.severity())));
+    ordered.sort(
+        java.util.Comparator.comparing(SlackGroup.Member::severity, Severity.LOUDEST_FIRST));
     for (SlackGroup.Member m : ordered) {
       if (n++ == SlackGroups.LISTED) {
         lines.add(
@@ -97,14 +99,6 @@ final class SlackGroupMessages {
                                 + " of the first · each recipe's signals and buttons are in the"
                                 + " thread")))));
     return blocks;
-  }
-
-  private static int rank(String severity) {
-    return switch (severity) {
-      case "critical" -> 0;
-      case "warning" -> 1;
-      default -> 2;
-    };
   }
 
   static String headline(SlackGroup g) {
@@ -166,7 +160,7 @@ final class SlackGroupMessages {
         members.stream()
             .collect(
                 Collectors.groupingBy(
-                    SlackGroup.Member::severity, java.util.TreeMap::new, Collectors.counting()));
+                    m -> m.severity().key(), java.util.TreeMap::new, Collectors.counting()));
     return by.entrySet().stream()
         .map(e -> e.getValue() + " " + SlackMessages.escape(e.getKey()))
         .collect(Collectors.joining(", "));
@@ -175,7 +169,8 @@ final class SlackGroupMessages {
   /** The plain-text fallback: the headline, the worst severity, the first recipes named. */
   static String text(SlackGroup g) {
     boolean critical =
-        g.members().values().stream().anyMatch(m -> m.firing() && m.severity().equals("critical"));
+        g.members().values().stream()
+            .anyMatch(m -> m.firing() && m.severity() == Severity.CRITICAL);
     long firing = g.members().values().stream().filter(SlackGroup.Member::firing).count();
     String recipes =
         g.members().values().stream()
@@ -193,9 +188,9 @@ final class SlackGroupMessages {
   private static String worst(SlackGroup g) {
     return g.members().values().stream()
         .filter(SlackGroup.Member::firing)
-        .map(SlackGroup.Member::severity)
+        .map(m -> m.severity().key())
         .findFirst()
-        .orElse("warning");
+        .orElse(Severity.WARNING.key());
   }
 
   /** The thread reply for a batch of recoveries. */

@@ -130,7 +130,7 @@ public final class SlackMessages {
       return "[TEST] " + headline(t);
     }
     return switch (t.kind()) {
-      case FIRING -> "[" + t.severity().toUpperCase(Locale.ROOT) + "] " + headline(t);
+      case FIRING -> "[" + t.severity().key().toUpperCase(Locale.ROOT) + "] " + headline(t);
       case RESOLVED ->
           self(t)
               ? "[RESOLVED] " + selfTitle(t) + ", after " + duration(t.since(), t.at())
@@ -198,7 +198,7 @@ public final class SlackMessages {
                             (firing ? "Since " : "Fired ")
                                 + since
                                 + " · "
-                                + escape(t.severity())
+                                + escape(t.severity().key())
                                 + (self(t) ? "" : " · rule `" + escape(rule(t)) + "`")
                                 + " · window "
                                 + Durations.format(t.window())

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -100,7 +101,7 @@ public final class StatusViews {
             (recipe, m) -> {
               List<Test> tests = new ArrayList<>();
               state.detectors().entrySet().stream()
-                  .filter(e -> e.getKey().startsWith(recipe + "/"))
+                  .filter(e -> AlertKey.parse(e.getKey()).recipe().equals(recipe))
                   .forEach(
                       e ->
                           tests.add(
@@ -144,7 +145,7 @@ public final class StatusViews {
               a.phase().name().toLowerCase(Locale.ROOT),
               a.value(),
               a.threshold(),
-              a.severity(),
+              a.severity().key(),
               a.activeSince().toString(),
               text(a.firingSince()),
               text(a.frozenSince())));

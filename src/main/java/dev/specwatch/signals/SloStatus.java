@@ -1,6 +1,7 @@
 package dev.specwatch.signals;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ public record SloStatus(
    * long}.
    */
   public record BurnWindow(
-      Duration longWindow, Duration shortWindow, double budgetShare, String severity) {
+      Duration longWindow, Duration shortWindow, double budgetShare, Severity severity) {
     /** The burn-rate factor for this pair and period: 14.4 for 1h/5m over 30 days. */
     public double factor(Duration period) {
       return budgetShare * period.toSeconds() / (double) longWindow.toSeconds();
@@ -36,10 +37,10 @@ public record SloStatus(
   /** The SRE workbook's four pairs: two page, two open tickets. */
   public static final List<BurnWindow> WINDOWS =
       List.of(
-          new BurnWindow(Duration.ofHours(1), Duration.ofMinutes(5), 0.02, "critical"),
-          new BurnWindow(Duration.ofHours(6), Duration.ofMinutes(30), 0.05, "critical"),
-          new BurnWindow(Duration.ofDays(1), Duration.ofHours(2), 0.10, "warning"),
-          new BurnWindow(Duration.ofDays(3), Duration.ofHours(6), 0.10, "warning"));
+          new BurnWindow(Duration.ofHours(1), Duration.ofMinutes(5), 0.02, Severity.CRITICAL),
+          new BurnWindow(Duration.ofHours(6), Duration.ofMinutes(30), 0.05, Severity.CRITICAL),
+          new BurnWindow(Duration.ofDays(1), Duration.ofHours(2), 0.10, Severity.WARNING),
+          new BurnWindow(Duration.ofDays(3), Duration.ofHours(6), 0.10, Severity.WARNING));
 
   /** The first burning pair given per-window burn rates, or null. */
   static BurnWindow burning(Map<Duration, Double> burn, Duration period) {

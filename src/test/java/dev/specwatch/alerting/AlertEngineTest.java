@@ -349,7 +349,7 @@ class AlertEngineTest {
     assertThat(t.window()).isEqualTo(WINDOW);
     assertThat(t.since()).isEqualTo(T0);
     assertThat(t.at()).isEqualTo(T0.plusSeconds(120));
-    assertThat(t.severity()).isEqualTo("warning");
+    assertThat(t.severity()).isEqualTo(dev.specwatch.model.Severity.WARNING);
   }
 
   private static SignalValues values(double acceptance, double drafts) {

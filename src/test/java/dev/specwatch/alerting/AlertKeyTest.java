@@ -80,7 +80,7 @@ class AlertKeyTest {
             null,
             null,
             0.5,
-            "warning",
+            dev.specwatch.model.Severity.WARNING,
             true);
     assertThat(a.key().id()).isEqualTo(a.id());
     assertThat(a.key().specwatch()).isFalse();

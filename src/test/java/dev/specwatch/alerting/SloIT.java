@@ -113,7 +113,7 @@ class SloIT {
               t -> {
                 assertThat(t.alertId()).isEqualTo("slo/slo_burn");
                 assertThat(t.kind()).isEqualTo(Transition.Kind.FIRING);
-                assertThat(t.severity()).isEqualTo("critical");
+                assertThat(t.severity()).isEqualTo(dev.specwatch.model.Severity.CRITICAL);
                 assertThat(t.reason()).startsWith("SLO burn: 100.0x over 1h");
               });
     }

@@ -278,7 +278,7 @@ class RedactionBoundaryTest {
         Duration.ofMinutes(5),
         now,
         now,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         false,
         Map.of(),
         Map.of("model_name", "m"),

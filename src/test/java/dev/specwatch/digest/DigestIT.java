@@ -183,7 +183,7 @@ class DigestIT {
         Duration.ofMinutes(5),
         since,
         at,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         false,
         Map.of(),
         Map.of("model_name", "Qwen/Qwen3-235B-A22B-Instruct-2507"),

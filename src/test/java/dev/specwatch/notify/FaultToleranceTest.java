@@ -67,7 +67,7 @@ class FaultToleranceTest {
         Duration.ofMinutes(5),
         now.minusSeconds(60),
         now,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         false,
         Map.of(),
         Map.of(),

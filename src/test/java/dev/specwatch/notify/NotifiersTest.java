@@ -44,7 +44,7 @@ class NotifiersTest {
         Duration.ofMinutes(5),
         t.minusSeconds(300),
         t,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         false,
         Map.of(),
         Map.of("model_name", "m"),

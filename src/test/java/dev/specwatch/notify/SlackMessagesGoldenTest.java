@@ -8,6 +8,7 @@ import com.slack.api.util.json.GsonFactory;
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.model.Severity;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class SlackMessagesGoldenTest {
       double threshold,
       Instant since,
       Instant at,
-      String severity) {
+      Severity severity) {
     return new Transition(
         seq,
         alertId,
@@ -95,7 +96,7 @@ class SlackMessagesGoldenTest {
               0.45,
               T0.minusSeconds(300),
               T0.plusSeconds(i * 3L + (i == 4 ? 2 : 0)),
-              i == 4 ? "critical" : "warning");
+              i == 4 ? Severity.CRITICAL : Severity.WARNING);
       SlackGroup.Member m = SlackGroup.Member.of(t);
       if (recovered) {
         Transition r =
@@ -156,7 +157,7 @@ class SlackMessagesGoldenTest {
                   0.45,
                   T0.minusSeconds(300),
                   T0,
-                  "warning");
+                  Severity.WARNING);
       case "firing-change" ->
           t =
               transition(
@@ -170,7 +171,7 @@ class SlackMessagesGoldenTest {
                   0.77,
                   T0.minusSeconds(240),
                   T0,
-                  "warning");
+                  Severity.WARNING);
       case "resolved" ->
           t =
               transition(
@@ -183,7 +184,7 @@ class SlackMessagesGoldenTest {
                   0.45,
                   T0,
                   T0.plusSeconds(1260),
-                  "warning");
+                  Severity.WARNING);
       case "datasource" ->
           t =
               new Transition(
@@ -199,7 +200,7 @@ class SlackMessagesGoldenTest {
                   Duration.ofMinutes(5),
                   T0.minusSeconds(180),
                   T0,
-                  "critical",
+                  dev.specwatch.model.Severity.CRITICAL,
                   false,
                   Map.of(),
                   Map.of(),
@@ -219,7 +220,7 @@ class SlackMessagesGoldenTest {
                   Duration.ofMinutes(5),
                   T0,
                   T0,
-                  "info",
+                  dev.specwatch.model.Severity.INFO,
                   false,
                   Map.of(),
                   Map.of(),

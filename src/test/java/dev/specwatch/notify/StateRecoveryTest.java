@@ -199,7 +199,7 @@ class StateRecoveryTest {
             Duration.ofMinutes(5),
             T0,
             T0,
-            "critical",
+            dev.specwatch.model.Severity.CRITICAL,
             false,
             Map.of(),
             Map.of(),

@@ -25,6 +25,7 @@ class SloStatusTest {
     Map<Duration, Double> both = Map.of(Duration.ofHours(1), 20.0, Duration.ofMinutes(5), 15.0);
     assertThat(SloStatus.burning(both, month)).isEqualTo(SloStatus.WINDOWS.get(0));
     Map<Duration, Double> slow = Map.of(Duration.ofDays(3), 1.5, Duration.ofHours(6), 1.2);
-    assertThat(SloStatus.burning(slow, month).severity()).isEqualTo("warning");
+    assertThat(SloStatus.burning(slow, month).severity())
+        .isEqualTo(dev.specwatch.model.Severity.WARNING);
   }
 }

@@ -36,7 +36,7 @@ public final class Transitions {
         Duration.ofMinutes(5),
         at,
         at,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         false,
         Map.of(),
         Map.of(),
@@ -57,7 +57,7 @@ public final class Transitions {
         null,
         0.41,
         0.45,
-        "warning",
+        dev.specwatch.model.Severity.WARNING,
         true);
   }
 }
