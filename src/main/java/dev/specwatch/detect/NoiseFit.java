@@ -141,19 +141,8 @@ public final class NoiseFit {
       double phi,
       double cut,
       int blockSteps) {
-    List<StepSample> blocks = new ArrayList<>();
-    for (StepSample s : active) {
-      if (s.blockTrials() >= MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
-        blocks.add(s);
-      }
-    }
-    long spacing = Long.MAX_VALUE;
-    for (int i = 1; i < blocks.size(); i++) {
-      long d = Duration.between(blocks.get(i - 1).at(), blocks.get(i).at()).toMillis();
-      if (d > 0) {
-        spacing = Math.min(spacing, d);
-      }
-    }
+    List<StepSample> blocks = blocks(active);
+    long spacing = spacing(blocks);
     if (spacing == Long.MAX_VALUE) {
       return null;
     }
@@ -223,22 +212,11 @@ public final class NoiseFit {
       double cut,
       int blockSteps,
       double base) {
-    List<StepSample> blocks = new ArrayList<>();
-    for (StepSample s : active) {
-      if (s.blockTrials() >= MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
-        blocks.add(s);
-      }
-    }
+    List<StepSample> blocks = blocks(active);
     if (blocks.size() < 2) {
       return Optional.empty();
     }
-    long spacing = Long.MAX_VALUE;
-    for (int i = 1; i < blocks.size(); i++) {
-      long d = Duration.between(blocks.get(i - 1).at(), blocks.get(i).at()).toMillis();
-      if (d > 0) {
-        spacing = Math.min(spacing, d);
-      }
-    }
+    long spacing = spacing(blocks);
     Optional<Scale> widest = Optional.empty();
     for (int m : SCALES) {
       List<Double> extras = new ArrayList<>();
@@ -291,6 +269,29 @@ public final class NoiseFit {
       }
     }
     return widest;
+  }
+
+  /** The samples whose block is known and busy enough to count. */
+  private static List<StepSample> blocks(List<StepSample> active) {
+    List<StepSample> blocks = new ArrayList<>();
+    for (StepSample s : active) {
+      if (s.blockTrials() >= MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
+        blocks.add(s);
+      }
+    }
+    return blocks;
+  }
+
+  /** The smallest positive time between consecutive blocks (a block's length), or MAX_VALUE. */
+  private static long spacing(List<StepSample> blocks) {
+    long spacing = Long.MAX_VALUE;
+    for (int i = 1; i < blocks.size(); i++) {
+      long d = Duration.between(blocks.get(i - 1).at(), blocks.get(i).at()).toMillis();
+      if (d > 0) {
+        spacing = Math.min(spacing, d);
+      }
+    }
+    return spacing;
   }
 
   /** φ ≥ 1 and τ² ≥ 0 minimizing Σ (r² − φ b − τ²)². */

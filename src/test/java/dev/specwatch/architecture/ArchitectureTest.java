@@ -193,6 +193,47 @@ class ArchitectureTest {
     assertThat(silent).as("catch blocks that only hold a comment").isEmpty();
   }
 
+  /**
+   * Every test that runs {@code specwatch run} (as a process, or in-process) writes its config with
+   * {@code testing.DaemonProcess.Config}, and only that fixture starts the process: one place to
+   * change when the daemon's config or start-up changes. The benches are left out (their daemons
+   * run with heap limits and ports of their own).
+   */
+  @Test
+  void everyTestThatRunsTheDaemonUsesTheSharedFixture() throws IOException {
+    List<String> own = new java.util.ArrayList<>();
+    int runners = 0;
+    try (Stream<Path> files = Files.walk(Path.of("src/test/java/dev/specwatch"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        String name = p.toString().replace('\\', '/');
+        if (name.endsWith("/testing/DaemonProcess.java")
+            || name.endsWith("/schedule/DaemonAccess.java")
+            || name.endsWith("/schedule/DaemonBench.java")
+            || name.contains("/bench/")
+            || name.endsWith("/ArchitectureTest.java")) {
+          continue;
+        }
+        String text = Files.readString(p);
+        boolean runsDaemon =
+            text.contains("DaemonAccess.start(")
+                || text.contains("new Daemon(")
+                || text.contains("DaemonProcess.start(")
+                || text.contains("\"-jar\"");
+        if (!runsDaemon) {
+          continue;
+        }
+        runners++;
+        if (text.contains("\"-jar\"")
+            || text.contains("prometheus: {url:")
+            || !text.contains("DaemonProcess.Config")) {
+          own.add(name);
+        }
+      }
+    }
+    assertThat(runners).as("tests that run the daemon").isGreaterThanOrEqualTo(8);
+    assertThat(own).as("tests that write the daemon's config or start it on their own").isEmpty();
+  }
+
   private static long lines(Path p) {
     try (Stream<String> lines = Files.lines(p)) {
       return lines.count();

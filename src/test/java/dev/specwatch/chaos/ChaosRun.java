@@ -1,14 +1,11 @@
 package dev.specwatch.chaos;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.specwatch.testing.BoundPort;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,10 +43,9 @@ final class ChaosRun implements AutoCloseable {
   final Path config;
   final Path log;
   final boolean asNobody;
-  final HttpClient http = HttpClient.newHttpClient();
   private final HttpServer webhook;
   private final List<String[]> webhookEvents = Collections.synchronizedList(new ArrayList<>());
-  private Process daemon;
+  private volatile DaemonProcess daemon;
 
   private ChaosRun(Path dir, boolean asNobody) throws Exception {
     this.dir = dir;
@@ -73,41 +69,22 @@ final class ChaosRun implements AutoCloseable {
         });
     webhook.start();
     this.fleet = Fleet.start("/dev/specwatch/testing/chaos.yaml");
-    Files.createDirectories(dir.resolve("alerts"));
-    Files.writeString(
-        dir.resolve("alerts/chaos.yaml"),
-        """
-        recipe: chaos
-        match: {job: vllm, model_name: it/chaos}
-        num_speculative_tokens: 3
-        min_drafts: 10
-        for: 2s
-        keep_firing_for: 2s
-        thresholds:
-          acceptance_rate: {below: 0.45, clear_above: 0.5}
-        """);
-    this.config = dir.resolve("specwatch.yaml");
-    Files.writeString(
-        config,
-        "prometheus: {url: \""
-            + fleet.prometheus().baseUri()
-            + "\"}\n"
-            + "evaluation: {interval: 1s, window: 10s}\n"
-            + "policies: alerts\nstate: {dir: state}\n"
-            + "server: {listen: \"127.0.0.1:0\"}\n"
-            + "notifiers:\n  - {type: slack, token: "
-            + TOKEN
-            + ", channel: \"#mtp\", api_url: \""
-            + slack.apiUrl()
+    DaemonProcess.policy(
+        dir.resolve("alerts"), "chaos", "it/chaos", "for: 2s\nkeep_firing_for: 2s\n");
+    this.config =
+        DaemonProcess.Config.of(fleet.prometheus().baseUri())
+            .evaluation("1s", "10s")
             // A lone alert waits its group_wait, then goes alone: the grouping path in every fault.
-            + "\", grouping: {group_wait: 2s}}\n  - {type: webhook, url: \"http://127.0.0.1:"
-            + webhook.getAddress().getPort()
-            + "/hook\"}\n");
+            .slack(TOKEN, slack.apiUrl(), "grouping: {group_wait: 2s}")
+            .webhook("http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
+            .write(dir.resolve("specwatch.yaml"));
     this.log = dir.resolve("specwatch.log");
     if (asNobody) {
       // Everything the daemon reads is readable by nobody; its state directory is its own.
       Files.copy(
-          Path.of(jarPath()), dir.resolve("specwatch.jar"), StandardCopyOption.REPLACE_EXISTING);
+          Path.of(DaemonProcess.jarPath()),
+          dir.resolve("specwatch.jar"),
+          StandardCopyOption.REPLACE_EXISTING);
       Files.createDirectories(dir.resolve("state"));
       exec("chmod", "-R", "a+rX", dir.toString());
       exec("chown", "-R", "65534:65534", dir.resolve("state").toString());
@@ -126,33 +103,17 @@ final class ChaosRun implements AutoCloseable {
     return run;
   }
 
-  static String jarPath() {
-    return Path.of(System.getProperty("specwatch.jar", "target/specwatch.jar"))
-        .toAbsolutePath()
-        .toString();
-  }
-
   void startDaemon() throws IOException {
-    List<String> cmd = new ArrayList<>();
-    if (asNobody) {
-      cmd.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
-    }
-    cmd.addAll(
-        List.of(
-            "java",
-            "-jar",
-            asNobody ? dir.resolve("specwatch.jar").toString() : jarPath(),
-            "run",
-            "--config",
-            config.toString()));
-    long offset = BoundPort.end(log);
     daemon =
-        new ProcessBuilder(cmd)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    port = BoundPort.fromLog(daemon, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
+        DaemonProcess.start(
+            config,
+            log,
+            dir,
+            asNobody
+                ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--")
+                : List.of(),
+            asNobody ? dir.resolve("specwatch.jar").toString() : DaemonProcess.jarPath());
+    port = daemon.port();
   }
 
   void awaitReady() throws Exception {
@@ -163,39 +124,19 @@ final class ChaosRun implements AutoCloseable {
 
   /** Whether /readyz answers 200 within {@code within}. */
   boolean ready(Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        if (get("/readyz").statusCode() == 200) {
-          return true;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    return false;
+    return daemon.ready(within);
   }
 
   void kill9() throws InterruptedException {
-    daemon.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    daemon.kill9();
   }
 
   HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(5))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return daemon.get(path);
   }
 
   HttpResponse<String> reload() throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/reload"))
-            .timeout(Duration.ofSeconds(30))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return daemon.post("/-/reload", null, null, Duration.ofSeconds(30));
   }
 
   /** Sleeps until {@code offset} into the simulator's timeline. */
@@ -340,7 +281,7 @@ final class ChaosRun implements AutoCloseable {
   @Override
   public void close() {
     if (daemon != null) {
-      daemon.destroyForcibly();
+      daemon.close();
     }
     slack.close();
     webhook.stop(0);

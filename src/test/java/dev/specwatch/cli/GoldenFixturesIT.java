@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.specwatch.testing.BoundPort;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FixtureServer;
 import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
@@ -250,7 +250,7 @@ class GoldenFixturesIT {
       assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
 
       discoverListsEveryModelWithItsEngine(config, at);
-      theDaemonFiresOnTheBreachingShapeOnly(config);
+      theDaemonFiresOnTheBreachingShapeOnly(prometheus.baseUri());
     }
   }
 
@@ -258,30 +258,18 @@ class GoldenFixturesIT {
    * The daemon on the same Prometheus: the gauges-only SGLang recipe fires (its acceptance 0.4375
    * is under its line, for: 0s), no other shape does, and the API carries every recipe's form.
    */
-  private void theDaemonFiresOnTheBreachingShapeOnly(Path config) throws Exception {
-    Path daemonConfig = dir.resolve("daemon.yaml");
-    Files.writeString(
-        daemonConfig,
-        Files.readString(config)
-            + "state: {dir: "
-            + dir.resolve("state")
-            + "}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n  - {type: log}\n",
-        StandardCharsets.UTF_8);
+  private void theDaemonFiresOnTheBreachingShapeOnly(URI prometheus) throws Exception {
+    // The policies of check's config (alerts/), evaluated as check does (30 s window, every 5 s).
+    Path daemonConfig =
+        DaemonProcess.Config.of(prometheus)
+            .evaluation("5s", "30s")
+            .log()
+            .write(dir.resolve("daemon.yaml"));
     Path log = dir.resolve("daemon.log");
     Files.writeString(log, "");
-    Process daemon =
-        new ProcessBuilder(
-                "java",
-                "-jar",
-                System.getProperty("specwatch.jar", "target/specwatch.jar"),
-                "run",
-                "--config",
-                daemonConfig.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+    DaemonProcess daemon = DaemonProcess.start(daemonConfig, log);
     try {
-      int port = BoundPort.fromLog(daemon, log, 0, BoundPort.SPECWATCH, Duration.ofSeconds(60));
+      int port = daemon.port();
       HttpClient http = HttpClient.newHttpClient();
       await()
           .atMost(Duration.ofSeconds(60))
@@ -299,8 +287,7 @@ class GoldenFixturesIT {
       assertThat(recipes)
           .allSatisfy(r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
     } finally {
-      daemon.destroy();
-      daemon.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+      daemon.stop(Duration.ofSeconds(20));
     }
     assertThat(Files.readString(log)).contains("sglang-gauges-only").doesNotContain("Exception");
   }

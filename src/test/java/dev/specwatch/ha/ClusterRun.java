@@ -2,15 +2,13 @@ package dev.specwatch.ha;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.specwatch.testing.BoundPort;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.HeldClock;
 import dev.specwatch.testing.PostgresDatabase;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +65,7 @@ final class ClusterRun implements AutoCloseable {
     final Path config;
     final Path log;
     Process process;
+    private DaemonProcess daemon;
 
     Replica(int index) throws IOException {
       this.index = index;
@@ -77,39 +76,17 @@ final class ClusterRun implements AutoCloseable {
 
     /** Its config, with Slack's {@code grouping} (a flow mapping). */
     void write(String grouping) throws IOException {
-      Files.writeString(
-          config,
-          "prometheus: {url: \""
-              + fleet.prometheus().baseUri()
-              + "\"}\n"
-              + "evaluation: {interval: 1s, window: 10s}\n"
-              + "policies: alerts\n"
-              + "state:\n  backend: postgres\n  url: \""
-              + url
-              + "\"\n  user: postgres\n  password: \""
-              + DB_PASSWORD
-              + "\"\n  shards: "
-              + SHARDS
-              + "\n  checkin_interval: 1s\n"
-              + "server: {listen: \"127.0.0.1:0\"}\n"
-              + "notifiers:\n  - {type: slack, token: "
-              + TOKEN
-              + ", channel: \"#mtp\", api_url: \""
-              + slack.apiUrl()
-              + "\", grouping: "
-              + grouping
-              + "}\n");
+      DaemonProcess.Config.of(fleet.prometheus().baseUri())
+          .evaluation("1s", "10s")
+          .postgres(url, DB_PASSWORD, SHARDS, "1s")
+          .slack(TOKEN, slack.apiUrl(), "grouping: " + grouping)
+          .write(config);
     }
 
     void start() throws IOException {
-      long offset = BoundPort.end(log);
-      process =
-          new ProcessBuilder("java", "-jar", jarPath(), "run", "--config", config.toString())
-              .directory(dir.toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-      port = BoundPort.fromLog(process, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
+      daemon = DaemonProcess.start(config, log, dir, List.of(), DaemonProcess.jarPath());
+      process = daemon.process();
+      port = daemon.port();
     }
 
     /** The replica's name in the cluster: host-pid. */
@@ -122,40 +99,23 @@ final class ClusterRun implements AutoCloseable {
     }
 
     void kill9() throws InterruptedException {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      daemon.kill9();
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-              .timeout(Duration.ofSeconds(5))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+      return daemon.get(path);
     }
 
     JsonNode json(String path) throws IOException, InterruptedException {
-      return JSON.readTree(get(path).body());
+      return daemon.json(path);
     }
 
     HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-      return http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-              .timeout(Duration.ofSeconds(5))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body))
-              .build(),
-          HttpResponse.BodyHandlers.ofString());
+      return daemon.post(path, body);
     }
 
     boolean ready() {
-      try {
-        return get("/readyz").statusCode() == 200;
-      } catch (IOException e) {
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
+      return daemon.ready();
     }
 
     String logText() throws IOException {
@@ -209,26 +169,13 @@ final class ClusterRun implements AutoCloseable {
     this.database = database;
     this.slack = new FakeSlackApi();
     this.fleet = Fleet.startHeld("/dev/specwatch/testing/" + timeline, this.timeline);
-    Files.createDirectories(dir.resolve("alerts"));
     for (String recipe : recipes) {
-      Files.writeString(
-          dir.resolve("alerts/" + recipe + ".yaml"),
-          "recipe: "
-              + recipe
-              + "\nmatch: {job: vllm, model_name: it/"
-              + recipe
-              + "}\nnum_speculative_tokens: 3\nmin_drafts: 10\nfor: 2s\nkeep_firing_for: 2s\n"
-              + "thresholds:\n  acceptance_rate: {below: 0.45, clear_above: 0.5}\n");
+      DaemonProcess.policy(
+          dir.resolve("alerts"), recipe, "it/" + recipe, "for: 2s\nkeep_firing_for: 2s\n");
     }
     for (int i = 0; i < replicas; i++) {
       this.replicas.add(new Replica(i));
     }
-  }
-
-  static String jarPath() {
-    return Path.of(System.getProperty("specwatch.jar", "target/specwatch.jar"))
-        .toAbsolutePath()
-        .toString();
   }
 
   /** Starts every replica, waits until each is ready, then starts the scenario's timeline. */

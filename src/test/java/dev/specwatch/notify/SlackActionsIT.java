@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.FakeSocketMode;
 import dev.specwatch.testing.Fleet;
@@ -38,29 +39,14 @@ class SlackActionsIT {
         FakeSlackApi slack = new FakeSlackApi();
         FakeSocketMode socket = new FakeSocketMode()) {
       slack.socketMode(socket.url());
-      Files.createDirectories(dir.resolve("alerts"));
-      Files.writeString(
-          dir.resolve("alerts/daemon.yaml"),
-          """
-          recipe: daemon
-          match: {job: vllm, model_name: it/daemon}
-          num_speculative_tokens: 3
-          min_drafts: 10
-          for: 4s
-          thresholds:
-            acceptance_rate: {below: 0.45}
-          """);
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config,
-          "prometheus: {url: \""
-              + fleet.prometheus().baseUri()
-              + "\"}\nevaluation: {interval: 2s, window: 15s}\npolicies: alerts\n"
-              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n"
-              + "  - {type: slack, token: xoxb-actions-bot-2024, app_token:"
-              + " xapp-actions-app-2024, channel: \"#mtp\", api_url: \""
-              + slack.apiUrl()
-              + "\", grouping: {group_wait: 2s}}\n");
+      DaemonProcess.policy(dir.resolve("alerts"), "daemon", "it/daemon", "for: 4s\n");
+      Path config =
+          DaemonProcess.Config.of(fleet.prometheus().baseUri())
+              .slack(
+                  "xoxb-actions-bot-2024",
+                  slack.apiUrl(),
+                  "app_token: xapp-actions-app-2024, grouping: {group_wait: 2s}")
+              .write(dir.resolve("specwatch.yaml"));
       try (var daemon =
           DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
         assertThat(socket.awaitClient(30)).as("the daemon opened Socket Mode").isTrue();

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.specwatch.testing.BoundPort;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import java.io.IOException;
@@ -49,71 +49,34 @@ class DaemonIT {
   /** The port the daemon last started bound (it is told port 0). */
   int port;
 
+  /** The daemon last started. */
+  DaemonProcess current;
+
   private Process run(Path config, Path log) throws IOException {
-    long offset = BoundPort.end(log);
-    String jar = System.getProperty("specwatch.jar", "target/specwatch.jar");
-    Process p =
-        new ProcessBuilder(
-                "java",
-                "-jar",
-                jar,
-                "run",
-                "--config",
-                config.toString(),
-                "--shutdown-timeout",
-                "10s")
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    processes.add(p);
-    port = BoundPort.fromLog(p, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60));
-    return p;
+    current = DaemonProcess.start(config, log, "--shutdown-timeout", "10s");
+    processes.add(current.process());
+    port = current.port();
+    return current.process();
   }
 
   private HttpResponse<String> get(int port, String path, boolean auth) throws Exception {
-    HttpRequest.Builder r =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(5));
-    if (auth) {
-      r.header("Authorization", "Bearer " + API_TOKEN);
-    }
-    return http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(port).isEqualTo(current.port());
+    return current.get(path, auth ? API_TOKEN : null);
   }
 
   @Test
   void regressionPostsOnceSurvivesKill9AndRecoveryUpdatesTheSameMessage() throws Exception {
     try (Fleet fleet = Fleet.start("/dev/specwatch/testing/daemon-it.yaml");
         FakeSlackApi slack = new FakeSlackApi()) {
-      Files.createDirectories(dir.resolve("alerts"));
-      Files.writeString(
-          dir.resolve("alerts/daemon.yaml"),
-          """
-          recipe: daemon
-          match: {job: vllm, model_name: it/daemon}
-          num_speculative_tokens: 3
-          min_drafts: 10
-          for: 4s
-          keep_firing_for: 4s
-          thresholds:
-            acceptance_rate: {below: 0.45, clear_above: 0.5}
-          """,
-          StandardCharsets.UTF_8);
+      DaemonProcess.policy(
+          dir.resolve("alerts"), "daemon", "it/daemon", "for: 4s\nkeep_firing_for: 4s\n");
       Path config = dir.resolve("specwatch.yaml");
       String text =
-          "prometheus: {url: \""
-              + fleet.prometheus().baseUri()
-              + "\"}\n"
-              + "evaluation: {interval: 2s, window: 15s}\n"
-              + "policies: alerts\nstate: {dir: state}\n"
-              + "server: {listen: \"127.0.0.1:0\", bearer_token: "
-              + API_TOKEN
-              + "}\n"
-              + "notifiers:\n  - {type: slack, token: "
-              + SLACK_TOKEN
-              + ", channel: \"#mtp\","
-              + " api_url: \""
-              + slack.apiUrl()
-              + "\", grouping: {group_wait: 2s}}\n  - {type: log}\n";
+          DaemonProcess.Config.of(fleet.prometheus().baseUri())
+              .bearerToken(API_TOKEN)
+              .slack(SLACK_TOKEN, slack.apiUrl(), "grouping: {group_wait: 2s}")
+              .log()
+              .text();
       Files.writeString(config, text, StandardCharsets.UTF_8);
       Path log = dir.resolve("specwatch.log");
 
@@ -148,13 +111,7 @@ class DaemonIT {
 
       // A broken config is rejected and the old one keeps running.
       Files.writeString(config, text + "evaluation: [broken\n", StandardCharsets.UTF_8);
-      HttpResponse<String> reload =
-          http.send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/reload"))
-                  .header("Authorization", "Bearer " + API_TOKEN)
-                  .POST(HttpRequest.BodyPublishers.noBody())
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> reload = post(port, "/-/reload");
       assertThat(reload.statusCode()).isEqualTo(400);
       assertThat(reload.body()).contains("not valid YAML");
       Files.writeString(config, text, StandardCharsets.UTF_8);
@@ -198,25 +155,12 @@ class DaemonIT {
 
   private static void policy(Path alerts, String recipe, String model, String extra)
       throws IOException {
-    Files.writeString(
-        alerts.resolve(recipe + ".yaml"),
-        "recipe: "
-            + recipe
-            + "\nmatch: {job: vllm, model_name: \""
-            + model
-            + "\"}\nnum_speculative_tokens: 3\nmin_drafts: 10\n"
-            + "thresholds: {acceptance_rate: {below: 0.45}}\n"
-            + extra,
-        StandardCharsets.UTF_8);
+    DaemonProcess.policy(alerts, recipe, model, extra);
   }
 
   private HttpResponse<String> post(int port, String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .header("Authorization", "Bearer " + API_TOKEN)
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    assertThat(port).isEqualTo(current.port());
+    return current.post(path, null, API_TOKEN, Duration.ofSeconds(30));
   }
 
   private static double evaluations(String metrics) {
@@ -234,16 +178,12 @@ class DaemonIT {
     policy(alerts, "steady", "it/steady-mtp", "slo: {objective: 0.99, acceptance_rate: 0.5}\n");
     // A typo in model_name: the recipe can never alert, and the daemon says why, once.
     policy(alerts, "typo", "it/steady-mpt", "");
-    Path config = dir.resolve("specwatch.yaml");
-    Files.writeString(
-        config,
-        "prometheus: {url: \""
-            + fleet.prometheus().baseUri()
-            + "\"}\nevaluation: {interval: 1s, window: 15s}\npolicies: alerts\n"
-            + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\", bearer_token: "
-            + API_TOKEN
-            + "}\nnotifiers:\n  - {type: log}\n",
-        StandardCharsets.UTF_8);
+    Path config =
+        DaemonProcess.Config.of(fleet.prometheus().baseUri())
+            .evaluation("1s", "15s")
+            .bearerToken(API_TOKEN)
+            .log()
+            .write(dir.resolve("specwatch.yaml"));
     Path log = dir.resolve("specwatch.log");
     Process daemon = run(config, log);
     await()

@@ -8,6 +8,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.ha.Database;
 import dev.specwatch.ha.PgStateStore;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.PostgresDatabase;
 import dev.specwatch.testing.Transitions;
 import java.nio.file.Files;
@@ -55,14 +56,11 @@ class ShardRetirementIT {
           dir.resolve("alerts/qwen.yaml"),
           "recipe: qwen\nmatch: {model_name: qwen}\nnum_speculative_tokens: 3\n"
               + "thresholds: {acceptance_rate: {below: 0.45}}\n");
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config,
-          "prometheus: {url: \"http://127.0.0.1:9\"}\npolicies: alerts\n"
-              + "state: {backend: postgres, url: \""
-              + pg.url()
-              + "\", user: postgres, shards: 2}\n"
-              + "server: {listen: \"127.0.0.1:0\"}\nnotifiers: [{type: log}]\n");
+      Path config =
+          DaemonProcess.Config.of(java.net.URI.create("http://127.0.0.1:9"))
+              .postgres(pg.url(), null, 2, null)
+              .log()
+              .write(dir.resolve("specwatch.yaml"));
       Daemon daemon = new Daemon(config, new ConfigLoader(k -> null), Clock.systemUTC());
       daemon.start();
       daemon.stop(Duration.ofSeconds(10));

@@ -6,6 +6,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
 import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.HeadlessChromium;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.file.Files;
@@ -70,13 +71,10 @@ class SpeedupPageIT {
             + "num_speculative_tokens: 0\n");
     WebDriver browser = HeadlessChromium.start(dir, "1200,1400");
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config,
-          "prometheus: {url: \""
-              + prometheus.baseUri()
-              + "\"}\nevaluation: {interval: 5s, window: 5m}\npolicies: alerts\n"
-              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\n");
+      Path config =
+          DaemonProcess.Config.of(prometheus.baseUri())
+              .evaluation("5s", "5m")
+              .write(dir.resolve("specwatch.yaml"));
       try (var daemon =
           DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
         String page = "http://127.0.0.1:" + daemon.port() + "/recipes/eagle";

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.schedule.DaemonAccess;
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.HeadlessChromium;
@@ -70,33 +71,16 @@ class WebUiIT {
     HeldClock timeline = new HeldClock();
     try (Fleet fleet = Fleet.startHeld("/dev/specwatch/testing/daemon-it.yaml", timeline);
         FakeSlackApi slack = new FakeSlackApi()) {
-      Files.createDirectories(dir.resolve("alerts"));
-      Files.writeString(
-          dir.resolve("alerts/daemon.yaml"),
-          """
-          recipe: daemon
-          match: {job: vllm, model_name: it/daemon}
-          num_speculative_tokens: 3
-          min_drafts: 10
-          for: 4s
-          keep_firing_for: 4s
-          thresholds:
-            acceptance_rate: {below: 0.45, clear_above: 0.5}
-          """);
+      DaemonProcess.policy(
+          dir.resolve("alerts"), "daemon", "it/daemon", "for: 4s\nkeep_firing_for: 4s\n");
       Files.writeString(
           dir.resolve("alerts/hostile.yaml"),
           "recipe: \"<script>alert(1)</script>\"\nmatch: {model_name: '\"x\" \\ y'}\n"
               + "num_speculative_tokens: 2\n");
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config,
-          "prometheus: {url: \""
-              + fleet.prometheus().baseUri()
-              + "\"}\nevaluation: {interval: 2s, window: 15s}\npolicies: alerts\n"
-              + "state: {dir: state}\nserver: {listen: \"127.0.0.1:0\"}\nnotifiers:\n  - {type: slack, token: xoxb-ui-planted-2024, channel: \"#mtp\","
-              + " api_url: \""
-              + slack.apiUrl()
-              + "\", grouping: {group_wait: 2s}}\n");
+      Path config =
+          DaemonProcess.Config.of(fleet.prometheus().baseUri())
+              .slack("xoxb-ui-planted-2024", slack.apiUrl(), "grouping: {group_wait: 2s}")
+              .write(dir.resolve("specwatch.yaml"));
       try (var daemon =
           DaemonAccess.start(config, new ConfigLoader(k -> null), Clock.systemUTC())) {
         String base = "http://127.0.0.1:" + daemon.port();
