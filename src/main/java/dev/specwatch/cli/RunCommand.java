@@ -10,7 +10,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.quartz.SchedulerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,6 +29,8 @@ import picocli.CommandLine.Spec;
       "Evaluates every recipe each evaluation.interval, fires and resolves alerts, delivers notifications, serves /healthz /readyz /metrics /api/v1/... . SIGHUP or POST /-/reload reloads the config; SIGTERM stops cleanly (exit 0)."
     })
 final class RunCommand implements Callable<Integer> {
+  private static final Logger logger = LoggerFactory.getLogger(RunCommand.class);
+
   @Spec CommandSpec spec;
   @Mixin ConfigOption config;
 
@@ -51,10 +57,30 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.SOFTWARE;
     }
     CountDownLatch stop = new CountDownLatch(1);
-    Signals.handle("HUP", () -> new Thread(daemon::reload, "specwatch-reload").start());
+    // One thread, owned here, for every SIGHUP: reloads run one after the other, off the signal
+    // thread, and no new one starts once the daemon stops.
+    ExecutorService reloads =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "specwatch-reload");
+              t.setDaemon(true);
+              return t;
+            });
+    Signals.handle(
+        "HUP",
+        () ->
+            reloads.execute(
+                () -> {
+                  try {
+                    daemon.reload();
+                  } catch (RuntimeException e) {
+                    logger.error("reload on SIGHUP failed", e);
+                  }
+                }));
     Signals.handle("TERM", stop::countDown);
     Signals.handle("INT", stop::countDown);
     stop.await();
+    reloads.shutdown();
     daemon.stop(shutdownTimeout);
     return ExitCodes.OK;
   }

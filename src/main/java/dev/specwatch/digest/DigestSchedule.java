@@ -29,9 +29,8 @@ public final class DigestSchedule {
   }
 
   /**
-   * @param clustered the scheduler is shared by replicas: the catch-up at start runs as a one-shot
-   *     trigger of the same job, so one replica sends (and the ledger in the database stops the
-   *     others), never two at once
+   * @param clustered the scheduler is shared by replicas: without a digest section the job is left
+   *     to the replicas that have one
    */
   public static void apply(
       Scheduler scheduler, SpecwatchConfig.Digest digest, DigestService service, boolean clustered)
@@ -45,21 +44,16 @@ public final class DigestSchedule {
     }
     scheduler.getContext().put(DigestJob.CONTEXT_KEY, service);
     JobDetail job = JobBuilder.newJob(DigestJob.class).withIdentity(JOB).build();
-    if (clustered) {
-      Trigger catchUp =
-          TriggerBuilder.newTrigger()
-              .withIdentity("digest-catch-up", JOB.getGroup())
-              .forJob(JOB)
-              .startNow()
-              .build();
-      scheduler.scheduleJob(job, java.util.Set.of(trigger(digest), catchUp), true);
-      return;
-    }
-    scheduler.deleteJob(JOB);
-    scheduler.scheduleJob(job, trigger(digest));
-    Thread catchUp = new Thread(service::sendIfDue, "specwatch-digest-catch-up");
-    catchUp.setDaemon(true);
-    catchUp.start();
+    // The catch-up is a one-shot trigger of the same job, on the scheduler's own threads (stopped
+    // with it, never two at once: the job disallows concurrent runs); in a cluster one replica
+    // runs it and the ledger in the database stops the others.
+    Trigger catchUp =
+        TriggerBuilder.newTrigger()
+            .withIdentity("digest-catch-up", JOB.getGroup())
+            .forJob(JOB)
+            .startNow()
+            .build();
+    scheduler.scheduleJob(job, java.util.Set.of(trigger(digest), catchUp), true);
   }
 
   static Trigger trigger(SpecwatchConfig.Digest digest) {

@@ -19,6 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -229,11 +233,7 @@ public final class NotificationService implements AutoCloseable {
         }
       }
       if (!stillFiring.isEmpty()) {
-        DeliveryResult r = n.resendFiring(stillFiring, now);
-        if (!(r instanceof DeliveryResult.Delivered)) {
-          logger.warn(
-              "re-sending {} firing alert(s) to {} failed: {}", stillFiring.size(), n.name(), r);
-        }
+        resend(n, List.copyOf(stillFiring), now);
       }
     }
     if (!repeats.isEmpty()) {
@@ -244,6 +244,49 @@ public final class NotificationService implements AutoCloseable {
         logger.warn("cannot queue repeat notifications: {}", e.getMessage());
       }
     }
+  }
+
+  /** A re-send of the alerts still firing, waiting for the re-send thread. */
+  private record Resend(List<Transition> firing, Instant at) {}
+
+  /**
+   * Re-sends run off the evaluation (an Alertmanager POST may take its whole timeout, and the
+   * evaluation holds the lock that reload and stop wait for): one thread, owned here and stopped
+   * with the workers; a re-send that has not started yet is replaced by a newer one.
+   */
+  private final ExecutorService resends =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "specwatch-resend");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private final Map<String, Resend> waitingResends = new ConcurrentHashMap<>();
+
+  private void resend(Notifier n, List<Transition> firing, Instant now) {
+    if (waitingResends.put(n.name(), new Resend(firing, now)) != null || resends.isShutdown()) {
+      return; // the one already waiting sends this newer list
+    }
+    resends.execute(
+        () -> {
+          Resend r = waitingResends.remove(n.name());
+          if (r == null) {
+            return;
+          }
+          try {
+            DeliveryResult result = n.resendFiring(r.firing(), r.at());
+            if (!(result instanceof DeliveryResult.Delivered)) {
+              logger.warn(
+                  "re-sending {} firing alert(s) to {} failed: {}",
+                  r.firing().size(),
+                  n.name(),
+                  result);
+            }
+          } catch (RuntimeException e) {
+            logger.error("re-sending firing alerts to {} failed unexpectedly", n.name(), e);
+          }
+        });
   }
 
   /**
@@ -276,9 +319,19 @@ public final class NotificationService implements AutoCloseable {
   public void stop(Duration bound) {
     actions.forEach(SlackActions::close);
     long deadline = System.nanoTime() + bound.toNanos();
+    resends.shutdown();
     workers.forEach(w -> w.stop(Duration.ZERO));
     for (DeliveryWorker w : workers) {
       w.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+    try {
+      if (!resends.awaitTermination(
+          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        resends.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      resends.shutdownNow();
+      Thread.currentThread().interrupt();
     }
   }
 
