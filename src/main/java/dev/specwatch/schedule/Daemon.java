@@ -266,7 +266,7 @@ public final class Daemon
         ready() ? null : notReadyReason(),
         StatusViews.stateDir(backend.health()),
         e == null ? null : e.evaluatedAt().toString(),
-        backend.outboxDepth(wiring.notifications().outbox()),
+        backend.lastOutboxDepth(),
         alertState().queued().size(),
         config(),
         metrics.notifierHealth());
@@ -315,30 +315,23 @@ public final class Daemon
     cycle.lock();
     try {
       Wiring old = wiring;
-      Wiring fresh = wire(next);
-      // A delivery still in flight after this keeps its claim: the new workers wait for it.
+      Wiring fresh;
+      try {
+        fresh = wire(next);
+      } catch (IOException e) {
+        logger.error("reload failed, still running the previous config: {}", e.getMessage());
+        return List.of("reload failed: " + e.getMessage());
+      }
+      // The new config is live from here; a delivery still in flight keeps its claim (the new
+      // workers wait for it). What cannot be applied now is reported, not hidden.
       old.notifications().stop(Duration.ofSeconds(5));
       fresh.notifications().start();
       wiring = fresh;
-      schedule.interval(next.evaluation().interval());
-      scheduleDigest(fresh);
-      if (!next.stateDir().equals(old.config().stateDir())
-          || !next.database().equals(old.config().database())) {
-        logger.warn(
-            "the state section changed: takes effect after a restart (still using {})",
-            backend.health().location());
-      }
-      if (!next.server().listen().equals(old.config().server().listen())) {
-        logger.warn(
-            "server.listen changed to {}: takes effect after a restart", next.server().listen());
-      }
-      logger.info(
-          "config reloaded: {} recipe(s); alerts of unchanged rules keep their state",
-          next.recipes().size());
-      return List.of();
-    } catch (IOException | SchedulerException e) {
-      logger.error("reload failed, still running the previous config: {}", e.getMessage());
-      return List.of("reload failed: " + e.getMessage());
+      List<String> notApplied =
+          Reloads.reschedule(
+              () -> schedule.interval(next.evaluation().interval()), () -> scheduleDigest(fresh));
+      Reloads.needRestart(old.config(), next, backend.health().location()).forEach(logger::warn);
+      return Reloads.report(next, notApplied);
     } finally {
       cycle.unlock();
     }
