@@ -6,6 +6,7 @@ import dev.specwatch.signals.Evaluator;
 import dev.specwatch.store.ConflictException;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,90 +49,101 @@ public final class AlertService {
 
   private final History history;
 
-  public AlertService(
-      Evaluator evaluator,
-      AlertEngine engine,
-      StateStore store,
-      SilenceStore silences,
-      TransitionSink sink,
-      Clock clock)
-      throws IOException {
-    this(evaluator, null, engine, store, silences, sink, clock);
-  }
-
-  /**
-   * @param learner learns recipes' models for change detection and sequential tests; null: none
-   */
-  public AlertService(
-      Evaluator evaluator,
-      Learner learner,
-      AlertEngine engine,
-      StateStore store,
-      SilenceStore silences,
-      TransitionSink sink,
-      Clock clock)
-      throws IOException {
-    this(
-        evaluator,
-        learner,
-        engine,
-        store,
-        silences,
-        sink,
-        clock,
-        new StateHealth(silences.file().getParent()));
-  }
-
-  /**
-   * @param health where a failed save is reported, and whose recoveries raise {@code
-   *     state_recovered}
-   */
-  public AlertService(
-      Evaluator evaluator,
-      Learner learner,
-      AlertEngine engine,
-      StateStore store,
-      SilenceStore silences,
-      TransitionSink sink,
-      Clock clock,
-      StateHealth health)
-      throws IOException {
-    this(
-        evaluator,
-        learner,
-        engine,
-        store,
-        silences,
-        new TransitionHistory(silences.file().getParent()),
-        sink,
-        clock,
-        health);
-  }
-
-  /**
-   * @param history where transitions are appended
-   */
-  public AlertService(
-      Evaluator evaluator,
-      Learner learner,
-      AlertEngine engine,
-      StateStore store,
-      Silences silences,
-      History history,
-      TransitionSink sink,
-      Clock clock,
-      StateHealth health)
-      throws IOException {
-    this.health = health;
-    this.learner = learner;
-    this.evaluator = evaluator;
-    this.engine = engine;
-    this.store = store;
-    this.silences = silences;
-    this.sink = sink;
-    this.clock = clock;
-    this.history = history;
+  private AlertService(Builder b) throws IOException {
+    this.health = b.health;
+    this.learner = b.learner;
+    this.evaluator = b.evaluator;
+    this.engine = b.engine;
+    this.store = b.store;
+    this.silences = b.silences;
+    this.sink = b.sink;
+    this.clock = b.clock;
+    this.history = b.history;
     this.state = store.load();
+  }
+
+  /** A service that evaluates with {@code evaluator} and moves alerts with {@code engine}. */
+  public static Builder builder(Evaluator evaluator, AlertEngine engine, Clock clock) {
+    return new Builder(evaluator, engine, clock);
+  }
+
+  /**
+   * The service's stores and collaborators. {@link #files} puts every store in one state directory
+   * (a command, a test); the daemon's backend sets each store itself. What is set explicitly wins
+   * over {@code files}.
+   */
+  public static final class Builder {
+    private final Evaluator evaluator;
+    private final AlertEngine engine;
+    private final Clock clock;
+    private Path dir;
+    private Learner learner;
+    private StateStore store;
+    private Silences silences;
+    private History history;
+    private TransitionSink sink;
+    private StateHealth health;
+
+    private Builder(Evaluator evaluator, AlertEngine engine, Clock clock) {
+      this.evaluator = evaluator;
+      this.engine = engine;
+      this.clock = clock;
+    }
+
+    /** The state, silences, transition history and health of the state directory {@code dir}. */
+    public Builder files(Path dir) {
+      this.dir = dir;
+      return this;
+    }
+
+    /** Learns recipes' models for change detection and sequential tests; none by default. */
+    public Builder learner(Learner learner) {
+      this.learner = learner;
+      return this;
+    }
+
+    public Builder store(StateStore store) {
+      this.store = store;
+      return this;
+    }
+
+    public Builder silences(Silences silences) {
+      this.silences = silences;
+      return this;
+    }
+
+    /** Where transitions are appended. */
+    public Builder history(History history) {
+      this.history = history;
+      return this;
+    }
+
+    /** Where the transitions of each cycle go once the state is saved (required). */
+    public Builder sink(TransitionSink sink) {
+      this.sink = sink;
+      return this;
+    }
+
+    /** Where a failed save is reported, and whose recoveries raise {@code state_recovered}. */
+    public Builder health(StateHealth health) {
+      this.health = health;
+      return this;
+    }
+
+    /** Loads the saved state. */
+    public AlertService build() throws IOException {
+      if (dir != null) {
+        health = health != null ? health : new StateHealth(dir);
+        store = store != null ? store : new FileStateStore(dir, clock);
+        silences = silences != null ? silences : new SilenceStore(dir);
+        history = history != null ? history : new TransitionHistory(dir);
+      }
+      if (store == null || silences == null || history == null || sink == null || health == null) {
+        throw new IllegalStateException(
+            "an AlertService needs a store, silences, a history, a sink and a health (or files)");
+      }
+      return new AlertService(this);
+    }
   }
 
   /** What one cycle did. */

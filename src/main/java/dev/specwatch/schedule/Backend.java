@@ -156,19 +156,20 @@ final class Backend implements AutoCloseable {
       int shard,
       Learner learner)
       throws IOException {
-    return new AlertService(
-        new Evaluator(
-            prometheus,
-            clock,
-            new dev.specwatch.signals.SpeedupReadings(prometheus, config.recipes())),
-        learner,
-        new AlertEngine(config.alerting(), shard == 0),
-        state(shard),
-        silences,
-        history,
-        sink,
-        clock,
-        health);
+    return AlertService.builder(
+            new Evaluator(
+                prometheus,
+                clock,
+                new dev.specwatch.signals.SpeedupReadings(prometheus, config.recipes())),
+            new AlertEngine(config.alerting(), shard == 0),
+            clock)
+        .learner(learner)
+        .store(state(shard))
+        .silences(silences)
+        .history(history)
+        .sink(sink)
+        .health(health)
+        .build();
   }
 
   /**

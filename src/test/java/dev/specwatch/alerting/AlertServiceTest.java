@@ -39,13 +39,13 @@ class AlertServiceTest {
             });
     MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     AlertService service =
-        new AlertService(
-            new Evaluator(slow, clock),
-            new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-            new FileStateStore(dir, clock),
-            new SilenceStore(dir),
-            t -> {},
-            clock);
+        AlertService.builder(
+                new Evaluator(slow, clock),
+                new AlertEngine(SpecwatchConfig.Alerting.defaults()),
+                clock)
+            .files(dir)
+            .sink(t -> {})
+            .build();
     Policy policy =
         Policy.builder("q", Map.of("model_name", "q"), 3)
             .acceptanceRate(Threshold.below(0.4))

@@ -71,15 +71,16 @@ class AlertingIT {
       start = fleet.startedAt();
       MutableClock clock = new MutableClock(start);
       AlertService service =
-          new AlertService(
-              new Evaluator(
-                  new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri())), clock),
-              new AlertEngine(
-                  new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2))),
-              new FileStateStore(stateDir, clock),
-              new SilenceStore(stateDir),
-              seen::add,
-              clock);
+          AlertService.builder(
+                  new Evaluator(
+                      new PrometheusClient(PrometheusSettings.of(fleet.prometheus().baseUri())),
+                      clock),
+                  new AlertEngine(
+                      new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2))),
+                  clock)
+              .files(stateDir)
+              .sink(seen::add)
+              .build();
       Timeline.awaitScraped(fleet, LENGTH);
       Timeline.everyStep(clock, start, INTERVAL, LENGTH, () -> service.runOnce(policies, WINDOW));
       assertThat(service.state().queued()).as("everything delivered").isEmpty();

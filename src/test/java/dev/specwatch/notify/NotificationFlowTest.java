@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.FileStateStore;
-import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
@@ -69,13 +67,13 @@ class NotificationFlowTest {
   }
 
   AlertService service(SpecwatchConfig c, TransitionSink sink) throws IOException {
-    return new AlertService(
-        new Evaluator(FakePrometheus.of(this::answer), clock),
-        new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-        new FileStateStore(c.stateDir(), clock),
-        new SilenceStore(c.stateDir()),
-        sink,
-        clock);
+    return AlertService.builder(
+            new Evaluator(FakePrometheus.of(this::answer), clock),
+            new AlertEngine(SpecwatchConfig.Alerting.defaults()),
+            clock)
+        .files(c.stateDir())
+        .sink(sink)
+        .build();
   }
 
   @Test

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.FileStateStore;
-import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.Sample;
@@ -84,13 +82,13 @@ class SlackGroupingTest {
   }
 
   AlertService service(SpecwatchConfig c, NotificationService n) throws IOException {
-    return new AlertService(
-        new Evaluator(FakePrometheus.of(this::answer), clock),
-        new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-        new FileStateStore(c.stateDir(), clock),
-        new SilenceStore(c.stateDir()),
-        n.sink(),
-        clock);
+    return AlertService.builder(
+            new Evaluator(FakePrometheus.of(this::answer), clock),
+            new AlertEngine(SpecwatchConfig.Alerting.defaults()),
+            clock)
+        .files(c.stateDir())
+        .sink(n.sink())
+        .build();
   }
 
   /** Delivers for {@code seconds}, a pass a second (Slack's pace is one write a second). */

@@ -154,15 +154,16 @@ class StateRecoveryTest {
     FileStateStore store = new FileStateStore(dir, clock, health);
     List<Transition> sent = new ArrayList<>();
     AlertService service =
-        new AlertService(
-            new Evaluator(FakePrometheus.of(q -> List.of()), clock),
-            null,
-            new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-            store,
-            new SilenceStore(dir, health),
-            sent::add,
-            clock,
-            health);
+        AlertService.builder(
+                new Evaluator(FakePrometheus.of(q -> List.of()), clock),
+                new AlertEngine(SpecwatchConfig.Alerting.defaults()),
+                clock)
+            .files(dir)
+            .store(store)
+            .silences(new SilenceStore(dir, health))
+            .sink(sent::add)
+            .health(health)
+            .build();
     Policy policy =
         Policy.builder("q", Map.of("model_name", "q"), 3)
             .acceptanceRate(Threshold.below(0.4))

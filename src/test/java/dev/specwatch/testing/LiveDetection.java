@@ -2,9 +2,7 @@ package dev.specwatch.testing;
 
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.Learner;
-import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
@@ -81,14 +79,14 @@ public final class LiveDetection {
       MutableClock fixed = new MutableClock(fleet.startedAt());
       Clock clock = fixedPoints ? fixed : Clock.systemUTC();
       AlertService service =
-          new AlertService(
-              new Evaluator(client, clock),
-              new Learner(client),
-              new AlertEngine(SpecwatchConfig.Alerting.defaults()),
-              new FileStateStore(stateDir, clock),
-              new SilenceStore(stateDir),
-              seen::add,
-              clock);
+          AlertService.builder(
+                  new Evaluator(client, clock),
+                  new AlertEngine(SpecwatchConfig.Alerting.defaults()),
+                  clock)
+              .files(stateDir)
+              .learner(new Learner(client))
+              .sink(seen::add)
+              .build();
       if (fixedPoints) {
         Timeline.awaitScraped(fleet, length);
         Timeline.everyStep(
