@@ -342,24 +342,17 @@ public final class AlertEngine {
         boolean silenced,
         Map<String, String> labels) {
       out.add(
-          new Transition(
-              next++,
-              a.id(),
-              a.recipe(),
-              a.rule(),
-              a.position(),
-              kind,
-              reason,
-              value,
-              a.threshold(),
-              window,
-              since,
-              now,
-              a.severity(),
-              silenced,
-              labels,
-              Map.of(),
-              List.of()));
+          Transition.builder(a.key(), kind, now)
+              .sequence(next++)
+              .reason(reason)
+              .value(value)
+              .threshold(a.threshold())
+              .window(window)
+              .since(since)
+              .severity(a.severity())
+              .silenced(silenced)
+              .labels(labels)
+              .build());
     }
 
     int count() {

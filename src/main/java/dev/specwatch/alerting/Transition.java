@@ -103,6 +103,122 @@ public record Transition(
     return new AlertKey(recipe, rule, position);
   }
 
+  /** A transition of alert {@code key} at {@code at}; unset fields as {@link Builder} says. */
+  public static Builder builder(AlertKey key, Kind kind, Instant at) {
+    return new Builder(key, kind, at);
+  }
+
+  /**
+   * A transition field by field. Unset: sequence 0, no reason, no value, threshold 0, no window,
+   * {@code since} = {@code at}, severity warning, not silenced, no labels, match, per-position
+   * acceptance or signals.
+   */
+  public static final class Builder {
+    private final AlertKey key;
+    private final Kind kind;
+    private final Instant at;
+    private long sequence;
+    private String reason = "";
+    private Double value;
+    private double threshold;
+    private Duration window;
+    private Instant since;
+    private dev.specwatch.model.Severity severity = dev.specwatch.model.Severity.WARNING;
+    private boolean silenced;
+    private Map<String, String> labels = Map.of();
+    private Map<String, String> match = Map.of();
+    private List<Double> positionAcceptance = List.of();
+    private Map<String, Double> signals = Map.of();
+
+    private Builder(AlertKey key, Kind kind, Instant at) {
+      this.key = key;
+      this.kind = kind;
+      this.at = at;
+    }
+
+    public Builder sequence(long sequence) {
+      this.sequence = sequence;
+      return this;
+    }
+
+    public Builder reason(String reason) {
+      this.reason = reason;
+      return this;
+    }
+
+    public Builder value(Double value) {
+      this.value = value;
+      return this;
+    }
+
+    public Builder threshold(double threshold) {
+      this.threshold = threshold;
+      return this;
+    }
+
+    public Builder window(Duration window) {
+      this.window = window;
+      return this;
+    }
+
+    public Builder since(Instant since) {
+      this.since = since;
+      return this;
+    }
+
+    public Builder severity(dev.specwatch.model.Severity severity) {
+      this.severity = severity;
+      return this;
+    }
+
+    public Builder silenced(boolean silenced) {
+      this.silenced = silenced;
+      return this;
+    }
+
+    public Builder labels(Map<String, String> labels) {
+      this.labels = labels;
+      return this;
+    }
+
+    public Builder match(Map<String, String> match) {
+      this.match = match;
+      return this;
+    }
+
+    public Builder positionAcceptance(List<Double> positionAcceptance) {
+      this.positionAcceptance = positionAcceptance;
+      return this;
+    }
+
+    public Builder signals(Map<String, Double> signals) {
+      this.signals = signals;
+      return this;
+    }
+
+    public Transition build() {
+      return new Transition(
+          sequence,
+          key.id(),
+          key.recipe(),
+          key.rule(),
+          key.position(),
+          kind,
+          reason,
+          value,
+          threshold,
+          window,
+          since == null ? at : since,
+          at,
+          severity,
+          silenced,
+          labels,
+          match,
+          positionAcceptance,
+          signals);
+    }
+  }
+
   /** The same transition with the recipe's match labels and per-position acceptance. */
   public Transition withContext(
       Map<String, String> match, List<Double> positions, Map<String, Double> values) {

@@ -77,24 +77,11 @@ final class NotifyCommand implements Runnable {
       Instant now = Instant.now();
       AlertKey key = AlertKey.specwatch(SlackMessages.TEST_RULE);
       Transition test =
-          new Transition(
-              0,
-              key.id(),
-              key.recipe(),
-              key.rule(),
-              null,
-              Transition.Kind.FIRING,
-              "test notification from `specwatch notify test`; no action" + " needed",
-              null,
-              0,
-              c.evaluation().window(),
-              now,
-              now,
-              dev.specwatch.model.Severity.INFO,
-              false,
-              Map.of(),
-              Map.of(),
-              List.of());
+          Transition.builder(key, Transition.Kind.FIRING, now)
+              .reason("test notification from `specwatch notify test`; no action needed")
+              .window(c.evaluation().window())
+              .severity(dev.specwatch.model.Severity.INFO)
+              .build();
       boolean allOk = true;
       List<Object> results = new ArrayList<>();
       for (Notifier n : notifiers.values()) {

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import com.sun.net.httpserver.HttpServer;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.digest.DigestMailer;
@@ -265,23 +266,15 @@ class RedactionBoundaryTest {
 
   static Transition transition() {
     Instant now = Instant.now();
-    return new Transition(
-        1,
-        "r/acceptance_rate",
-        "r",
-        "acceptance_rate",
-        null,
-        Transition.Kind.FIRING,
-        "acceptance_rate 0.410 below 0.450",
-        0.41,
-        0.45,
-        Duration.ofMinutes(5),
-        now,
-        now,
-        dev.specwatch.model.Severity.WARNING,
-        false,
-        Map.of(),
-        Map.of("model_name", "m"),
-        List.of());
+    return Transition.builder(AlertKey.parse("r/acceptance_rate"), Transition.Kind.FIRING, now)
+        .sequence(1)
+        .reason("acceptance_rate 0.410 below 0.450")
+        .value(0.41)
+        .threshold(0.45)
+        .window(Duration.ofMinutes(5))
+        .since(now)
+        .severity(dev.specwatch.model.Severity.WARNING)
+        .match(Map.of("model_name", "m"))
+        .build();
   }
 }

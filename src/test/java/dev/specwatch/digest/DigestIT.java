@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.icegreen.greenmail.junit5.GreenMailExtension;
 import com.icegreen.greenmail.util.ServerSetupTest;
 import dev.failsafe.RetryPolicy;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.config.ConfigLoader;
@@ -170,24 +171,16 @@ class DigestIT {
   }
 
   private static Transition transition(long seq, Transition.Kind kind, Instant at, Instant since) {
-    return new Transition(
-        seq,
-        "qwen3-235b-mtp/acceptance_rate",
-        "qwen3-235b-mtp",
-        "acceptance_rate",
-        null,
-        kind,
-        "r",
-        0.4,
-        0.45,
-        Duration.ofMinutes(5),
-        since,
-        at,
-        dev.specwatch.model.Severity.WARNING,
-        false,
-        Map.of(),
-        Map.of("model_name", "Qwen/Qwen3-235B-A22B-Instruct-2507"),
-        List.of());
+    return Transition.builder(AlertKey.parse("qwen3-235b-mtp/acceptance_rate"), kind, at)
+        .sequence(seq)
+        .reason("r")
+        .value(0.4)
+        .threshold(0.45)
+        .window(Duration.ofMinutes(5))
+        .since(since)
+        .severity(dev.specwatch.model.Severity.WARNING)
+        .match(Map.of("model_name", "Qwen/Qwen3-235B-A22B-Instruct-2507"))
+        .build();
   }
 
   private DigestService service(SpecwatchConfig c, Clock clock, int attempts) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.testing.AlertmanagerServer;
@@ -46,24 +47,18 @@ class AlertmanagerNotifierIT {
               Duration.ofMinutes(2));
       Instant now = Instant.now();
       Transition firing =
-          new Transition(
-              7,
-              "qwen/acceptance_rate",
-              "qwen",
-              "acceptance_rate",
-              null,
-              Transition.Kind.FIRING,
-              "acceptance_rate 0.410 below 0.450",
-              0.41,
-              0.45,
-              Duration.ofMinutes(5),
-              now.minusSeconds(300),
-              now,
-              dev.specwatch.model.Severity.WARNING,
-              false,
-              Map.of("team", "serving", "runbook_url", "https://wiki/rb"),
-              Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
-              List.of(0.6));
+          Transition.builder(AlertKey.parse("qwen/acceptance_rate"), Transition.Kind.FIRING, now)
+              .sequence(7)
+              .reason("acceptance_rate 0.410 below 0.450")
+              .value(0.41)
+              .threshold(0.45)
+              .window(Duration.ofMinutes(5))
+              .since(now.minusSeconds(300))
+              .severity(dev.specwatch.model.Severity.WARNING)
+              .labels(Map.of("team", "serving", "runbook_url", "https://wiki/rb"))
+              .match(Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"))
+              .positionAcceptance(List.of(0.6))
+              .build();
       assertThat(notifier.send(Intent.of("am", Intent.Kind.FIRING, firing, now)))
           .isInstanceOf(DeliveryResult.Delivered.class);
 
@@ -94,24 +89,18 @@ class AlertmanagerNotifierIT {
       assertThat(notifier.resendFiring(List.of(firing), Instant.now()))
           .isInstanceOf(DeliveryResult.Delivered.class);
       Transition resolved =
-          new Transition(
-              8,
-              "qwen/acceptance_rate",
-              "qwen",
-              "acceptance_rate",
-              null,
-              Transition.Kind.RESOLVED,
-              "recovered",
-              0.84,
-              0.45,
-              Duration.ofMinutes(5),
-              now,
-              Instant.now(),
-              dev.specwatch.model.Severity.WARNING,
-              false,
-              Map.of("team", "serving"),
-              Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
-              List.of());
+          Transition.builder(
+                  AlertKey.parse("qwen/acceptance_rate"), Transition.Kind.RESOLVED, Instant.now())
+              .sequence(8)
+              .reason("recovered")
+              .value(0.84)
+              .threshold(0.45)
+              .window(Duration.ofMinutes(5))
+              .since(now)
+              .severity(dev.specwatch.model.Severity.WARNING)
+              .labels(Map.of("team", "serving"))
+              .match(Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"))
+              .build();
       assertThat(notifier.send(Intent.of("am", Intent.Kind.RESOLVED, resolved, Instant.now())))
           .isInstanceOf(DeliveryResult.Delivered.class);
       await()
@@ -129,24 +118,15 @@ class AlertmanagerNotifierIT {
             Optional.empty(),
             Duration.ofMinutes(2));
     Transition t =
-        new Transition(
-            1,
-            "a/b",
-            "a",
-            "b",
-            null,
-            Transition.Kind.FIRING,
-            "r",
-            0.1,
-            0.2,
-            Duration.ofMinutes(5),
-            Instant.now(),
-            Instant.now(),
-            dev.specwatch.model.Severity.WARNING,
-            false,
-            Map.of(),
-            Map.of(),
-            List.of());
+        Transition.builder(AlertKey.parse("a/b"), Transition.Kind.FIRING, Instant.now())
+            .sequence(1)
+            .reason("r")
+            .value(0.1)
+            .threshold(0.2)
+            .window(Duration.ofMinutes(5))
+            .since(Instant.now())
+            .severity(dev.specwatch.model.Severity.WARNING)
+            .build();
     assertThat(notifier.send(Intent.of("am", Intent.Kind.FIRING, t, Instant.now())))
         .isInstanceOf(DeliveryResult.Retry.class);
   }

@@ -3,6 +3,7 @@ package dev.specwatch.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,24 +54,15 @@ class FaultToleranceTest {
 
   static Transition transition(long seq, Transition.Kind kind) {
     Instant now = Instant.now();
-    return new Transition(
-        seq,
-        "qwen/acceptance_rate",
-        "qwen",
-        "acceptance_rate",
-        null,
-        kind,
-        kind == Transition.Kind.FIRING ? "acceptance_rate 0.410 below 0.450" : "recovered",
-        0.41,
-        0.45,
-        Duration.ofMinutes(5),
-        now.minusSeconds(60),
-        now,
-        dev.specwatch.model.Severity.WARNING,
-        false,
-        Map.of(),
-        Map.of(),
-        List.of());
+    return Transition.builder(AlertKey.parse("qwen/acceptance_rate"), kind, now)
+        .sequence(seq)
+        .reason(kind == Transition.Kind.FIRING ? "acceptance_rate 0.410 below 0.450" : "recovered")
+        .value(0.41)
+        .threshold(0.45)
+        .window(Duration.ofMinutes(5))
+        .since(now.minusSeconds(60))
+        .severity(dev.specwatch.model.Severity.WARNING)
+        .build();
   }
 
   static List<String> methods(FakeSlackApi api) {

@@ -2,6 +2,7 @@ package dev.specwatch.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.NotifierConfig;
@@ -31,24 +32,17 @@ class NotifiersTest {
 
   static Transition transition() {
     Instant t = Instant.parse("2026-11-30T12:00:00Z");
-    return new Transition(
-        3,
-        "qwen/acceptance_rate",
-        "qwen",
-        "acceptance_rate",
-        null,
-        Transition.Kind.FIRING,
-        "acceptance_rate 0.410 below 0.450",
-        0.41,
-        0.45,
-        Duration.ofMinutes(5),
-        t.minusSeconds(300),
-        t,
-        dev.specwatch.model.Severity.WARNING,
-        false,
-        Map.of(),
-        Map.of("model_name", "m"),
-        List.of(0.6, 0.4));
+    return Transition.builder(AlertKey.parse("qwen/acceptance_rate"), Transition.Kind.FIRING, t)
+        .sequence(3)
+        .reason("acceptance_rate 0.410 below 0.450")
+        .value(0.41)
+        .threshold(0.45)
+        .window(Duration.ofMinutes(5))
+        .since(t.minusSeconds(300))
+        .severity(dev.specwatch.model.Severity.WARNING)
+        .match(Map.of("model_name", "m"))
+        .positionAcceptance(List.of(0.6, 0.4))
+        .build();
   }
 
   @Test

@@ -47,28 +47,23 @@ class SlackMessagesGoldenTest {
       Instant since,
       Instant at,
       Severity severity) {
-    return new Transition(
-        seq,
-        alertId,
-        alertId.substring(0, alertId.indexOf('/')),
-        rule,
-        null,
-        kind,
-        reason,
-        value,
-        threshold,
-        Duration.ofMinutes(5),
-        since,
-        at,
-        severity,
-        false,
-        Map.of("runbook_url", "https://wiki.example.com/runbooks/mtp-acceptance"),
-        Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
-        List.of(0.62, 0.38, 0.23),
-        Map.of(
-            "acceptance_rate", value == null ? 0.41 : value,
-            "mean_accepted_length", 2.23,
-            "draft_tokens_per_second", 1533.4));
+    return Transition.builder(AlertKey.parse(alertId), kind, at)
+        .sequence(seq)
+        .reason(reason)
+        .value(value)
+        .threshold(threshold)
+        .window(Duration.ofMinutes(5))
+        .since(since)
+        .severity(severity)
+        .labels(Map.of("runbook_url", "https://wiki.example.com/runbooks/mtp-acceptance"))
+        .match(Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"))
+        .positionAcceptance(List.of(0.62, 0.38, 0.23))
+        .signals(
+            Map.of(
+                "acceptance_rate", value == null ? 0.41 : value,
+                "mean_accepted_length", 2.23,
+                "draft_tokens_per_second", 1533.4))
+        .build();
   }
 
   /** Five recipes of one fleet breach after one upgrade, within 14 s of each other. */
@@ -187,44 +182,29 @@ class SlackMessagesGoldenTest {
                   Severity.WARNING);
       case "datasource" ->
           t =
-              new Transition(
-                  44,
-                  AlertEngine.DATASOURCE_ALERT,
-                  "*",
-                  "datasource_unavailable",
-                  null,
-                  Transition.Kind.FIRING,
-                  "http://prometheus:9090/api/v1/query: connection refused",
-                  null,
-                  0,
-                  Duration.ofMinutes(5),
-                  T0.minusSeconds(180),
-                  T0,
-                  dev.specwatch.model.Severity.CRITICAL,
-                  false,
-                  Map.of(),
-                  Map.of(),
-                  List.of());
+              Transition.builder(
+                      AlertKey.parse(AlertEngine.DATASOURCE_ALERT), Transition.Kind.FIRING, T0)
+                  .sequence(44)
+                  .reason("http://prometheus:9090/api/v1/query: connection refused")
+                  .value(null)
+                  .threshold(0)
+                  .window(Duration.ofMinutes(5))
+                  .since(T0.minusSeconds(180))
+                  .severity(dev.specwatch.model.Severity.CRITICAL)
+                  .build();
       case "notify-test" ->
           t =
-              new Transition(
-                  0,
-                  AlertKey.specwatch(SlackMessages.TEST_RULE).id(),
-                  AlertKey.SPECWATCH_RECIPE,
-                  SlackMessages.TEST_RULE,
-                  null,
-                  Transition.Kind.FIRING,
-                  "test",
-                  null,
-                  0,
-                  Duration.ofMinutes(5),
-                  T0,
-                  T0,
-                  dev.specwatch.model.Severity.INFO,
-                  false,
-                  Map.of(),
-                  Map.of(),
-                  List.of());
+              Transition.builder(
+                      AlertKey.parse(AlertKey.specwatch(SlackMessages.TEST_RULE).id()),
+                      Transition.Kind.FIRING,
+                      T0)
+                  .reason("test")
+                  .value(null)
+                  .threshold(0)
+                  .window(Duration.ofMinutes(5))
+                  .since(T0)
+                  .severity(dev.specwatch.model.Severity.INFO)
+                  .build();
       default -> throw new IllegalArgumentException(name);
     }
     Map<String, Object> m = new LinkedHashMap<>();

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Secret;
@@ -101,26 +102,21 @@ class SlackNotifierTest {
   private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   static Transition transition(long seq, Transition.Kind kind, Instant at) {
-    return new Transition(
-        seq,
-        "qwen/acceptance_rate",
-        "qwen",
-        "acceptance_rate",
-        null,
-        kind,
-        kind == Transition.Kind.FIRING
-            ? "acceptance_rate 0.410 below 0.450 <&>"
-            : "recovered: acceptance_rate 0.840 above 0.500",
-        kind == Transition.Kind.FIRING ? 0.41 : 0.84,
-        0.45,
-        Duration.ofMinutes(5),
-        kind == Transition.Kind.FIRING ? T0.minusSeconds(300) : T0,
-        at,
-        dev.specwatch.model.Severity.WARNING,
-        false,
-        Map.of("slack_channel", "#qwen-serving", "runbook_url", "https://wiki/runbook"),
-        Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"),
-        List.of(0.62, 0.38, 0.23));
+    return Transition.builder(AlertKey.parse("qwen/acceptance_rate"), kind, at)
+        .sequence(seq)
+        .reason(
+            kind == Transition.Kind.FIRING
+                ? "acceptance_rate 0.410 below 0.450 <&>"
+                : "recovered: acceptance_rate 0.840 above 0.500")
+        .value(kind == Transition.Kind.FIRING ? 0.41 : 0.84)
+        .threshold(0.45)
+        .window(Duration.ofMinutes(5))
+        .since(kind == Transition.Kind.FIRING ? T0.minusSeconds(300) : T0)
+        .severity(dev.specwatch.model.Severity.WARNING)
+        .labels(Map.of("slack_channel", "#qwen-serving", "runbook_url", "https://wiki/runbook"))
+        .match(Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"))
+        .positionAcceptance(List.of(0.62, 0.38, 0.23))
+        .build();
   }
 
   private void enqueue(Transition t) throws IOException {
@@ -352,24 +348,16 @@ class SlackNotifierTest {
   void pacesOneMessagePerSecondPerChannel() throws Exception {
     Transition a = transition(1, Transition.Kind.FIRING, T0);
     Transition b =
-        new Transition(
-            2,
-            "other/acceptance_rate",
-            "other",
-            "acceptance_rate",
-            null,
-            Transition.Kind.FIRING,
-            "x",
-            0.3,
-            0.45,
-            Duration.ofMinutes(5),
-            T0,
-            T0,
-            dev.specwatch.model.Severity.WARNING,
-            false,
-            Map.of("slack_channel", "#qwen-serving"),
-            Map.of(),
-            List.of());
+        Transition.builder(AlertKey.parse("other/acceptance_rate"), Transition.Kind.FIRING, T0)
+            .sequence(2)
+            .reason("x")
+            .value(0.3)
+            .threshold(0.45)
+            .window(Duration.ofMinutes(5))
+            .since(T0)
+            .severity(dev.specwatch.model.Severity.WARNING)
+            .labels(Map.of("slack_channel", "#qwen-serving"))
+            .build();
     enqueue(a);
     enqueue(b);
     assertThat(worker.runOnce()).isEqualTo(1);

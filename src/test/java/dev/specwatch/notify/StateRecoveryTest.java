@@ -3,6 +3,7 @@ package dev.specwatch.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.AlertEngine;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
@@ -187,24 +188,15 @@ class StateRecoveryTest {
   @Test
   void selfAlertsReadAsWhatIsWrongNotAsARegression() {
     Transition t =
-        new Transition(
-            3,
-            AlertEngine.DATASOURCE_ALERT,
-            "*",
-            "datasource_unavailable",
-            null,
-            Transition.Kind.FIRING,
-            "http://prometheus:9090/api/v1/query: connection refused",
-            null,
-            0,
-            Duration.ofMinutes(5),
-            T0,
-            T0,
-            dev.specwatch.model.Severity.CRITICAL,
-            false,
-            Map.of(),
-            Map.of(),
-            List.of());
+        Transition.builder(AlertKey.parse(AlertEngine.DATASOURCE_ALERT), Transition.Kind.FIRING, T0)
+            .sequence(3)
+            .reason("http://prometheus:9090/api/v1/query: connection refused")
+            .value(null)
+            .threshold(0)
+            .window(Duration.ofMinutes(5))
+            .since(T0)
+            .severity(dev.specwatch.model.Severity.CRITICAL)
+            .build();
     assertThat(SlackMessages.text(t, T0))
         .isEqualTo(
             "[CRITICAL] specwatch cannot query its datasource:"
