@@ -111,6 +111,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
         prior.last() != null
             && Duration.between(prior.last(), c.at()).compareTo(DropTest.EVIDENCE_EXPIRES) > 0;
     String how = "";
+    // A step without drafts leaves the prior state, sudden test included, as it was.
     if (!next.alarmed() && inc.draftTokens() > 0) {
       Sudden sudden = sudden(test, m, stale ? null : prior.local(), c.at(), reference, inc, r);
       next = next.local(sudden.local());
@@ -120,8 +121,6 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
         next =
             next.alarmedBy(t.since(), c.at(), t.sumSuccesses(), t.sumTrials(), sudden.floorSum());
       }
-    } else if (!next.alarmed()) {
-      next = next.local(stale ? null : prior.local());
     }
     // The backstop: a gross drop (the window's acceptance under L·(1 − 2r)) held for GROSS_FOR
     // pages as the static line a user would draw there would, against the learned level by hour.
