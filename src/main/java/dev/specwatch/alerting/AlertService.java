@@ -160,7 +160,7 @@ public final class AlertService {
    */
   public synchronized Cycle runOnce(List<Policy> policies, Duration window, Duration stepSize) {
     Instant now = clock.instant();
-    if (store.shared() && !reload()) {
+    if (!reload()) {
       return new Cycle(
           new Evaluation(now, window, List.of(), 0), List.of(), 0, state.queued().size());
     }
@@ -230,8 +230,11 @@ public final class AlertService {
   /** Reads a shared state again (another replica may have run this shard last). */
   private boolean reload() {
     try {
-      state = store.load();
-      health.ok();
+      Optional<AlertState> saved = store.savedElsewhere();
+      if (saved.isPresent()) {
+        state = saved.get();
+        health.ok();
+      }
       return true;
     } catch (IOException e) {
       health.failed(e);

@@ -1,6 +1,7 @@
 package dev.specwatch.alerting;
 
 import java.io.IOException;
+import java.util.Optional;
 
 /**
  * Durable alert state: a file for one process, or one row per evaluation shard of the shared
@@ -14,11 +15,12 @@ public interface StateStore {
   void save(AlertState state) throws IOException;
 
   /**
-   * Whether other processes write this state too (the shared database): it is then read again
-   * before every evaluation, and a save may be refused with {@link
-   * dev.specwatch.store.ConflictException} when another replica saved it since.
+   * The state as saved now when other processes may have saved it since this one last did (the
+   * shared database, where a save may also be refused with {@link
+   * dev.specwatch.store.ConflictException}): read before every evaluation. Empty for a store only
+   * this process writes, whose state is the one it holds.
    */
-  default boolean shared() {
-    return false;
+  default Optional<AlertState> savedElsewhere() throws IOException {
+    return Optional.empty();
   }
 }

@@ -1,5 +1,6 @@
 package dev.specwatch.cli;
 
+import dev.specwatch.backend.StateBackend;
 import dev.specwatch.digest.DigestPeriod;
 import dev.specwatch.digest.DigestRenderer;
 import dev.specwatch.digest.DigestService;
@@ -77,14 +78,14 @@ final class DigestCommand implements Callable<Integer> {
     } else {
       p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), digest.timeZone());
     }
-    DigestService service =
-        new DigestService(
-            c,
-            new PrometheusClient(c.prometheus()),
-            Clock.systemUTC(),
-            DigestService.defaultRetry());
-    try (StateAccess state = StateAccess.open(c)) {
-      state.digestStores(service);
+    try (StateBackend state = StateBackend.forCommand(c, Clock.systemUTC())) {
+      DigestService service =
+          new DigestService(
+              c,
+              new PrometheusClient(c.prometheus()),
+              Clock.systemUTC(),
+              DigestService.defaultRetry(),
+              new DigestService.Stores(state.history(), state.digestLedger()));
       return run(c, p, service);
     }
   }

@@ -1,6 +1,7 @@
 package dev.specwatch.cli;
 
 import dev.specwatch.alerting.Silence;
+import dev.specwatch.backend.StateBackend;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.signals.EvaluationJson;
 import java.io.IOException;
@@ -121,7 +122,7 @@ final class SilenceCommand implements Runnable {
               now.plus(duration),
               comment,
               who);
-      try (StateAccess store = StateAccess.open(c)) {
+      try (StateBackend store = StateBackend.forCommand(c, Clock.systemUTC())) {
         store.silences().add(silence);
       }
       spec.commandLine()
@@ -151,7 +152,7 @@ final class SilenceCommand implements Runnable {
       SpecwatchConfig c = config.load();
       Instant now = Clock.systemUTC().instant();
       List<Silence> silences;
-      try (StateAccess store = StateAccess.open(c)) {
+      try (StateBackend store = StateBackend.forCommand(c, Clock.systemUTC())) {
         silences =
             store.silences().load().stream().filter(s -> all || s.endsAt().isAfter(now)).toList();
       }
@@ -194,7 +195,7 @@ final class SilenceCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
-      try (StateAccess store = StateAccess.open(c)) {
+      try (StateBackend store = StateBackend.forCommand(c, Clock.systemUTC())) {
         if (!store.silences().expire(id, Clock.systemUTC().instant())) {
           throw new UsageException("no active silence " + id + " (see `specwatch silence list`)");
         }

@@ -1,7 +1,7 @@
 package dev.specwatch.cli;
 
-import dev.specwatch.ha.Database;
-import dev.specwatch.ha.StateImport;
+import dev.specwatch.backend.StateBackend;
+import dev.specwatch.backend.StateImport;
 import dev.specwatch.model.SpecwatchConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,19 +54,20 @@ final class StateCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       SpecwatchConfig c = config.load();
-      SpecwatchConfig.Database settings =
-          c.database()
-              .orElseThrow(
-                  () ->
-                      new UsageException(
-                          "the config's state is backend: file; import needs backend: postgres"));
       if (!Files.isRegularFile(from.resolve("alerts.json"))) {
         throw new UsageException(from + " has no alerts.json: is it a state directory?");
       }
-      try (Database db = Database.open(settings, Database.defaultInstance() + "-import")) {
+      StateBackend database;
+      try {
+        database = StateBackend.database(c, Clock.systemUTC());
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
+      try (database;
+          StateBackend files = StateBackend.files(from, Clock.systemUTC())) {
         StateImport.Summary s;
         try {
-          s = StateImport.run(from, db, settings.shards(), force, Clock.systemUTC());
+          s = StateImport.run(files, database, force);
         } catch (IllegalStateException e) {
           throw new UsageException(e.getMessage());
         }
@@ -76,7 +77,7 @@ final class StateCommand implements Runnable {
                 "imported into %s: %d alert(s) (%d firing) in %d shard(s), %d transition(s),"
                     + " %d silence(s), %d pending notification(s), %d Slack message(s), %d"
                     + " digest week(s)%n",
-                settings.safeUrl(),
+                database.health().location(),
                 s.alerts(),
                 s.firing(),
                 s.shards(),

@@ -40,18 +40,7 @@ final class ValidateCommand implements Callable<Integer> {
     SpecwatchConfig c = config.load();
     out.printf(
         "%s: valid; %d recipe(s) from %s%n", config.file, c.policies().size(), c.policiesDir());
-    out.println(
-        c.database()
-            .map(
-                d ->
-                    "  state: postgres "
-                        + d.safeUrl()
-                        + " ("
-                        + d.shards()
-                        + " evaluation shards, check-in every "
-                        + dev.specwatch.model.Durations.format(d.checkinInterval())
-                        + "; the database is not contacted)")
-            .orElse("  state: " + c.stateDir()));
+    out.println("  state: " + c.describeState());
     for (Policy p : c.policies()) {
       out.printf(
           "  %s (%s, k=%d) %s%s%n",

@@ -25,19 +25,11 @@ public final class DigestSchedule {
   public static void apply(
       Scheduler scheduler, SpecwatchConfig.Digest digest, DigestService service)
       throws SchedulerException {
-    apply(scheduler, digest, service, false);
-  }
-
-  /**
-   * @param clustered the scheduler is shared by replicas: without a digest section the job is left
-   *     to the replicas that have one
-   */
-  public static void apply(
-      Scheduler scheduler, SpecwatchConfig.Digest digest, DigestService service, boolean clustered)
-      throws SchedulerException {
     scheduler.getContext().remove(DigestJob.CONTEXT_KEY);
     if (service == null) {
-      if (!clustered) {
+      // A scheduler shared by replicas (a clustered job store) leaves the job to those that have
+      // a digest section.
+      if (!scheduler.getMetaData().isJobStoreClustered()) {
         scheduler.deleteJob(JOB);
       }
       return;

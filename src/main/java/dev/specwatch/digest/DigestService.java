@@ -1,21 +1,14 @@
 package dev.specwatch.digest;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.specwatch.alerting.History;
-import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
-import dev.specwatch.store.DurableFiles;
-import dev.specwatch.store.KeyedStore;
 import jakarta.mail.MessagingException;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TimeZone;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.quartz.CronExpression;
@@ -34,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds and mails the weekly digest exactly once per period: a record of sent periods in {@code
- * <state.dir>/digest-sent.json} is checked before and written after a successful send. A digest
+ * Builds and mails the weekly digest exactly once per period: a record of sent periods (the state
+ * backend's {@link DigestLedger}) is checked before and written after a successful send. A digest
  * missed while the daemon was down is sent at start-up if it is at most {@code digest.max_lateness}
  * late. SMTP failures are retried with backoff. The one duplicate possible: the process dies after
  * the server accepted the mail and before the record is written.
@@ -56,27 +48,41 @@ public final class DigestService {
   private final SpecwatchConfig.Digest digest;
   private final PrometheusApi api;
   private final Clock clock;
-  private final Path sentFile;
-  private History history;
-  private KeyedStore<SentRecord> ledger;
+  private final History history;
+  private final DigestLedger ledger;
   private final RetryPolicy<Object> retry;
+  private final Optional<Consumer<Digest>> slack;
 
+  /** Where the digest reads the week's transitions and records what it sent. */
+  public record Stores(History history, DigestLedger ledger) {}
+
+  /**
+   * @param stores the state backend's transition history and digest ledger
+   */
   public DigestService(
-      SpecwatchConfig config, PrometheusApi api, Clock clock, RetryPolicy<Object> retry) {
+      SpecwatchConfig config,
+      PrometheusApi api,
+      Clock clock,
+      RetryPolicy<Object> retry,
+      Stores stores) {
+    this(config, api, clock, retry, stores, Optional.empty());
+  }
+
+  private DigestService(
+      SpecwatchConfig config,
+      PrometheusApi api,
+      Clock clock,
+      RetryPolicy<Object> retry,
+      Stores stores,
+      Optional<Consumer<Digest>> slack) {
     this.config = config;
     this.digest = config.digest().orElse(SpecwatchConfig.Digest.defaults());
     this.api = api;
     this.clock = clock;
-    this.sentFile = config.stateDir().resolve("digest-sent.json");
-    this.history = new TransitionHistory(config.stateDir());
+    this.history = stores.history();
+    this.ledger = stores.ledger();
     this.retry = retry;
-  }
-
-  /** Reads transitions from, and records sent digests in, the shared database (not files). */
-  public DigestService withStores(History transitions, KeyedStore<SentRecord> sentLedger) {
-    this.history = transitions;
-    this.ledger = sentLedger;
-    return this;
+    this.slack = slack;
   }
 
   /** SMTP retries: 1 s doubling to 5 min, six attempts (about ten minutes). */
@@ -124,7 +130,11 @@ public final class DigestService {
     if (now.isBefore(due)) {
       return Outcome.NOT_DUE;
     }
-    Map<String, SentRecord> sent = sent();
+    Optional<Map<String, DigestLedger.SentRecord>> read = readLedger();
+    if (read.isEmpty()) {
+      return Outcome.FAILED;
+    }
+    Map<String, DigestLedger.SentRecord> sent = read.get();
     if (destinations(period).stream().allMatch(d -> sent.containsKey(d.key()))) {
       return Outcome.ALREADY_SENT;
     }
@@ -180,7 +190,12 @@ public final class DigestService {
       logger.error("weekly digest {} not built: {}", period.label(), e.getMessage());
       return Outcome.FAILED;
     }
-    Map<String, SentRecord> sent = sent();
+    Optional<Map<String, DigestLedger.SentRecord>> read =
+        onlyUnsent ? readLedger() : Optional.of(Map.of());
+    if (read.isEmpty()) {
+      return Outcome.FAILED;
+    }
+    Map<String, DigestLedger.SentRecord> sent = read.get();
     DigestMailer mailer = new DigestMailer(digest.email().get());
     DigestRenderer renderer = new DigestRenderer(digest.templateDir());
     boolean failed = false;
@@ -230,44 +245,38 @@ public final class DigestService {
             history.between(period.start(), period.end()));
   }
 
-  private Optional<Consumer<Digest>> slack = Optional.empty();
-
-  /** Also posts the fleet summary to Slack after the mail went out (best effort). */
+  /** The same service, also posting the fleet summary to Slack after the mail (best effort). */
   public DigestService withSlackSummary(Consumer<Digest> post) {
-    this.slack = Optional.of(post);
-    return this;
+    return new DigestService(
+        config, api, clock, retry, new Stores(history, ledger), Optional.of(post));
   }
 
   /** Periods already handled, with when they were sent (or skipped as too late). */
-  public Map<String, SentRecord> sent() {
-    if (ledger != null) {
-      return new TreeMap<>(ledger.all());
-    }
+  public Map<String, DigestLedger.SentRecord> sent() throws IOException {
+    return ledger.sent();
+  }
+
+  /**
+   * Periods already handled; empty (logged) when the ledger cannot be read, and the caller then
+   * sends nothing: a digest that may have gone out is not mailed again on a guess.
+   */
+  private Optional<Map<String, DigestLedger.SentRecord>> readLedger() {
     try {
-      return DurableFiles.JSON.readValue(
-          Files.readAllBytes(sentFile), new TypeReference<TreeMap<String, SentRecord>>() {});
-    } catch (NoSuchFileException e) {
-      return new TreeMap<>();
+      return Optional.of(sent());
     } catch (IOException e) {
-      logger.error("cannot read {}: {}; treating no digest as sent", sentFile, e.getMessage());
-      return new TreeMap<>();
+      logger.error(
+          "the digest ledger cannot be read ({}); not sending, so no digest goes out twice;"
+              + " send one by hand with `specwatch digest --send --period <week>`",
+          e.getMessage());
+      return Optional.empty();
     }
   }
 
-  /** One handled period. */
-  public record SentRecord(Instant at, boolean sent) {}
-
   private void record(String key, Instant at, boolean sent) {
-    if (ledger != null) {
-      ledger.put(key, new SentRecord(at, sent));
-      return;
-    }
-    Map<String, SentRecord> all = new TreeMap<>(sent());
-    all.put(key, new SentRecord(at, sent));
     try {
-      DurableFiles.writeAtomically(sentFile, all);
+      ledger.record(key, new DigestLedger.SentRecord(at, sent));
     } catch (IOException e) {
-      logger.error("cannot record digest {} as sent in {}: {}", key, sentFile, e.getMessage());
+      logger.error("cannot record digest {} as handled: {}", key, e.getMessage());
     }
   }
 

@@ -6,7 +6,7 @@ import dev.specwatch.alerting.History;
 import dev.specwatch.alerting.Silences;
 import dev.specwatch.alerting.StateStore;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.digest.DigestService;
+import dev.specwatch.digest.DigestLedger;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.NotificationStores;
 import dev.specwatch.notify.SlackGroup;
@@ -59,8 +59,9 @@ public final class Cluster implements AutoCloseable {
   }
 
   /** Connects, migrates the schema and opens the stores. */
-  public static Cluster open(SpecwatchConfig.Database settings, Clock clock) throws IOException {
-    return new Cluster(Database.open(settings, Database.defaultInstance()), settings, clock);
+  public static Cluster open(SpecwatchConfig.Database settings, Clock clock, String instance)
+      throws IOException {
+    return new Cluster(Database.open(settings, instance), settings, clock);
   }
 
   public String instance() {
@@ -100,8 +101,8 @@ public final class Cluster implements AutoCloseable {
     return new PgHistory(db);
   }
 
-  public KeyedStore<DigestService.SentRecord> digestLedger() {
-    return new PgKeyedStore<>(db, "digest-sent", DigestService.SentRecord.class, clock);
+  public KeyedStore<DigestLedger.SentRecord> digestLedger() {
+    return new PgKeyedStore<>(db, "digest-sent", DigestLedger.SentRecord.class, clock);
   }
 
   /** The clustered scheduler of this replica (not started). */

@@ -132,8 +132,8 @@ public final class PgOutbox implements Outbox {
   }
 
   @Override
-  public boolean shared() {
-    return true;
+  public List<Intent> pendingOfThisProcessAlone() {
+    return List.of();
   }
 
   @Override

@@ -80,9 +80,24 @@ public record SpecwatchConfig(
     return recipes().stream().filter(p -> p.recipe().equals(name)).findFirst();
   }
 
-  /** True when the state is kept in PostgreSQL (state.backend: postgres), shared by replicas. */
-  public boolean clustered() {
-    return database.isPresent();
+  /** Whether {@code other} keeps its state in the same place (directory and database). */
+  public boolean sameStateAs(SpecwatchConfig other) {
+    return stateDir.equals(other.stateDir) && database.equals(other.database);
+  }
+
+  /** Where the state is kept, for {@code specwatch validate} (nothing is contacted). */
+  public String describeState() {
+    return database
+        .map(
+            d ->
+                "postgres "
+                    + d.safeUrl()
+                    + " ("
+                    + d.shards()
+                    + " evaluation shards, check-in every "
+                    + Durations.format(d.checkinInterval())
+                    + "; the database is not contacted)")
+        .orElse(stateDir.toString());
   }
 
   /**

@@ -295,7 +295,7 @@ public final class NotificationService implements AutoCloseable {
    */
   public void start() {
     try {
-      for (Intent i : outbox.shared() ? List.<Intent>of() : outbox.pending()) {
+      for (Intent i : outbox.pendingOfThisProcessAlone()) {
         if (!notifiers.containsKey(i.notifier())) {
           logger.warn(
               "dropping notification {}: notifier '{}' is no longer configured",

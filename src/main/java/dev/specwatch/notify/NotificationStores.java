@@ -92,11 +92,11 @@ public final class NotificationStores {
     return threads;
   }
 
-  KeyedStore<Transition> firing() {
+  public KeyedStore<Transition> firing() {
     return firing;
   }
 
-  KeyedStore<SlackGroup> slackGroups() {
+  public KeyedStore<SlackGroup> slackGroups() {
     return slackGroups;
   }
 
@@ -109,7 +109,7 @@ public final class NotificationStores {
   }
 
   /** Writes what failed saves left in memory; true when everything is on disk. */
-  boolean flush() {
+  public boolean flush() {
     boolean threadsOk = threads.flush();
     boolean firingOk = firing.flush();
     boolean groupsOk = slackGroups.flush();

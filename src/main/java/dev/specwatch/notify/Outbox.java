@@ -33,11 +33,12 @@ public interface Outbox {
   }
 
   /**
-   * Whether other processes deliver from this outbox too (the shared database): intents of a
-   * notifier this process does not know are then another replica's, not to be dropped.
+   * The pending intents only this process delivers, which it may set aside when their notifier is
+   * gone: all of a file outbox; none of the shared database's (an intent of a notifier this process
+   * does not know is another replica's, not to be dropped).
    */
-  default boolean shared() {
-    return false;
+  default List<Intent> pendingOfThisProcessAlone() throws IOException {
+    return pending();
   }
 
   /**

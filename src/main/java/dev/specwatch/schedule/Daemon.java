@@ -4,6 +4,7 @@ import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.backend.StateBackend;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.SpecwatchConfig;
@@ -58,7 +59,9 @@ public final class Daemon
   private StatusServer server;
 
   /** Fixed at start: a reload cannot move the state or switch backends (its stores stay). */
-  private Backend backend;
+  private StateBackend state;
+
+  private Shards shards;
 
   /** Everything built from one config. */
   record Wiring(
@@ -81,14 +84,15 @@ public final class Daemon
    */
   public void start() throws IOException, SchedulerException {
     SpecwatchConfig config = loader.load(configPath);
-    backend = Backend.open(config, clock);
+    state = StateBackend.open(config, clock);
+    shards = new Shards(state, clock);
     wiring = wire(config);
-    backend.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
+    shards.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
     wiring.notifications().start();
     server =
         StatusServer.start(
             config.server().listen().socketAddress(), config.server().bearerToken(), this);
-    schedule = backend.schedule(this::evaluate, config.evaluation().interval());
+    schedule = shards.schedule(this::evaluate, config.evaluation().interval());
     scheduleDigest(wiring);
     config.server().exposureWarning().ifPresent(w -> logger.warn("{}", w));
     logger.info(
@@ -98,10 +102,8 @@ public final class Daemon
         config.policiesDir(),
         Durations.format(config.evaluation().interval()),
         Durations.format(config.evaluation().window()),
-        backend.health().location(),
-        backend.clustered()
-            ? " (replica " + instance() + ", " + backend.shards() + " evaluation shards)"
-            : "",
+        state.health().location(),
+        state.describe(),
         config.server().listen(),
         server.port());
   }
@@ -113,22 +115,22 @@ public final class Daemon
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications =
-        new NotificationService(config, backend.stores(), clock, metrics, this);
+        new NotificationService(config, state.notifications(), clock, metrics, this);
     metrics.notifiers(notifications.notifiers().keySet());
-    List<AlertService> shards = backend.alertServices(config, prometheus, notifications.sink());
-    return new Wiring(config, prometheus, List.copyOf(shards), notifications);
+    List<AlertService> services = shards.alertServices(config, prometheus, notifications.sink());
+    return new Wiring(config, prometheus, services, notifications);
   }
 
   /** The digest job, with the fleet summary posted to Slack when digest.slack_channel is set. */
   private void scheduleDigest(Wiring w) throws SchedulerException {
     schedule.digest(
         w.config().digest().orElse(null),
-        DigestWiring.service(backend, w.config(), w.prometheus(), w.notifications()));
+        DigestWiring.service(shards, w.config(), w.prometheus(), w.notifications()));
   }
 
   /** Every shard's evaluation cycle, one after another (tests, benchmarks). */
   void evaluate() {
-    for (int i = 0; i < backend.shards(); i++) {
+    for (int i = 0; i < shards.count(); i++) {
       evaluate(i);
     }
   }
@@ -146,21 +148,21 @@ public final class Daemon
       AlertService alerts = w.shards().get(shard);
       AlertService.Cycle c =
           alerts.runOnce(
-              backend.policies(w.config().recipes(), shard),
+              shards.policies(w.config().recipes(), shard),
               w.config().evaluation().window(),
               w.config().evaluation().interval());
-      w.notifications().afterCycle(alerts.state(), alert -> backend.ownsAlert(shard, alert));
-      backend.outboxDepth(w.notifications().outbox());
+      w.notifications().afterCycle(alerts.state(), alert -> shards.ownsAlert(shard, alert));
+      shards.outboxDepth(w.notifications().outbox());
       double seconds = (System.nanoTime() - start) / 1e9;
-      backend.evaluated(shard, c.evaluation(), started);
+      shards.evaluated(shard, c.evaluation(), started);
       // What this process evaluated lately, every shard it ran as one.
       Evaluation mine =
-          backend.localEvaluation(w.config().evaluation().interval().multipliedBy(3)).orElseThrow();
+          shards.localEvaluation(w.config().evaluation().interval().multipliedBy(3)).orElseThrow();
       last = mine;
-      metrics.evaluated(mine, backend.localAlertState(w.shards()), seconds, clock.instant());
+      metrics.evaluated(mine, shards.localAlertState(w.shards()), seconds, clock.instant());
       datasourceLog.report(mine);
       noDataLog.report(
-          backend.policies(w.config().recipes(), shard), c.evaluation(), w.prometheus());
+          shards.policies(w.config().recipes(), shard), c.evaluation(), w.prometheus());
       // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
       // alerts are frozen), and it is ready again with the first evaluation that succeeds.
       ready = !mine.anyDatasourceError();
@@ -191,14 +193,15 @@ public final class Daemon
     // A replica of a cluster is ready while it reaches the database: it may run no shard yet.
     @SuppressWarnings("ReferenceEquality") // NO_EVALUATION is a sentinel instance
     boolean waiting = notReady == NO_EVALUATION;
-    return (ready || (backend.clustered() && waiting)) && backend.health().readiness().isEmpty();
+    return (ready || (state.readyBeforeFirstEvaluation() && waiting))
+        && state.health().readiness().isEmpty();
   }
 
   @Override
   public String notReadyReason() {
-    Optional<String> state = backend.health().readiness();
-    if (state.isPresent()) {
-      return state.get();
+    Optional<String> problem = state.health().readiness();
+    if (problem.isPresent()) {
+      return problem.get();
     }
     String reason = notReady;
     return reason == null ? "no successful evaluation yet" : reason;
@@ -216,7 +219,7 @@ public final class Daemon
 
   @Override
   public List<Silence> silences() throws IOException {
-    return backend.silences().load();
+    return state.silences().load();
   }
 
   @Override
@@ -224,17 +227,17 @@ public final class Daemon
       String recipe, Optional<String> rule, Duration duration, String comment, String author)
       throws IOException {
     return SilenceActions.add(
-        backend.silences(), policies(), clock, recipe, rule, duration, comment, author);
+        state.silences(), policies(), clock, recipe, rule, duration, comment, author);
   }
 
   @Override
   public boolean expireSilence(String id) throws IOException {
-    return SilenceActions.expire(backend.silences(), clock, id);
+    return SilenceActions.expire(state.silences(), clock, id);
   }
 
   @Override
   public List<Transition> history(java.time.Instant from) throws IOException {
-    return backend.history().between(from, clock.instant().plusSeconds(1));
+    return state.history().between(from, clock.instant().plusSeconds(1));
   }
 
   @Override
@@ -264,9 +267,9 @@ public final class Daemon
     return new StatusViews.Status(
         ready(),
         ready() ? null : notReadyReason(),
-        StatusViews.stateDir(backend.health()),
+        StatusViews.stateDir(state.health()),
         e == null ? null : e.evaluatedAt().toString(),
-        backend.lastOutboxDepth(),
+        shards.lastOutboxDepth(),
         alertState().queued().size(),
         config(),
         metrics.notifierHealth());
@@ -274,28 +277,28 @@ public final class Daemon
 
   @Override
   public Optional<Evaluation> lastEvaluation() {
-    return backend.clustered() ? backend.evaluation() : Optional.ofNullable(last);
+    return shards.evaluation();
   }
 
   @Override
   public AlertState alertState() {
-    return backend.alertState(wiring.shards());
+    return shards.alertState(wiring.shards());
   }
 
   @Override
   public Optional<dev.specwatch.ha.ClusterView> cluster() throws IOException {
-    return backend.view();
+    return state.view();
   }
 
   /** This replica's name in the cluster; empty without one. */
   String instance() {
-    return backend.clustered() ? backend.instance() : "";
+    return state.instance();
   }
 
   @Override
   public String metrics() throws IOException {
     // From memory: a scrape never waits on the state store (it is read in the cycle).
-    return metrics.scrape(backend.lastOutboxDepth(), backend.health());
+    return metrics.scrape(shards.lastOutboxDepth(), state.health());
   }
 
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
@@ -330,7 +333,7 @@ public final class Daemon
       List<String> notApplied =
           Reloads.reschedule(
               () -> schedule.interval(next.evaluation().interval()), () -> scheduleDigest(fresh));
-      Reloads.needRestart(old.config(), next, backend.health().location()).forEach(logger::warn);
+      Reloads.needRestart(old.config(), next, state.health().location()).forEach(logger::warn);
       return Reloads.report(next, notApplied);
     } finally {
       cycle.unlock();
@@ -372,8 +375,8 @@ public final class Daemon
     if (server != null) {
       server.close();
     }
-    if (backend != null) {
-      backend.close();
+    if (state != null) {
+      state.close();
     }
     logger.info("specwatch stopped");
   }

@@ -20,7 +20,7 @@ final class DigestWiring {
 
   /** The service for {@code config}'s digest section; null without one (no digest job). */
   static DigestService service(
-      Backend backend,
+      Shards shards,
       SpecwatchConfig config,
       PrometheusClient prometheus,
       NotificationService notifications) {
@@ -28,7 +28,7 @@ final class DigestWiring {
     if (digest.isEmpty()) {
       return null;
     }
-    DigestService service = backend.digest(config, prometheus);
+    DigestService service = shards.digest(config, prometheus);
     Optional<String> channel = digest.get().slackChannel();
     if (channel.isPresent()) {
       Optional<Consumer<Digest>> poster =

@@ -61,8 +61,7 @@ final class Reloads {
   static List<String> needRestart(
       SpecwatchConfig running, SpecwatchConfig next, String stateLocation) {
     List<String> out = new ArrayList<>();
-    if (!next.stateDir().equals(running.stateDir())
-        || !next.database().equals(running.database())) {
+    if (!next.sameStateAs(running)) {
       out.add(
           "the state section changed: takes effect after a restart (still using "
               + stateLocation

@@ -4,7 +4,6 @@ import dev.specwatch.digest.DigestSchedule;
 import dev.specwatch.digest.DigestService;
 import dev.specwatch.model.SpecwatchConfig;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import org.quartz.JobBuilder;
@@ -16,7 +15,6 @@ import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
 import org.quartz.TriggerKey;
-import org.quartz.impl.StdSchedulerFactory;
 import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +32,11 @@ final class Schedule implements AutoCloseable {
 
   private final Scheduler scheduler;
   private final int shards;
-  private final boolean clustered;
   private Duration interval;
 
-  private Schedule(Scheduler scheduler, int shards, boolean clustered, Duration interval) {
+  private Schedule(Scheduler scheduler, int shards, Duration interval) {
     this.scheduler = scheduler;
     this.shards = shards;
-    this.clustered = clustered;
     this.interval = interval;
   }
 
@@ -52,28 +48,13 @@ final class Schedule implements AutoCloseable {
     return TriggerKey.triggerKey(job(shard).getName(), GROUP);
   }
 
-  /** Starts the scheduler with {@code evaluation} due now and then every {@code interval}. */
-  static Schedule start(Runnable evaluation, Duration interval) throws SchedulerException {
-    Properties p = new Properties();
-    p.setProperty("org.quartz.scheduler.instanceName", "specwatch");
-    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-    p.setProperty("org.quartz.threadPool.threadCount", "2");
-    p.setProperty("org.quartz.threadPool.threadNamePrefix", "specwatch-quartz");
-    p.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
-    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-    // A run more than this late counts as missed and is skipped (see the trigger).
-    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
-    Scheduler scheduler = new StdSchedulerFactory(p).getScheduler();
-    IntConsumer one = shard -> evaluation.run();
-    return begin(scheduler, one, 1, false, interval);
-  }
-
   /**
-   * Starts a clustered scheduler (the shared database's job store) with one evaluation job per
-   * shard: each runs on one replica at a time, and the replicas share the shards. Jobs of shards
-   * beyond {@code shards} (a smaller count than before) are deleted.
+   * Starts {@code scheduler} (the state backend's: in memory, or the shared database's job store)
+   * with one evaluation job per shard, each due now and then every {@code interval}: each runs on
+   * one process at a time, and the replicas of a cluster share the shards. Jobs of shards beyond
+   * {@code shards} (a smaller count than before) are deleted.
    */
-  static Schedule clustered(
+  static Schedule start(
       Scheduler scheduler, IntConsumer evaluateShard, int shards, Duration interval)
       throws SchedulerException {
     for (JobKey key : scheduler.getJobKeys(GroupMatcher.jobGroupEquals(GROUP))) {
@@ -84,16 +65,6 @@ final class Schedule implements AutoCloseable {
         }
       }
     }
-    return begin(scheduler, evaluateShard, shards, true, interval);
-  }
-
-  private static Schedule begin(
-      Scheduler scheduler,
-      IntConsumer evaluateShard,
-      int shards,
-      boolean clustered,
-      Duration interval)
-      throws SchedulerException {
     scheduler.getContext().put(CONTEXT_KEY, evaluateShard);
     for (int i = 0; i < shards; i++) {
       JobDetail job =
@@ -105,7 +76,7 @@ final class Schedule implements AutoCloseable {
       scheduler.scheduleJob(job, Set.of(trigger(i, interval)), true);
     }
     scheduler.start();
-    return new Schedule(scheduler, shards, clustered, interval);
+    return new Schedule(scheduler, shards, interval);
   }
 
   private static Trigger trigger(int shard, Duration interval) {
@@ -134,7 +105,7 @@ final class Schedule implements AutoCloseable {
 
   /** Replaces the digest job (none when {@code service} is null). */
   void digest(SpecwatchConfig.Digest digest, DigestService service) throws SchedulerException {
-    DigestSchedule.apply(scheduler, digest, service, clustered);
+    DigestSchedule.apply(scheduler, digest, service);
   }
 
   /** No new job starts; running ones go on. */

@@ -1,5 +1,6 @@
 package dev.specwatch.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +67,8 @@ class ArchitectureTest {
         .definedBy("dev.specwatch.digest..")
         .layer("ha")
         .definedBy("dev.specwatch.ha..")
+        .layer("backend")
+        .definedBy("dev.specwatch.backend..")
         .layer("server")
         .definedBy("dev.specwatch.server..")
         .layer("schedule")
@@ -113,6 +116,9 @@ class ArchitectureTest {
             "http")
         .whereLayer("ha")
         .mayOnlyAccessLayers("model", "alerting", "notify", "digest", "signals", "detect", "store")
+        .whereLayer("backend")
+        .mayOnlyAccessLayers(
+            "model", "alerting", "notify", "digest", "signals", "detect", "store", "ha")
         .whereLayer("server")
         .mayOnlyAccessLayers("model", "alerting", "notify", "signals", "detect", "store", "ha")
         .whereLayer("schedule")
@@ -129,7 +135,8 @@ class ArchitectureTest {
             "advisor",
             "detect",
             "store",
-            "ha")
+            "ha",
+            "backend")
         .whereLayer("sim")
         .mayOnlyAccessLayers("model", "yaml")
         .whereLayer("recipes")
@@ -233,6 +240,61 @@ class ArchitectureTest {
     assertThat(runners).as("tests that run the daemon").isGreaterThanOrEqualTo(8);
     assertThat(own).as("tests that write the daemon's config or start it on their own").isEmpty();
   }
+
+  /**
+   * The file/postgres choice is made once, by {@code backend.StateBackend}: no class outside the
+   * backend (and the stores' own packages) opens a store of either kind, reads which backend the
+   * config chose, or asks a store whether it is shared. docs/ARCHITECTURE.md, "Where the state
+   * backend is chosen".
+   */
+  @Test
+  void nothingOutsideTheBackendAsksWhichBackendItIs() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.specwatch.backend..",
+            "dev.specwatch.model..",
+            "dev.specwatch.config..",
+            "dev.specwatch.alerting..",
+            "dev.specwatch.notify..",
+            "dev.specwatch.ha..")
+        .should()
+        .callMethod(dev.specwatch.model.SpecwatchConfig.class, "database")
+        .orShould()
+        .callMethod(
+            dev.specwatch.ha.Cluster.class,
+            "open",
+            dev.specwatch.model.SpecwatchConfig.Database.class,
+            java.time.Clock.class,
+            String.class)
+        .orShould()
+        .callMethod(
+            dev.specwatch.ha.Database.class,
+            "open",
+            dev.specwatch.model.SpecwatchConfig.Database.class,
+            String.class)
+        .orShould()
+        .callConstructorWhere(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "a constructor of a file or database store",
+                call -> STORES.contains(call.getTargetOwner().getName())))
+        .because("the state backend is chosen in one place: backend.StateBackend")
+        .allowEmptyShould(false)
+        .check(classes);
+  }
+
+  private static final java.util.Set<String> STORES =
+      java.util.Set.of(
+          "dev.specwatch.alerting.FileStateStore",
+          "dev.specwatch.alerting.SilenceStore",
+          "dev.specwatch.alerting.TransitionHistory",
+          "dev.specwatch.notify.FileOutbox",
+          "dev.specwatch.ha.Cluster",
+          "dev.specwatch.ha.PgStateStore",
+          "dev.specwatch.ha.PgSilences",
+          "dev.specwatch.ha.PgHistory",
+          "dev.specwatch.ha.PgOutbox",
+          "dev.specwatch.ha.PgKeyedStore");
 
   private static long lines(Path p) {
     try (Stream<String> lines = Files.lines(p)) {

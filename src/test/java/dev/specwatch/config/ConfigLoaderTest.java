@@ -304,7 +304,7 @@ class ConfigLoaderTest {
     SpecwatchConfig ok =
         new ConfigLoader(Map.of("SPECWATCH_DB_PASSWORD", "db-secret-planted-1")::get).load(config);
     SpecwatchConfig.Database db = ok.database().orElseThrow();
-    assertThat(ok.clustered()).isTrue();
+    assertThat(ok.describeState()).startsWith("postgres jdbc:postgresql://db:5432/specwatch (");
     assertThat(db.url()).isEqualTo("jdbc:postgresql://db:5432/specwatch");
     assertThat(db.password().orElseThrow().reveal()).isEqualTo("db-secret-planted-1");
     assertThat(db.shards()).isEqualTo(SpecwatchConfig.Database.DEFAULT_SHARDS);

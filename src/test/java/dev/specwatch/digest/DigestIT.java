@@ -192,7 +192,10 @@ class DigestIT {
             .handle(jakarta.mail.MessagingException.class)
             .withDelay(Duration.ofMillis(20))
             .withMaxAttempts(attempts)
-            .build());
+            .build(),
+        new DigestService.Stores(
+            new TransitionHistory(c.stateDir()),
+            DigestLedger.file(c.stateDir().resolve("digest-sent.json"))));
   }
 
   @Test
@@ -365,6 +368,18 @@ class DigestIT {
     }
     assertThat(attached).containsExactlyInAnyOrderElementsOf(cids);
     assertThat(html).contains("Acceptance fell -25.").doesNotContain("<script");
+  }
+
+  @Test
+  void anUnreadableLedgerSendsNothingRatherThanPerhapsTwice() throws Exception {
+    SpecwatchConfig c = config();
+    MutableClock clock =
+        new MutableClock(service(c, Clock.systemUTC(), 1).dueAt(period).plusSeconds(60));
+    java.nio.file.Files.writeString(c.stateDir().resolve("digest-sent.json"), "{\"2026-W4");
+    assertThat(service(c, clock, 1).sendIfDue()).isEqualTo(DigestService.Outcome.FAILED);
+    assertThat(mail.getReceivedMessages()).as("nothing mailed on a guess").isEmpty();
+    java.nio.file.Files.delete(c.stateDir().resolve("digest-sent.json"));
+    assertThat(service(c, clock, 1).sendIfDue()).isEqualTo(DigestService.Outcome.SENT);
   }
 
   @Test
