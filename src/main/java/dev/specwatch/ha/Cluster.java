@@ -41,14 +41,16 @@ public final class Cluster implements AutoCloseable {
   private final SpecwatchConfig.Database settings;
   private final Clock clock;
   private final NotificationStores stores;
+  private final PgOutbox outbox;
 
   Cluster(Database db, SpecwatchConfig.Database settings, Clock clock) {
     this.db = db;
     this.settings = settings;
     this.clock = clock;
+    this.outbox = new PgOutbox(db, clock);
     this.stores =
         new NotificationStores(
-            new PgOutbox(db, clock),
+            outbox,
             new SlackThreadStore(
                 new PgKeyedStore<>(
                     db, "slack-messages", SlackThreadStore.SlackThread.class, clock)),
@@ -253,8 +255,10 @@ public final class Cluster implements AutoCloseable {
     return ClusterView.read(db, settings, clock.instant());
   }
 
+  /** Stops the outbox's lease renewal, then closes the pool. */
   @Override
   public void close() {
+    outbox.close();
     db.close();
   }
 }

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * never attempted again by this process, and its lease is kept so no other replica sends it; the
  * record is written when the database is back.
  */
-public final class PgOutbox implements Outbox {
+public final class PgOutbox implements Outbox, AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(PgOutbox.class);
 
   /**
@@ -79,8 +79,15 @@ public final class PgOutbox implements Outbox {
     this.db = db;
     this.clock = clock;
     this.owner = db.instance();
-    this.renewal =
-        RENEWER.scheduleWithFixedDelay(
+    this.renewer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "specwatch-outbox-lease");
+              t.setDaemon(true);
+              return t;
+            });
+    var unused =
+        renewer.scheduleWithFixedDelay(
             () -> {
               // An exception escaping a scheduled task cancels every later run: the claims would
               // then run out under deliveries in flight, and another replica re-send them.
@@ -95,18 +102,17 @@ public final class PgOutbox implements Outbox {
             TimeUnit.MILLISECONDS);
   }
 
-  /** The renewal task (one outbox a process: the cluster's; it ends with the process). */
-  @SuppressWarnings("unused")
-  private final java.util.concurrent.ScheduledFuture<?> renewal;
+  /** This outbox's thread renewing its claims; stopped by {@link #close()} (the cluster's). */
+  private final ScheduledExecutorService renewer;
 
-  /** One daemon thread renews the claims of every outbox of the process. */
-  private static final ScheduledExecutorService RENEWER =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "specwatch-outbox-lease");
-            t.setDaemon(true);
-            return t;
-          });
+  /**
+   * Stops renewing claims. Called when the process lets go of the database, after the delivery
+   * workers stopped: a claim still held then runs out and another replica retries it.
+   */
+  @Override
+  public void close() {
+    renewer.shutdownNow();
+  }
 
   /** Claims this process holds, attempts in flight: renewed until released. */
   private final Set<String> held = java.util.concurrent.ConcurrentHashMap.newKeySet();

@@ -176,6 +176,9 @@ public final class NotificationService implements AutoCloseable {
    * (one shard of a cluster's evaluation owns its recipes' alerts).
    */
   public void afterCycle(AlertState state, Predicate<AlertKey> owned) {
+    if (stopped) {
+      return; // a reload replaced this service: the next cycle's service queues the repeats
+    }
     Instant now = clock.instant();
     List<Transition> stillFiring = new ArrayList<>();
     for (Transition t : firing.all().values()) {
@@ -246,6 +249,9 @@ public final class NotificationService implements AutoCloseable {
     }
   }
 
+  /** Set by {@link #stop}: a cycle that ends after it queues nothing here. */
+  private volatile boolean stopped;
+
   /** A re-send of the alerts still firing, waiting for the re-send thread. */
   private record Resend(List<Transition> firing, Instant at) {}
 
@@ -268,25 +274,40 @@ public final class NotificationService implements AutoCloseable {
     if (waitingResends.put(n.name(), new Resend(firing, now)) != null || resends.isShutdown()) {
       return; // the one already waiting sends this newer list
     }
-    resends.execute(
-        () -> {
-          Resend r = waitingResends.remove(n.name());
-          if (r == null) {
-            return;
-          }
-          try {
-            DeliveryResult result = n.resendFiring(r.firing(), r.at());
-            if (!(result instanceof DeliveryResult.Delivered)) {
-              logger.warn(
-                  "re-sending {} firing alert(s) to {} failed: {}",
-                  r.firing().size(),
-                  n.name(),
-                  result);
-            }
-          } catch (RuntimeException e) {
-            logger.error("re-sending firing alerts to {} failed unexpectedly", n.name(), e);
-          }
-        });
+    resendsInFlight.incrementAndGet();
+    try {
+      resends.execute(() -> resendNow(n));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Stopped meanwhile: the service of the next config (or process) re-sends.
+      resendsInFlight.decrementAndGet();
+    }
+  }
+
+  /** On the re-send thread: the newest list waiting for {@code n}. */
+  private void resendNow(Notifier n) {
+    Resend r = waitingResends.remove(n.name());
+    try {
+      if (r == null) {
+        return; // sent by the task before this one
+      }
+      DeliveryResult result = n.resendFiring(r.firing(), r.at());
+      if (!(result instanceof DeliveryResult.Delivered)) {
+        logger.warn(
+            "re-sending {} firing alert(s) to {} failed: {}", r.firing().size(), n.name(), result);
+      }
+    } catch (RuntimeException e) {
+      logger.error("re-sending firing alerts to {} failed unexpectedly", n.name(), e);
+    } finally {
+      resendsInFlight.decrementAndGet();
+    }
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger resendsInFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Whether a re-send is waiting or running on the re-send thread (tests). */
+  boolean resending() {
+    return resendsInFlight.get() > 0;
   }
 
   /**
@@ -317,6 +338,7 @@ public final class NotificationService implements AutoCloseable {
    * config wait for its outcome instead of sending it again.
    */
   public void stop(Duration bound) {
+    stopped = true;
     actions.forEach(SlackActions::close);
     long deadline = System.nanoTime() + bound.toNanos();
     resends.shutdown();

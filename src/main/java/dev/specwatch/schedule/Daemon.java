@@ -1,9 +1,6 @@
 package dev.specwatch.schedule;
 
 import dev.specwatch.alerting.AlertService;
-import dev.specwatch.alerting.AlertState;
-import dev.specwatch.alerting.Silence;
-import dev.specwatch.alerting.Transition;
 import dev.specwatch.backend.StateBackend;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.Durations;
@@ -12,7 +9,6 @@ import dev.specwatch.notify.NotificationService;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
-import dev.specwatch.server.StatusViews;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.yaml.InvalidInputException;
@@ -21,10 +17,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,10 +30,10 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code specwatch run}: wires the evaluator, alert engine, notifications, digest and status server
  * from one config, runs them on the {@link Schedule}, and reloads on SIGHUP or {@code POST
- * /-/reload} (an invalid config is rejected and the running one kept).
+ * /-/reload} (an invalid config is rejected and the running one kept). Wiring and lifecycle only:
+ * what the status server shows is {@link DaemonViews}.
  */
-public final class Daemon
-    implements AutoCloseable, StatusServer.Source, dev.specwatch.notify.SlackActions.Silencer {
+public final class Daemon implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(Daemon.class);
 
   private final Path configPath;
@@ -44,17 +42,17 @@ public final class Daemon
   private final SpecwatchMetrics metrics = new SpecwatchMetrics();
   private final DatasourceLog datasourceLog = new DatasourceLog();
   private final NoDataLog noDataLog = new NoDataLog();
-  private final Sparklines sparklines = new Sparklines();
-  private final RecipeHistoryCache histories = new RecipeHistoryCache();
 
-  /** Held during an evaluation and while the wiring is swapped. */
+  /** Held during an evaluation cycle and while a reload swaps the wiring. */
   private final ReentrantLock cycle = new ReentrantLock();
+
+  /** Read-held by every evaluation job from start to end; stop takes it to wait for them. */
+  private final ReentrantReadWriteLock running = new ReentrantReadWriteLock();
 
   private volatile Wiring wiring;
   private volatile Evaluation last;
-  private volatile boolean ready;
-  private static final String NO_EVALUATION = "no evaluation yet";
-  private volatile String notReady = NO_EVALUATION;
+  private Readiness readiness;
+  private DaemonViews views;
   private Schedule schedule;
   private StatusServer server;
 
@@ -86,12 +84,15 @@ public final class Daemon
     SpecwatchConfig config = loader.load(configPath);
     state = StateBackend.open(config, clock);
     shards = new Shards(state, clock);
+    readiness = new Readiness(state);
+    views =
+        new DaemonViews(() -> wiring, this::reload, shards, readiness, metrics, noDataLog, clock);
     wiring = wire(config);
     shards.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
     wiring.notifications().start();
     server =
         StatusServer.start(
-            config.server().listen().socketAddress(), config.server().bearerToken(), this);
+            config.server().listen().socketAddress(), config.server().bearerToken(), views);
     schedule = shards.schedule(this::evaluate, config.evaluation().interval());
     scheduleDigest(wiring);
     config.server().exposureWarning().ifPresent(w -> logger.warn("{}", w));
@@ -115,7 +116,7 @@ public final class Daemon
   private Wiring wire(SpecwatchConfig config) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications =
-        new NotificationService(config, state.notifications(), clock, metrics, this);
+        new NotificationService(config, state.notifications(), clock, metrics, views);
     metrics.notifiers(notifications.notifiers().keySet());
     List<AlertService> services = shards.alertServices(config, prometheus, notifications.sink());
     return new Wiring(config, prometheus, services, notifications);
@@ -135,22 +136,36 @@ public final class Daemon
     }
   }
 
-  /** One evaluation cycle of one shard (of all recipes without a cluster); run by the schedule. */
+  /**
+   * One evaluation cycle of one shard (of all recipes without a cluster); run by the schedule. The
+   * cycle itself (queries, the alert engine, the state saved, transitions queued) holds {@link
+   * #cycle}, the lock a reload's swap waits for; what follows it (repeats and re-sends, the outbox
+   * depth, sharing the evaluation, no-data hints, the metrics) runs after it, so a reload never
+   * waits on a receiver, the outbox or the database. Stop waits for both, within its bound.
+   */
   void evaluate(int shard) {
-    cycle.lock();
+    running.readLock().lock();
     try {
-      Wiring w = wiring;
-      if (shard >= w.shards().size()) {
-        return; // a job of a larger shard count, deleted at start by this replica's schedule
-      }
-      java.time.Instant started = clock.instant();
+      Wiring w;
+      AlertService alerts;
+      AlertService.Cycle c;
+      Instant started = clock.instant();
       long start = System.nanoTime();
-      AlertService alerts = w.shards().get(shard);
-      AlertService.Cycle c =
-          alerts.runOnce(
-              shards.policies(w.config().recipes(), shard),
-              w.config().evaluation().window(),
-              w.config().evaluation().interval());
+      cycle.lock();
+      try {
+        w = wiring;
+        if (shard >= w.shards().size()) {
+          return; // a job of a larger shard count, deleted at start by this replica's schedule
+        }
+        alerts = w.shards().get(shard);
+        c =
+            alerts.runOnce(
+                shards.policies(w.config().recipes(), shard),
+                w.config().evaluation().window(),
+                w.config().evaluation().interval());
+      } finally {
+        cycle.unlock();
+      }
       w.notifications().afterCycle(alerts.state(), alert -> shards.ownsAlert(shard, alert));
       shards.outboxDepth(w.notifications().outbox());
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -159,19 +174,11 @@ public final class Daemon
       Evaluation mine =
           shards.localEvaluation(w.config().evaluation().interval().multipliedBy(3)).orElseThrow();
       last = mine;
+      readiness.evaluated(mine);
       metrics.evaluated(mine, shards.localAlertState(w.shards()), seconds, clock.instant());
       datasourceLog.report(mine);
       noDataLog.report(
           shards.policies(w.config().recipes(), shard), c.evaluation(), w.prometheus());
-      // Ready while evaluations succeed: a datasource outage makes the daemon not ready (its
-      // alerts are frozen), and it is ready again with the first evaluation that succeeds.
-      ready = !mine.anyDatasourceError();
-      notReady =
-          mine.recipes().stream()
-              .flatMap(r -> r.error().stream())
-              .findFirst()
-              .map(e -> "datasource: " + e)
-              .orElse(null);
       logger.debug(
           "evaluated {} recipe(s) with {} queries in {} ms: {} transition(s)",
           c.evaluation().recipes().size(),
@@ -179,115 +186,13 @@ public final class Daemon
           Math.round(seconds * 1000),
           c.transitions().size());
     } finally {
-      cycle.unlock();
+      running.readLock().unlock();
     }
   }
 
-  /**
-   * Ready while evaluations succeed and the state directory can be written. {@code /healthz} stays
-   * 200 either way: a restart fixes neither a datasource nor a disk, and a liveness failure would
-   * only add a restart loop.
-   */
-  @Override
+  /** Whether {@code /readyz} answers 200 (see {@link Readiness}). */
   public boolean ready() {
-    // A replica of a cluster is ready while it reaches the database: it may run no shard yet.
-    @SuppressWarnings("ReferenceEquality") // NO_EVALUATION is a sentinel instance
-    boolean waiting = notReady == NO_EVALUATION;
-    return (ready || (state.readyBeforeFirstEvaluation() && waiting))
-        && state.health().readiness().isEmpty();
-  }
-
-  @Override
-  public String notReadyReason() {
-    Optional<String> problem = state.health().readiness();
-    if (problem.isPresent()) {
-      return problem.get();
-    }
-    String reason = notReady;
-    return reason == null ? "no successful evaluation yet" : reason;
-  }
-
-  @Override
-  public Optional<String> noDataHint(String recipe) {
-    return noDataLog.hint(recipe);
-  }
-
-  @Override
-  public List<dev.specwatch.model.Policy> policies() {
-    return wiring.config().recipes();
-  }
-
-  @Override
-  public List<Silence> silences() throws IOException {
-    return state.silences().load();
-  }
-
-  @Override
-  public Silence addSilence(
-      String recipe, Optional<String> rule, Duration duration, String comment, String author)
-      throws IOException {
-    return SilenceActions.add(
-        state.silences(), policies(), clock, recipe, rule, duration, comment, author);
-  }
-
-  @Override
-  public boolean expireSilence(String id) throws IOException {
-    return SilenceActions.expire(state.silences(), clock, id);
-  }
-
-  @Override
-  public List<Transition> history(java.time.Instant from) throws IOException {
-    return state.history().between(from, clock.instant().plusSeconds(1));
-  }
-
-  @Override
-  public List<Double> sparkline(String recipe) {
-    return sparklines.get(recipe, wiring, lastEvaluation().orElse(null));
-  }
-
-  @Override
-  public dev.specwatch.server.RecipeHistory recipeHistory(String recipe, Duration span) {
-    return histories.get(recipe, span, wiring, clock.instant());
-  }
-
-  @Override
-  public Optional<java.net.URI> grafana() {
-    return wiring.config().grafanaUrl();
-  }
-
-  @Override
-  public StatusViews.Config config() {
-    return StatusViews.config(
-        wiring.config(), Daemon.class.getPackage().getImplementationVersion());
-  }
-
-  @Override
-  public StatusViews.Status status() throws IOException {
-    Evaluation e = lastEvaluation().orElse(null);
-    return new StatusViews.Status(
-        ready(),
-        ready() ? null : notReadyReason(),
-        StatusViews.stateDir(state.health()),
-        e == null ? null : e.evaluatedAt().toString(),
-        shards.lastOutboxDepth(),
-        alertState().queued().size(),
-        config(),
-        metrics.notifierHealth());
-  }
-
-  @Override
-  public Optional<Evaluation> lastEvaluation() {
-    return shards.evaluation();
-  }
-
-  @Override
-  public AlertState alertState() {
-    return shards.alertState(wiring.shards());
-  }
-
-  @Override
-  public Optional<dev.specwatch.ha.ClusterView> cluster() throws IOException {
-    return state.view();
+    return readiness.ready();
   }
 
   /** This replica's name in the cluster; empty without one. */
@@ -295,14 +200,7 @@ public final class Daemon
     return state.instance();
   }
 
-  @Override
-  public String metrics() throws IOException {
-    // From memory: a scrape never waits on the state store (it is read in the cycle).
-    return metrics.scrape(shards.lastOutboxDepth(), state.health());
-  }
-
   /** Reloads the config (SIGHUP, POST /-/reload); returns the problems, empty when applied. */
-  @Override
   public List<String> reload() {
     SpecwatchConfig next;
     try {
@@ -351,10 +249,16 @@ public final class Daemon
       if (schedule != null) {
         schedule.pause();
       }
-      boolean idle = cycle.tryLock(bound.toMillis(), TimeUnit.MILLISECONDS);
+      boolean idle = running.writeLock().tryLock(bound.toMillis(), TimeUnit.MILLISECONDS);
       if (idle) {
-        cycle.unlock();
-      } else {
+        // A reload in progress finishes its swap first.
+        idle = cycle.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (idle) {
+          cycle.unlock();
+        }
+        running.writeLock().unlock();
+      }
+      if (!idle) {
         logger.warn(
             "an evaluation was still running after {}; abandoning it (state of the"
                 + " previous evaluation is saved)",

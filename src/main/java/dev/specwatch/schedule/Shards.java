@@ -51,6 +51,10 @@ final class Shards {
     this.clock = clock;
   }
 
+  StateBackend backend() {
+    return backend;
+  }
+
   int count() {
     return backend.shards();
   }

@@ -76,6 +76,78 @@ class NotificationFlowTest {
         .build();
   }
 
+  /**
+   * An Alertmanager re-send may take its receiver's whole timeout: it runs on the service's own
+   * thread, so the evaluation that asked for it (holding the lock reload and stop wait for) goes
+   * on. The receiver holds the re-send until the test has seen {@code afterCycle} return.
+   */
+  @Test
+  void alertmanagerResendsRunOffTheEvaluationThread() throws Exception {
+    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean hold =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    com.sun.net.httpserver.HttpServer receiver =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    receiver.createContext(
+        "/",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          if (hold.get()) {
+            held.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    receiver.start();
+    try {
+      Files.createDirectories(dir.resolve("alerts"));
+      Files.writeString(
+          dir.resolve("alerts/m.yaml"),
+          "recipe: m\nmatch: {job: vllm, model_name: m}\n"
+              + "num_speculative_tokens: 3\nfor: 0s\nkeep_firing_for: 0s\n"
+              + "thresholds: {acceptance_rate: {below: 0.45}}\n");
+      Files.writeString(
+          dir.resolve("specwatch.yaml"),
+          "prometheus: {url: http://127.0.0.1:9090}\n"
+              + "policies: alerts\nstate: {dir: state}\nnotifiers:\n"
+              + "  - {type: alertmanager, url: \"http://127.0.0.1:"
+              + receiver.getAddress().getPort()
+              + "\"}\n");
+      SpecwatchConfig c = new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      try {
+        AlertService alerts = service(c, notifications.sink());
+        acceptance.set(0.3);
+        alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+        notifications.deliverOnce(); // the firing alert, answered at once
+        hold.set(true);
+        clock.advance(Duration.ofSeconds(30));
+        alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+
+        notifications.afterCycle(alerts.state());
+
+        assertThat(held.await(30, java.util.concurrent.TimeUnit.SECONDS))
+            .as("the re-send reached the receiver")
+            .isTrue();
+        assertThat(notifications.resending())
+            .as("afterCycle returned with its re-send still waiting on the receiver")
+            .isTrue();
+      } finally {
+        release.countDown();
+        notifications.stop(Duration.ofSeconds(5));
+      }
+    } finally {
+      receiver.stop(0);
+    }
+  }
+
   @Test
   void onePostPerAlertAcrossRestartsAndTheResolveUpdatesIt() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
