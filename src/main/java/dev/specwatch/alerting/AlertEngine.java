@@ -205,8 +205,8 @@ public final class AlertEngine {
    */
   static Map<String, String> labels(Policy policy) {
     Map<String, String> labels = new TreeMap<>(policy.labels());
-    policy.runbookUrl().ifPresent(u -> labels.put("runbook_url", u));
-    policy.notification().slackChannel().ifPresent(c -> labels.put("slack_channel", c));
+    policy.runbookUrl().ifPresent(u -> labels.put(Transition.RUNBOOK_URL, u));
+    policy.notification().slackChannel().ifPresent(c -> labels.put(Transition.SLACK_CHANNEL, c));
     return labels;
   }
 

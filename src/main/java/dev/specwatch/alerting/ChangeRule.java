@@ -175,7 +175,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             floor,
             String.format(
                 Locale.ROOT,
-                "recovered: acceptance back near its learned level %.3f (last step %.3f)",
+                "acceptance back near its learned level %.3f (last step %.3f)",
                 reference,
                 now)),
         next);

@@ -110,8 +110,7 @@ public record SequentialThresholdRule(
         Verdict.clear(
             step,
             th.below(),
-            String.format(
-                Locale.ROOT, "recovered: %s %.3f above %.3f", name, step, th.clearLevel())),
+            String.format(Locale.ROOT, "%s %.3f above %.3f", name, step, th.clearLevel())),
         next);
   }
 

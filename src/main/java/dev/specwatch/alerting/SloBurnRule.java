@@ -61,8 +61,7 @@ public record SloBurnRule(Severity fallback) implements Rule {
     SloStatus.BurnWindow w = st.burning();
     if (w == null) {
       Double hour = st.burnRates().get(Duration.ofHours(1));
-      return Verdict.clear(
-          hour, 0, "recovered: error budget burn under the alerting rates; " + budget);
+      return Verdict.clear(hour, 0, "error budget burn under the alerting rates; " + budget);
     }
     double factor = w.factor(period);
     double longBurn = st.burnRates().get(w.longWindow());

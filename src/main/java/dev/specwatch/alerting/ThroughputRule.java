@@ -53,6 +53,6 @@ public record ThroughputRule(Policy.Throughput throughput, Severity severity) im
     if (drop > throughput.maxRelativeDrop()) {
       return Verdict.breached(now, threshold, "throughput " + detail);
     }
-    return Verdict.clear(now, threshold, "recovered: throughput " + detail);
+    return Verdict.clear(now, threshold, "throughput " + detail);
   }
 }

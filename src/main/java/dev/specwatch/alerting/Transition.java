@@ -98,6 +98,43 @@ public record Transition(
         signals == null ? Map.of() : Collections.unmodifiableMap(new java.util.TreeMap<>(signals));
   }
 
+  /**
+   * The two notification hints a policy gives that travel with the transition in {@link #labels}
+   * (where the stored form keeps them): where a runbook is, and which Slack channel to post to.
+   * They are not labels to route or group on: {@link #routingLabels()} leaves them out.
+   */
+  public static final String RUNBOOK_URL = "runbook_url";
+
+  public static final String SLACK_CHANNEL = "slack_channel";
+
+  /** The policy's runbook, if it gives one. */
+  public java.util.Optional<String> runbookUrl() {
+    return java.util.Optional.ofNullable(labels.get(RUNBOOK_URL));
+  }
+
+  /** The policy's Slack channel ({@code notify.slack_channel}), if it gives one. */
+  public java.util.Optional<String> slackChannel() {
+    return java.util.Optional.ofNullable(labels.get(SLACK_CHANNEL));
+  }
+
+  /** The policy's labels without the notification hints: what receivers may route on. */
+  public Map<String, String> routingLabels() {
+    Map<String, String> out = new java.util.TreeMap<>(labels);
+    out.remove(RUNBOOK_URL);
+    out.remove(SLACK_CHANNEL);
+    return out;
+  }
+
+  /** What the reason of a rule's resolve starts with (a notifier's header may say it instead). */
+  public static final String RECOVERED = "recovered: ";
+
+  /** The reason without its {@link #RECOVERED} prefix, if it has one. */
+  public String detail() {
+    return reason != null && reason.startsWith(RECOVERED)
+        ? reason.substring(RECOVERED.length()).strip()
+        : reason;
+  }
+
   /** The alert this transition is of (its {@link #alertId} is the key's stored form). */
   public AlertKey key() {
     return new AlertKey(recipe, rule, position);

@@ -36,8 +36,9 @@ public record Verdict(
     return new Verdict(Kind.BREACHED, value, threshold, reason, null);
   }
 
-  static Verdict clear(Double value, double threshold, String reason) {
-    return new Verdict(Kind.CLEAR, value, threshold, reason, null);
+  /** Clear: the reason is {@code "recovered: " + detail} ({@link Transition#detail()}). */
+  static Verdict clear(Double value, double threshold, String detail) {
+    return new Verdict(Kind.CLEAR, value, threshold, Transition.RECOVERED + detail, null);
   }
 
   static Verdict hold(Double value, double threshold, String reason) {

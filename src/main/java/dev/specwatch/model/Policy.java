@@ -56,18 +56,7 @@ public record Policy(
   public static final long DEFAULT_MIN_DRAFTS = 100;
 
   /** Every rule name an alert can have (silences name them; docs/ALERTING.md). */
-  public static final List<String> RULE_NAMES =
-      List.of(
-          "acceptance_rate",
-          "mean_accepted_length",
-          "position_acceptance",
-          "regression",
-          "throughput",
-          "slo_burn",
-          "change",
-          "speedup",
-          "datasource_unavailable",
-          "state_recovered");
+  public static final List<String> RULE_NAMES = RuleName.silenceable();
 
   public static final Duration DEFAULT_FOR = Duration.ofMinutes(5);
   public static final Duration DEFAULT_KEEP_FIRING_FOR = Duration.ofMinutes(5);

@@ -26,9 +26,8 @@ public final class AlertmanagerNotifier implements Notifier {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   /** Keys in transition labels that are annotations, not routing labels. */
-  private static final List<String> ANNOTATION_KEYS = List.of("runbook_url", "slack_channel");
-
   private final NotifierConfig.Alertmanager config;
+
   private final Optional<URI> grafana;
   private final Duration validFor;
 
@@ -96,18 +95,11 @@ public final class AlertmanagerNotifier implements Notifier {
       labels.put("position", t.position().toString());
     }
     labels.put("severity", t.severity().key());
-    t.labels()
-        .forEach(
-            (k, v) -> {
-              if (!ANNOTATION_KEYS.contains(k)) {
-                labels.putIfAbsent(k, v);
-              }
-            });
+    t.routingLabels().forEach(labels::putIfAbsent);
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put("summary", SlackMessages.text(t, t.at()));
     annotations.put("description", t.reason());
-    Optional.ofNullable(t.labels().get("runbook_url"))
-        .ifPresent(u -> annotations.put("runbook_url", u));
+    t.runbookUrl().ifPresent(u -> annotations.put("runbook_url", u));
     Links.dashboard(grafana, t).ifPresent(u -> annotations.put("dashboard", u));
     Map<String, Object> alert = new LinkedHashMap<>();
     alert.put("labels", labels);

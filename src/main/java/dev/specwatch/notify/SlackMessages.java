@@ -11,8 +11,10 @@ import static com.slack.api.model.block.element.BlockElements.button;
 import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.composition.TextObject;
 import com.slack.api.model.block.element.BlockElement;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
+import dev.specwatch.model.RuleName;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +39,7 @@ public final class SlackMessages {
   }
 
   /** The rule name of {@code specwatch notify test}'s message. */
-  public static final String TEST_RULE = "test";
+  public static final String TEST_RULE = RuleName.TEST.id();
 
   private static final int HEADER_MAX = 150;
 
@@ -54,17 +56,8 @@ public final class SlackMessages {
 
   /** The rule in words: "acceptance rate", "acceptance at position 0". */
   static String label(Transition t) {
-    return switch (t.rule()) {
-      case "acceptance_rate" -> "acceptance rate";
-      case "mean_accepted_length" -> "mean accepted length";
-      case "position_acceptance" -> "acceptance at position " + t.position();
-      case "regression" -> "acceptance against its baseline";
-      case "change" -> "acceptance (learned change detection)";
-      case "throughput" -> "throughput per request";
-      case "slo_burn" -> "acceptance SLO budget";
-      case "speedup" -> "measured speed-up at its load";
-      default -> t.rule().replace('_', ' ');
-    };
+    String words = RuleName.wordsOf(t.rule());
+    return t.position() == null ? words : words + " " + t.position();
   }
 
   static String number(Double value) {
@@ -76,16 +69,13 @@ public final class SlackMessages {
   }
 
   static boolean test(Transition t) {
-    return self(t) && t.rule().equals(TEST_RULE);
+    return t.key().equals(AlertKey.specwatch(TEST_RULE));
   }
 
   static String selfTitle(Transition t) {
-    return switch (t.rule()) {
-      case "datasource_unavailable" -> "specwatch cannot query its datasource";
-      case "state_recovered" -> "specwatch set damaged state files aside";
-      case TEST_RULE -> "Test message from `specwatch notify test`";
-      default -> "specwatch: " + t.rule().replace('_', ' ');
-    };
+    return RuleName.of(t.rule())
+        .map(RuleName::words)
+        .orElseGet(() -> "specwatch: " + RuleName.wordsOf(t.rule()));
   }
 
   /**
@@ -114,14 +104,20 @@ public final class SlackMessages {
     return t.recipe() + ": " + t.reason();
   }
 
-  /** A static threshold's reason ("acceptance_rate 0.410 below 0.450") says nothing more. */
+  /**
+   * A static threshold's firing reason ("acceptance_rate 0.410 below 0.450") says nothing more than
+   * the value and the line: the headline says it in words.
+   */
   static boolean thresholdLike(Transition t) {
-    return t.value() != null && t.threshold() > 0 && t.reason().startsWith(rule(t) + " ");
+    return t.kind() == Transition.Kind.FIRING
+        && t.value() != null
+        && t.threshold() > 0
+        && RuleName.of(t.rule()).map(RuleName::staticThreshold).orElse(false);
   }
 
   /** A resolve's reason without its "recovered: " prefix (the header says it). */
   static String recovered(Transition t) {
-    return t.reason().replaceFirst("^recovered:\\s*", "");
+    return t.detail();
   }
 
   /** The plain-text fallback (notifications, screen readers, clients without blocks). */
@@ -277,7 +273,7 @@ public final class SlackMessages {
                 }
               });
     }
-    Optional.ofNullable(t.labels().get("runbook_url"))
+    t.runbookUrl()
         .ifPresent(
             url ->
                 buttons.add(

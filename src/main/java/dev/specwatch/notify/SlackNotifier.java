@@ -163,7 +163,7 @@ public final class SlackNotifier implements Notifier {
   @Override
   public DeliveryResult send(Intent intent, boolean uncertain) {
     Transition t = intent.transition();
-    String channel = t.labels().getOrDefault("slack_channel", config.channel().orElse(""));
+    String channel = t.slackChannel().orElse(config.channel().orElse(""));
     Instant now = clock.instant();
     Optional<Instant> busy = pace.take(channel, now, LEASE);
     if (busy.isPresent()) {

@@ -79,7 +79,8 @@ public final class WebhookNotifier implements Notifier {
     doc.put("since", t.since().toString());
     doc.put("at", t.at().toString());
     doc.put("match", t.match());
-    doc.put("labels", t.labels());
+    doc.put("labels", t.routingLabels());
+    doc.put("runbook_url", t.runbookUrl().orElse(null));
     doc.put("position_acceptance", t.positionAcceptance());
     doc.put("dashboard_url", Links.dashboard(grafana, t).orElse(null));
     return doc;

@@ -1,6 +1,7 @@
 package dev.specwatch.signals;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.RuleName;
 import dev.specwatch.model.Threshold;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,19 +18,19 @@ public record ThresholdReading(Kind kind, Integer position, Threshold threshold)
 
   /** The values a threshold can read; each is its rule's name in config, ids and messages. */
   public enum Kind {
-    ACCEPTANCE_RATE("acceptance_rate"),
-    MEAN_ACCEPTED_LENGTH("mean_accepted_length"),
-    POSITION_ACCEPTANCE("position_acceptance"),
-    SPEEDUP("speedup");
+    ACCEPTANCE_RATE(RuleName.ACCEPTANCE_RATE),
+    MEAN_ACCEPTED_LENGTH(RuleName.MEAN_ACCEPTED_LENGTH),
+    POSITION_ACCEPTANCE(RuleName.POSITION_ACCEPTANCE),
+    SPEEDUP(RuleName.SPEEDUP);
 
-    private final String rule;
+    private final RuleName rule;
 
-    Kind(String rule) {
+    Kind(RuleName rule) {
       this.rule = rule;
     }
 
     public String rule() {
-      return rule;
+      return rule.id();
     }
   }
 

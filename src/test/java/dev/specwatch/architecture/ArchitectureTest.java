@@ -242,6 +242,49 @@ class ArchitectureTest {
   }
 
   /**
+   * Alerts are identified and decided on by type: {@code alerting.AlertKey} (recipe alert or
+   * specwatch's own), {@code model.RuleName}, {@code model.Severity}, {@code Transition.Kind}. No
+   * code outside those types compares, searches or switches on the text of an alert id, a rule
+   * name, a reason or a severity, and no query depends on an enum's order or a name's prefix.
+   * docs/ARCHITECTURE.md, "How an alert is identified".
+   */
+  @Test
+  void noDecisionIsTakenOnTheTextOfAnAlertsIdentity() throws IOException {
+    java.util.regex.Pattern text =
+        java.util.regex.Pattern.compile(
+            String.join(
+                "|",
+                "\\b(rule|reason|alertId|severity)\\(\\)\\s*\\.(equals|equalsIgnoreCase|startsWith"
+                    + "|endsWith|contains|replaceFirst|matches|indexOf)\\(",
+                "\"[^\"]*\"\\.(equals|equalsIgnoreCase)\\([\\w.]*\\b(rule|reason|alertId|severity)"
+                    + "\\(\\)\\)",
+                "switch \\([\\w.]*\\b(rule|reason|alertId|severity)\\(\\)\\)",
+                "startsWith\\(\"(specwatch/|STEP_)",
+                "EnumSet\\.range\\(",
+                "\\.ordinal\\(\\)"));
+    // The identity types, and the config check that keeps their reserved names out of recipes.
+    java.util.Set<String> identity =
+        java.util.Set.of("AlertKey.java", "RuleName.java", "Transition.java", "RecipeNames.java");
+    List<String> found = new java.util.ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        if (identity.contains(p.getFileName().toString())) {
+          continue;
+        }
+        List<String> lines = Files.readAllLines(p);
+        for (int i = 0; i < lines.size(); i++) {
+          if (text.matcher(lines.get(i)).find()) {
+            found.add(p + ":" + (i + 1) + ": " + lines.get(i).strip());
+          }
+        }
+      }
+    }
+    assertThat(found)
+        .as("decisions on the text of an alert id, rule, reason or severity")
+        .isEmpty();
+  }
+
+  /**
    * The file/postgres choice is made once, by {@code backend.StateBackend}: no class outside the
    * backend (and the stores' own packages) opens a store of either kind, reads which backend the
    * config chose, or asks a store whether it is shared. docs/ARCHITECTURE.md, "Where the state

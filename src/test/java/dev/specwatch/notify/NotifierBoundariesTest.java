@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Secret;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -24,6 +26,32 @@ import org.junit.jupiter.api.io.TempDir;
 class NotifierBoundariesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
+
+  /**
+   * The policy's runbook and Slack channel travel with the transition as hints, not as labels a
+   * webhook receiver would route or group on: the runbook is its own field, the channel not sent.
+   */
+  @Test
+  void webhookLabelsAreThePolicysWithoutTheNotificationHints() {
+    Instant at = Instant.parse("2026-11-30T12:00:00Z");
+    Transition t =
+        Transition.builder(AlertKey.of("qwen", "acceptance_rate", null), Transition.Kind.FIRING, at)
+            .window(Duration.ofMinutes(5))
+            .labels(
+                Map.of(
+                    "team",
+                    "serving",
+                    Transition.RUNBOOK_URL,
+                    "https://wiki.example/spec",
+                    Transition.SLACK_CHANNEL,
+                    "#qwen-serving"))
+            .build();
+    Map<String, Object> doc =
+        WebhookNotifier.document(Intent.of("hook", Intent.Kind.FIRING, t, at), Optional.empty());
+    assertThat(doc.get("labels")).isEqualTo(Map.of("team", "serving"));
+    assertThat(doc.get("runbook_url")).isEqualTo("https://wiki.example/spec");
+    assertThat(doc.toString()).doesNotContain("#qwen-serving");
+  }
 
   @Test
   void webhookSignatureMatchesIndependentlyComputedHmacs() {
