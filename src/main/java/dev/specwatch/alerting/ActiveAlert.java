@@ -35,19 +35,14 @@ public record ActiveAlert(
     return new AlertKey(recipe, rule, position);
   }
 
-  /** A new alert whose condition first held at {@code now}. */
+  /** A new alert of {@code key} whose condition first held at {@code now}. */
   static ActiveAlert pending(
-      String id,
-      String recipe,
-      Rule rule,
-      dev.specwatch.model.Severity severity,
-      Verdict v,
-      Instant now) {
+      AlertKey key, dev.specwatch.model.Severity severity, Verdict v, Instant now) {
     return new ActiveAlert(
-        id,
-        recipe,
-        rule.name(),
-        rule.position(),
+        key.id(),
+        key.recipe(),
+        key.rule(),
+        key.position(),
         AlertPhase.PENDING,
         now,
         null,
@@ -57,6 +52,55 @@ public record ActiveAlert(
         v.threshold(),
         severity,
         false);
+  }
+
+  /**
+   * An alert of {@code key} that fires, notified, at {@code now} with no pending period and no
+   * value to compare (specwatch's own alerts), its condition having held since {@code since}.
+   */
+  public static ActiveAlert firingAtOnce(
+      AlertKey key, dev.specwatch.model.Severity severity, Instant since, Instant now) {
+    return new ActiveAlert(
+        key.id(),
+        key.recipe(),
+        key.rule(),
+        key.position(),
+        AlertPhase.FIRING,
+        since,
+        now,
+        null,
+        null,
+        null,
+        0,
+        severity,
+        true);
+  }
+
+  /**
+   * A firing, notified alert of {@code key} with its last value against its threshold, as the
+   * engine leaves one after it fired at {@code since}: for state written by another path (a test,
+   * an import) that must look like the engine's.
+   */
+  public static ActiveAlert firing(
+      AlertKey key,
+      dev.specwatch.model.Severity severity,
+      Instant since,
+      Double value,
+      double threshold) {
+    return new ActiveAlert(
+        key.id(),
+        key.recipe(),
+        key.rule(),
+        key.position(),
+        AlertPhase.FIRING,
+        since,
+        since,
+        null,
+        null,
+        value,
+        threshold,
+        severity,
+        true);
   }
 
   /** Still pending, with the latest value. */

@@ -79,7 +79,8 @@ public final class AlertEngine {
         continue;
       }
       for (Rule rule : Rule.of(policy)) {
-        String id = rule.key(policy.recipe()).id();
+        AlertKey key = rule.key(policy.recipe());
+        String id = key.id();
         liveIds.add(id);
         Rule.Judged judged =
             rule.judge(
@@ -91,7 +92,7 @@ public final class AlertEngine {
           detectors.put(id, judged.detector());
         }
         boolean silenced = silenced(policy, rule.name(), now, silences);
-        Subject subject = new Subject(policy, rule, id, snapshot, labels(policy), silenced);
+        Subject subject = new Subject(policy, rule, key, snapshot, labels(policy), silenced);
         int first = emit.count();
         ActiveAlert after = advance(subject, alerts.get(id), verdict, emit);
         emit.addContext(
@@ -133,7 +134,7 @@ public final class AlertEngine {
   private record Subject(
       Policy policy,
       Rule rule,
-      String id,
+      AlertKey key,
       RecipeSnapshot snapshot,
       Map<String, String> labels,
       boolean silenced) {}
@@ -165,9 +166,7 @@ public final class AlertEngine {
       }
       case BREACHED -> {
         if (a == null) {
-          a =
-              ActiveAlert.pending(
-                  s.id(), s.policy().recipe(), s.rule(), s.rule().severity(s.snapshot()), v, now);
+          a = ActiveAlert.pending(s.key(), s.rule().severity(s.snapshot()), v, now);
         }
         if (a.phase() == AlertPhase.PENDING) {
           Duration pendingFor = Duration.between(a.activeSince(), now);
@@ -233,21 +232,7 @@ public final class AlertEngine {
                 .flatMap(r -> r.error().stream())
                 .findFirst()
                 .orElse("queries failed");
-        ActiveAlert a =
-            new ActiveAlert(
-                DATASOURCE_ALERT,
-                DATASOURCE.recipe(),
-                DATASOURCE.rule(),
-                null,
-                AlertPhase.FIRING,
-                since,
-                now,
-                null,
-                null,
-                null,
-                0,
-                Severity.CRITICAL,
-                true);
+        ActiveAlert a = ActiveAlert.firingAtOnce(DATASOURCE, Severity.CRITICAL, since, now);
         emit.firing(a, error, null, false, Map.of());
         alerts.put(DATASOURCE_ALERT, a);
       }
@@ -282,21 +267,7 @@ public final class AlertEngine {
       AlertKey key = AlertKey.specwatch(p.getKey());
       String id = key.id();
       if (!alerts.containsKey(id)) {
-        ActiveAlert a =
-            new ActiveAlert(
-                id,
-                key.recipe(),
-                key.rule(),
-                null,
-                AlertPhase.FIRING,
-                emit.now,
-                emit.now,
-                null,
-                null,
-                null,
-                0,
-                Severity.CRITICAL,
-                true);
+        ActiveAlert a = ActiveAlert.firingAtOnce(key, Severity.CRITICAL, emit.now, emit.now);
         emit.firing(a, p.getValue(), null, false, Map.of());
         alerts.put(id, a);
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.specwatch.ha.Cluster;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class AlertKeyTest {
@@ -68,20 +69,12 @@ class AlertKeyTest {
   @Test
   void alertsAndTheirTransitionsCarryTheSameKey() {
     ActiveAlert a =
-        new ActiveAlert(
-            "team-a/qwen/position_acceptance[1]",
-            "team-a/qwen",
-            "position_acceptance",
-            1,
-            AlertPhase.FIRING,
-            null,
-            null,
-            null,
-            null,
-            null,
-            0.5,
+        ActiveAlert.firing(
+            AlertKey.of("team-a/qwen", "position_acceptance", 1),
             dev.specwatch.model.Severity.WARNING,
-            true);
+            Instant.parse("2026-11-30T12:00:00Z"),
+            null,
+            0.5);
     assertThat(a.key().id()).isEqualTo(a.id());
     assertThat(a.key().specwatch()).isFalse();
   }

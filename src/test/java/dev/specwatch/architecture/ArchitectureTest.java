@@ -285,6 +285,35 @@ class ArchitectureTest {
   }
 
   /**
+   * Alerts and transitions are built from their {@code AlertKey} (so the stored id is always the
+   * key's) by {@code ActiveAlert}'s factories and {@code Transition.builder}: no main or test code
+   * calls their canonical constructors, which take 13 and 18 positional components.
+   */
+  @Test
+  void alertsAndTransitionsAreBuiltFromTheirKey() throws IOException {
+    List<String> found = new java.util.ArrayList<>();
+    for (String root : List.of("src/main/java", "src/test/java")) {
+      try (Stream<Path> files = Files.walk(Path.of(root))) {
+        for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          String name = p.getFileName().toString();
+          if (name.equals("ActiveAlert.java")
+              || name.equals("Transition.java")
+              || name.equals("ArchitectureTest.java")) {
+            continue;
+          }
+          List<String> lines = Files.readAllLines(p);
+          for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).matches(".*\\bnew (ActiveAlert|Transition)\\(.*")) {
+              found.add(p + ":" + (i + 1));
+            }
+          }
+        }
+      }
+    }
+    assertThat(found).as("alerts or transitions built positionally").isEmpty();
+  }
+
+  /**
    * The file/postgres choice is made once, by {@code backend.StateBackend}: no class outside the
    * backend (and the stores' own packages) opens a store of either kind, reads which backend the
    * config chose, or asks a store whether it is shared. docs/ARCHITECTURE.md, "Where the state

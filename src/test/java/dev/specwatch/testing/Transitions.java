@@ -2,7 +2,6 @@ package dev.specwatch.testing;
 
 import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertKey;
-import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.Transition;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,19 +31,11 @@ public final class Transitions {
 
   /** The acceptance alert of recipe qwen, firing (and notified) since {@code since}. */
   public static ActiveAlert firingAcceptance(Instant since) {
-    return new ActiveAlert(
-        "qwen/acceptance_rate",
-        "qwen",
-        "acceptance_rate",
-        null,
-        AlertPhase.FIRING,
-        since,
-        since,
-        null,
-        null,
-        0.41,
-        0.45,
+    return ActiveAlert.firing(
+        AlertKey.of("qwen", "acceptance_rate", null),
         dev.specwatch.model.Severity.WARNING,
-        true);
+        since,
+        0.41,
+        0.45);
   }
 }
