@@ -38,20 +38,7 @@ public record ActiveAlert(
   /** A new alert of {@code key} whose condition first held at {@code now}. */
   static ActiveAlert pending(
       AlertKey key, dev.specwatch.model.Severity severity, Verdict v, Instant now) {
-    return new ActiveAlert(
-        key.id(),
-        key.recipe(),
-        key.rule(),
-        key.position(),
-        AlertPhase.PENDING,
-        now,
-        null,
-        null,
-        null,
-        v.value(),
-        v.threshold(),
-        severity,
-        false);
+    return of(key, severity, AlertPhase.PENDING, now, null, v.value(), v.threshold(), false);
   }
 
   /**
@@ -60,20 +47,7 @@ public record ActiveAlert(
    */
   public static ActiveAlert firingAtOnce(
       AlertKey key, dev.specwatch.model.Severity severity, Instant since, Instant now) {
-    return new ActiveAlert(
-        key.id(),
-        key.recipe(),
-        key.rule(),
-        key.position(),
-        AlertPhase.FIRING,
-        since,
-        now,
-        null,
-        null,
-        null,
-        0,
-        severity,
-        true);
+    return of(key, severity, AlertPhase.FIRING, since, now, null, 0, true);
   }
 
   /**
@@ -87,20 +61,32 @@ public record ActiveAlert(
       Instant since,
       Double value,
       double threshold) {
+    return of(key, severity, AlertPhase.FIRING, since, since, value, threshold, true);
+  }
+
+  private static ActiveAlert of(
+      AlertKey key,
+      dev.specwatch.model.Severity severity,
+      AlertPhase phase,
+      Instant activeSince,
+      Instant firingSince,
+      Double value,
+      double threshold,
+      boolean notified) {
     return new ActiveAlert(
         key.id(),
         key.recipe(),
         key.rule(),
         key.position(),
-        AlertPhase.FIRING,
-        since,
-        since,
+        phase,
+        activeSince,
+        firingSince,
         null,
         null,
         value,
         threshold,
         severity,
-        true);
+        notified);
   }
 
   /** Still pending, with the latest value. */

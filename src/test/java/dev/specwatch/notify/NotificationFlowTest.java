@@ -49,6 +49,15 @@ class NotificationFlowTest {
   }
 
   SpecwatchConfig config(FakeSlackApi slack) throws IOException {
+    return config(
+        "{type: slack, token: xoxb-t, channel: \"#mtp\", api_url: \""
+            + slack.apiUrl()
+            // One message per alert: grouping has SlackGroupingTest.
+            + "\", grouping: {group_wait: 0s}}");
+  }
+
+  /** Recipe m, alerting below 0.45 at once, to the one notifier {@code notifier} (YAML flow). */
+  SpecwatchConfig config(String notifier) throws IOException {
     Files.createDirectories(dir.resolve("alerts"));
     Files.writeString(
         dir.resolve("alerts/m.yaml"),
@@ -58,11 +67,9 @@ class NotificationFlowTest {
     Files.writeString(
         dir.resolve("specwatch.yaml"),
         "prometheus: {url: http://127.0.0.1:9090}\n"
-            + "policies: alerts\nstate: {dir: state}\nnotifiers:\n"
-            + "  - {type: slack, token: xoxb-t, channel: \"#mtp\", api_url: \""
-            + slack.apiUrl()
-            // One message per alert: grouping has SlackGroupingTest.
-            + "\", grouping: {group_wait: 0s}}\n");
+            + "policies: alerts\nstate: {dir: state}\nnotifiers:\n  - "
+            + notifier
+            + "\n");
     return new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
   }
 
@@ -107,20 +114,11 @@ class NotificationFlowTest {
         });
     receiver.start();
     try {
-      Files.createDirectories(dir.resolve("alerts"));
-      Files.writeString(
-          dir.resolve("alerts/m.yaml"),
-          "recipe: m\nmatch: {job: vllm, model_name: m}\n"
-              + "num_speculative_tokens: 3\nfor: 0s\nkeep_firing_for: 0s\n"
-              + "thresholds: {acceptance_rate: {below: 0.45}}\n");
-      Files.writeString(
-          dir.resolve("specwatch.yaml"),
-          "prometheus: {url: http://127.0.0.1:9090}\n"
-              + "policies: alerts\nstate: {dir: state}\nnotifiers:\n"
-              + "  - {type: alertmanager, url: \"http://127.0.0.1:"
-              + receiver.getAddress().getPort()
-              + "\"}\n");
-      SpecwatchConfig c = new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
+      SpecwatchConfig c =
+          config(
+              "{type: alertmanager, url: \"http://127.0.0.1:"
+                  + receiver.getAddress().getPort()
+                  + "\"}");
       NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
       try {
         AlertService alerts = service(c, notifications.sink());
