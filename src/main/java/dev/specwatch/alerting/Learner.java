@@ -40,6 +40,9 @@ public final class Learner {
 
   private final PrometheusApi api;
 
+  /** Recipe → the last failure warned about, so a failure that repeats each cycle warns once. */
+  private final Map<String, String> warned = new java.util.concurrent.ConcurrentHashMap<>();
+
   public Learner(PrometheusApi api) {
     this.api = api;
   }
@@ -60,12 +63,30 @@ public final class Learner {
       try {
         RecipeModel m = learn(p, history, step, at);
         learned.put(p.recipe(), m);
+        warned.remove(p.recipe());
         logger.info("{}: {}", p.recipe(), m.status());
       } catch (PrometheusException e) {
-        logger.debug("learning {} failed, will retry: {}", p.recipe(), e.getMessage());
+        failed(p.recipe(), e);
       }
     }
     return learned;
+  }
+
+  /**
+   * An outage (transport, 5xx) is the datasource alert's to report, so it is logged at debug; a
+   * range query the datasource rejects or answers with garbage is this recipe's own problem and is
+   * warned about once per distinct failure (the learner retries every cycle until it learns).
+   */
+  private void failed(String recipe, PrometheusException e) {
+    boolean outage =
+        e.kind() == PrometheusException.Kind.TRANSPORT
+            || e.kind() == PrometheusException.Kind.SERVER;
+    if (outage || e.getMessage().equals(warned.put(recipe, e.getMessage()))) {
+      logger.debug("learning {} failed, will retry: {}", recipe, e.getMessage());
+    } else {
+      logger.warn(
+          "{}: learning its normal failed, will retry each evaluation: {}", recipe, e.getMessage());
+    }
   }
 
   private static boolean due(Policy p, AlertState state, Duration step, Instant at) {
