@@ -24,8 +24,8 @@ import java.util.Optional;
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
   @Override
-  public String name() {
-    return "change";
+  public dev.specwatch.model.RuleName ruleName() {
+    return dev.specwatch.model.RuleName.CHANGE;
   }
 
   @Override

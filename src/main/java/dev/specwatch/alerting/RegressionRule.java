@@ -15,8 +15,8 @@ import java.util.Optional;
  */
 public record RegressionRule(Policy.Regression regression, Severity severity) implements Rule {
   @Override
-  public String name() {
-    return "regression";
+  public dev.specwatch.model.RuleName ruleName() {
+    return dev.specwatch.model.RuleName.REGRESSION;
   }
 
   @Override

@@ -22,8 +22,13 @@ public sealed interface Rule
         SloBurnRule,
         ChangeRule,
         SequentialThresholdRule {
+  /** Which rule this is. */
+  dev.specwatch.model.RuleName ruleName();
+
   /** The rule's name in alert ids, labels and messages, e.g. {@code acceptance_rate}. */
-  String name();
+  default String name() {
+    return ruleName().id();
+  }
 
   /** The draft position for per-position rules, else null. */
   default Integer position() {

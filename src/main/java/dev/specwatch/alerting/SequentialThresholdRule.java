@@ -32,8 +32,8 @@ public record SequentialThresholdRule(
   static final double DEFAULT_PHI = 2;
 
   @Override
-  public String name() {
-    return reading.rule();
+  public dev.specwatch.model.RuleName ruleName() {
+    return reading.ruleName();
   }
 
   @Override

@@ -16,8 +16,8 @@ import java.util.Optional;
  */
 public record SloBurnRule(Severity fallback) implements Rule {
   @Override
-  public String name() {
-    return "slo_burn";
+  public dev.specwatch.model.RuleName ruleName() {
+    return dev.specwatch.model.RuleName.SLO_BURN;
   }
 
   @Override

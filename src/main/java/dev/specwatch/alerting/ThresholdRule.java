@@ -10,8 +10,8 @@ import dev.specwatch.signals.ThresholdReading;
 /** A signal below its {@code below} fires; above {@code clear_above} (hysteresis) it clears. */
 public record ThresholdRule(ThresholdReading reading, Severity severity) implements Rule {
   @Override
-  public String name() {
-    return reading.rule();
+  public dev.specwatch.model.RuleName ruleName() {
+    return reading.ruleName();
   }
 
   @Override

@@ -14,8 +14,8 @@ import java.util.Optional;
  */
 public record ThroughputRule(Policy.Throughput throughput, Severity severity) implements Rule {
   @Override
-  public String name() {
-    return "throughput";
+  public dev.specwatch.model.RuleName ruleName() {
+    return dev.specwatch.model.RuleName.THROUGHPUT;
   }
 
   @Override

@@ -29,13 +29,18 @@ public record ThresholdReading(Kind kind, Integer position, Threshold threshold)
       this.rule = rule;
     }
 
-    public String rule() {
-      return rule.id();
+    public RuleName rule() {
+      return rule;
     }
   }
 
   /** The rule's name: {@code acceptance_rate}, {@code position_acceptance}, … */
   public String rule() {
+    return kind.rule().id();
+  }
+
+  /** The rule this threshold is of. */
+  public RuleName ruleName() {
     return kind.rule();
   }
 
