@@ -73,7 +73,7 @@ bench: deps-postgres
 heldout-bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.HeldOutBench
 
 ## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)

@@ -43,8 +43,20 @@ import java.util.function.Supplier;
  * are the learning history, the change rule learns from the last 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
-  static final Duration SCRAPE = Duration.ofSeconds(60);
-  static final Duration STEP = Duration.ofMinutes(2);
+  /**
+   * The scrape interval and the replay's step: 60 s and 2 minutes by default (the figures in
+   * docs/DETECTION.md); {@code -Dbench.scrape=30s -Dbench.step=30s} replays at the daemon's own
+   * evaluation interval, where the learner's blocks are 15 minutes instead of an hour.
+   */
+  static final Duration SCRAPE = duration("bench.scrape", Duration.ofSeconds(60));
+
+  static final Duration STEP = duration("bench.step", Duration.ofMinutes(2));
+
+  private static Duration duration(String property, Duration otherwise) {
+    String v = System.getProperty(property);
+    return v == null ? otherwise : dev.specwatch.model.Durations.parse(v).orElseThrow();
+  }
+
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final int SEEDS = 10;
   static final double LEVEL = 0.62;
