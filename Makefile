@@ -80,7 +80,7 @@ heldout-bench: deps-postgres
 detect-bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.DetectionBench
 
 clean:

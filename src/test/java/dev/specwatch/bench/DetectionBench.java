@@ -40,7 +40,13 @@ import java.util.function.Function;
  */
 public final class DetectionBench {
   static final Duration SCRAPE = Duration.ofSeconds(30);
-  static final Duration STEP = Duration.ofMinutes(2);
+
+  /** The replay's step: 2 minutes (docs/DETECTION.md), or {@code -Dbench.step=30s}. */
+  static final Duration STEP =
+      java.util.Optional.ofNullable(System.getProperty("bench.step"))
+          .map(v -> dev.specwatch.model.Durations.parse(v).orElseThrow())
+          .orElse(Duration.ofMinutes(2));
+
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final double[] DROPS = {0.05, 0.10, 0.15, 0.30, 0.50};
 
