@@ -65,6 +65,6 @@ public record RegressionRule(Policy.Regression regression, Severity severity) im
     if (drop > r.maxRelativeDrop() && z >= r.minZ()) {
       return Verdict.breached(p1, threshold, "regression: " + detail);
     }
-    return Verdict.clear(p1, threshold, "" + detail);
+    return Verdict.clear(p1, threshold, detail);
   }
 }

@@ -45,7 +45,7 @@ public record ThresholdRule(ThresholdReading reading, Severity severity) impleme
     }
     if (value > th.clearLevel()) {
       return Verdict.clear(
-          value, th.below(), "" + name + " " + fmt(value) + " above " + fmt(th.clearLevel()));
+          value, th.below(), name + " " + fmt(value) + " above " + fmt(th.clearLevel()));
     }
     return Verdict.hold(
         value, th.below(), name + " " + fmt(value) + " not yet above " + fmt(th.clearLevel()));

@@ -25,9 +25,7 @@ import okhttp3.RequestBody;
 public final class AlertmanagerNotifier implements Notifier {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
-  /** Keys in transition labels that are annotations, not routing labels. */
   private final NotifierConfig.Alertmanager config;
-
   private final Optional<URI> grafana;
   private final Duration validFor;
 

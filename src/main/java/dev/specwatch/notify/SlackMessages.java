@@ -115,11 +115,6 @@ public final class SlackMessages {
         && RuleName.of(t.rule()).map(RuleName::staticThreshold).orElse(false);
   }
 
-  /** A resolve's reason without its "recovered: " prefix (the header says it). */
-  static String recovered(Transition t) {
-    return t.detail();
-  }
-
   /** The plain-text fallback (notifications, screen readers, clients without blocks). */
   public static String text(Transition t, Instant now) {
     if (test(t)) {
@@ -137,7 +132,7 @@ public final class SlackMessages {
                   + " recovered after "
                   + duration(t.since(), t.at())
                   + " ("
-                  + recovered(t)
+                  + t.detail()
                   + ")";
     };
   }
@@ -163,7 +158,7 @@ public final class SlackMessages {
         t,
         urls,
         ":large_green_circle: " + what + " recovered after " + duration(t.since(), t.at()),
-        recovered(t),
+        t.detail(),
         false);
   }
 
@@ -212,7 +207,7 @@ public final class SlackMessages {
     return ":white_check_mark: Recovered after "
         + duration(t.since(), t.at())
         + ": "
-        + escape(recovered(t));
+        + escape(t.detail());
   }
 
   private static List<TextObject> fields(Transition t) {

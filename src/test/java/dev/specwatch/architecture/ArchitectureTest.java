@@ -263,22 +263,12 @@ class ArchitectureTest {
                 "EnumSet\\.range\\(",
                 "\\.ordinal\\(\\)"));
     // The identity types, and the config check that keeps their reserved names out of recipes.
-    java.util.Set<String> identity =
-        java.util.Set.of("AlertKey.java", "RuleName.java", "Transition.java", "RecipeNames.java");
-    List<String> found = new java.util.ArrayList<>();
-    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-      for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-        if (identity.contains(p.getFileName().toString())) {
-          continue;
-        }
-        List<String> lines = Files.readAllLines(p);
-        for (int i = 0; i < lines.size(); i++) {
-          if (text.matcher(lines.get(i)).find()) {
-            found.add(p + ":" + (i + 1) + ": " + lines.get(i).strip());
-          }
-        }
-      }
-    }
+    List<String> found =
+        linesMatching(
+            List.of("src/main/java"),
+            java.util.Set.of(
+                "AlertKey.java", "RuleName.java", "Transition.java", "RecipeNames.java"),
+            text);
     assertThat(found)
         .as("decisions on the text of an alert id, rule, reason or severity")
         .isEmpty();
@@ -291,25 +281,11 @@ class ArchitectureTest {
    */
   @Test
   void alertsAndTransitionsAreBuiltFromTheirKey() throws IOException {
-    List<String> found = new java.util.ArrayList<>();
-    for (String root : List.of("src/main/java", "src/test/java")) {
-      try (Stream<Path> files = Files.walk(Path.of(root))) {
-        for (Path p : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-          String name = p.getFileName().toString();
-          if (name.equals("ActiveAlert.java")
-              || name.equals("Transition.java")
-              || name.equals("ArchitectureTest.java")) {
-            continue;
-          }
-          List<String> lines = Files.readAllLines(p);
-          for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).matches(".*\\bnew (ActiveAlert|Transition)\\(.*")) {
-              found.add(p + ":" + (i + 1));
-            }
-          }
-        }
-      }
-    }
+    List<String> found =
+        linesMatching(
+            List.of("src/main/java", "src/test/java"),
+            java.util.Set.of("ActiveAlert.java", "Transition.java", "ArchitectureTest.java"),
+            java.util.regex.Pattern.compile("\\bnew (ActiveAlert|Transition)\\("));
     assertThat(found).as("alerts or transitions built positionally").isEmpty();
   }
 
@@ -353,6 +329,29 @@ class ArchitectureTest {
         .because("the state backend is chosen in one place: backend.StateBackend")
         .allowEmptyShould(false)
         .check(classes);
+  }
+
+  /** Every {@code path:line: text} under {@code roots} matching {@code p}, but in {@code skip}. */
+  private static List<String> linesMatching(
+      List<String> roots, java.util.Set<String> skip, java.util.regex.Pattern p)
+      throws IOException {
+    List<String> found = new java.util.ArrayList<>();
+    for (String root : roots) {
+      try (Stream<Path> files = Files.walk(Path.of(root))) {
+        for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          if (skip.contains(f.getFileName().toString())) {
+            continue;
+          }
+          List<String> lines = Files.readAllLines(f);
+          for (int i = 0; i < lines.size(); i++) {
+            if (p.matcher(lines.get(i)).find()) {
+              found.add(f + ":" + (i + 1) + ": " + lines.get(i).strip());
+            }
+          }
+        }
+      }
+    }
+    return found;
   }
 
   private static final java.util.Set<String> STORES =

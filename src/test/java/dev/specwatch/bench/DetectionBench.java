@@ -42,10 +42,15 @@ public final class DetectionBench {
   static final Duration SCRAPE = Duration.ofSeconds(30);
 
   /** The replay's step: 2 minutes (docs/DETECTION.md), or {@code -Dbench.step=30s}. */
-  static final Duration STEP =
-      java.util.Optional.ofNullable(System.getProperty("bench.step"))
-          .map(v -> dev.specwatch.model.Durations.parse(v).orElseThrow())
-          .orElse(Duration.ofMinutes(2));
+  static final Duration STEP = duration("bench.step", Duration.ofMinutes(2));
+
+  /**
+   * The duration the system property {@code property} gives ({@code 30s}), else {@code otherwise}.
+   */
+  static Duration duration(String property, Duration otherwise) {
+    String v = System.getProperty(property);
+    return v == null ? otherwise : dev.specwatch.model.Durations.parse(v).orElseThrow();
+  }
 
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final double[] DROPS = {0.05, 0.10, 0.15, 0.30, 0.50};

@@ -48,14 +48,9 @@ public final class HeldOutBench {
    * docs/DETECTION.md); {@code -Dbench.scrape=30s -Dbench.step=30s} replays at the daemon's own
    * evaluation interval, where the learner's blocks are 15 minutes instead of an hour.
    */
-  static final Duration SCRAPE = duration("bench.scrape", Duration.ofSeconds(60));
+  static final Duration SCRAPE = DetectionBench.duration("bench.scrape", Duration.ofSeconds(60));
 
-  static final Duration STEP = duration("bench.step", Duration.ofMinutes(2));
-
-  private static Duration duration(String property, Duration otherwise) {
-    String v = System.getProperty(property);
-    return v == null ? otherwise : dev.specwatch.model.Durations.parse(v).orElseThrow();
-  }
+  static final Duration STEP = DetectionBench.duration("bench.step", Duration.ofMinutes(2));
 
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final int SEEDS = 10;
