@@ -179,8 +179,45 @@ public final class HistoryGenerator {
     Writer of(long epochDay) throws IOException;
   }
 
+  /** One scrape of one engine, as the simulation produces it. */
+  @FunctionalInterface
+  public interface Scrape {
+    /**
+     * @param level the acceptance the scrape's tokens were drawn at (noise and drop included)
+     * @param counters the engine's drafts, draft tokens and accepted tokens so far (after a restart
+     *     they start again from zero)
+     */
+    void at(Instant t, int engine, double level, long[] counters) throws IOException;
+  }
+
   /** Runs the model's simulation and writes one family's samples. */
   private static void emit(Day out, Model m, Duration scrape, int family) throws IOException {
+    StringBuilder line = new StringBuilder();
+    simulate(
+        m,
+        scrape,
+        (t, e, level, counters) -> {
+          line.setLength(0);
+          line.append(FAMILIES[family])
+              .append("_total{model_name=\"")
+              .append(m.name())
+              .append("\",engine=\"")
+              .append(e)
+              .append("\"} ")
+              .append(counters[family])
+              .append(' ')
+              .append(String.format(Locale.ROOT, "%d", t.getEpochSecond()))
+              .append('\n');
+          out.of(Math.floorDiv(t.getEpochSecond(), 86_400)).write(line.toString());
+        });
+  }
+
+  /**
+   * Runs the model's simulation, scrape by scrape: the same seed gives the same scrapes, whatever
+   * consumes them (the backfilled histories, or {@code make heldout-bench}'s bound on what any
+   * windowed test could do on the same noise).
+   */
+  public static void simulate(Model m, Duration scrape, Scrape out) throws IOException {
     Profile p = m.profile();
     SplittableRandom random = new SplittableRandom(m.seed());
     long days = Duration.between(m.from(), m.to()).toDays() + 2;
@@ -202,7 +239,6 @@ public final class HistoryGenerator {
     double wander = p.wanderSd() * gaussian(random);
     Noise noise = m.noise().get();
     long[][] counters = new long[p.engines()][3];
-    StringBuilder line = new StringBuilder();
     for (Instant t = m.from(); !t.isAfter(m.to()); t = t.plus(scrape)) {
       double hour = (Duration.between(m.from(), t).toSeconds() / 3600.0) % 24;
       double traffic =
@@ -251,18 +287,7 @@ public final class HistoryGenerator {
         counters[e][0] += drafts;
         counters[e][1] += tokens;
         counters[e][2] += accepted;
-        line.setLength(0);
-        line.append(FAMILIES[family])
-            .append("_total{model_name=\"")
-            .append(m.name())
-            .append("\",engine=\"")
-            .append(e)
-            .append("\"} ")
-            .append(counters[e][family])
-            .append(' ')
-            .append(String.format(Locale.ROOT, "%d", t.getEpochSecond()))
-            .append('\n');
-        out.of(Math.floorDiv(t.getEpochSecond(), 86_400)).write(line.toString());
+        out.at(t, e, level, counters[e]);
       }
     }
   }
