@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench heldout-bench chaos clean
+.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
 
 all: test
 
@@ -75,6 +75,13 @@ heldout-bench: deps-postgres
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.HeldOutBench
+
+## window-bound: the fastest any window test tuned on each held-out family could be (docs/DETECTION.md)
+window-bound:
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.WindowBound
 
 ## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)
 detect-bench: deps-postgres
