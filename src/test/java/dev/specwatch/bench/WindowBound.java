@@ -145,9 +145,7 @@ public final class WindowBound {
             System.arraycopy(counters, 0, last, 0, 3);
             level[k] = lvl;
             double hour = (Duration.between(from, t).toSeconds() / 3600.0) % 24;
-            profile[k] =
-                HeldOutBench.BASE.level()
-                    * (1 + HeldOutBench.BASE.mixSwing() * Math.sin(2 * Math.PI * (hour - 15) / 24));
+            profile[k] = HistoryGenerator.mixLevel(HeldOutBench.BASE, hour);
           });
       all.add(new Series(tokens, accepted, level, profile));
     }
@@ -368,10 +366,9 @@ public final class WindowBound {
         long[] extra = new long[horizon + 1];
         for (int j = 0; j < horizon; j++) {
           int k = at + j;
-          double p = s.level[k] * (1 - size);
-          long tok = s.tokens[k];
-          double sd = Math.sqrt(tok * p * (1 - p) * HeldOutBench.BASE.phi());
-          long acc = Math.min(tok, Math.max(0, Math.round(tok * p + sd * gaussian(random))));
+          long acc =
+              HistoryGenerator.accepted(
+                  s.tokens[k], s.level[k] * (1 - size), HeldOutBench.BASE.phi(), random);
           extra[j + 1] = extra[j] + acc - s.accepted[k];
         }
         for (int j = 0; j < horizon; j++) {
@@ -385,9 +382,5 @@ public final class WindowBound {
       }
     }
     return found.stream().mapToDouble(Double::doubleValue).toArray();
-  }
-
-  static double gaussian(SplittableRandom random) {
-    return HistoryGenerator.gaussian(random);
   }
 }

@@ -25,8 +25,7 @@ class WindowBoundTest {
       double[] profile = new double[steps];
       for (int k = 0; k < steps; k++) {
         tokens[k] = 900;
-        double sd = Math.sqrt(900 * p * (1 - p) * phi);
-        accepted[k] = Math.round(900 * p + sd * HistoryGenerator.gaussian(random));
+        accepted[k] = HistoryGenerator.accepted(900, p, phi, random);
         level[k] = p;
         profile[k] = p;
       }

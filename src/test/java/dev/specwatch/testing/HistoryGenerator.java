@@ -253,11 +253,7 @@ public final class HistoryGenerator {
       }
       wander = rho * wander + Math.sqrt(1 - rho * rho) * p.wanderSd() * gaussian(random);
       int day = (int) Duration.between(m.from(), t).toDays();
-      double level =
-          p.level()
-                  * (1 + p.mixSwing() * Math.sin(2 * Math.PI * (hour - 15) / 24))
-                  * (1 + dayOffset[day])
-              + wander;
+      double level = mixLevel(p, hour) * (1 + dayOffset[day]) + wander;
       level *= 1 + noise.next(t, dt, random);
       if (m.drop() != null && !t.isBefore(m.drop().at())) {
         double ramp =
@@ -281,15 +277,25 @@ public final class HistoryGenerator {
         double mean = traffic * dt / p.engines();
         long drafts = Math.max(0, Math.round(mean + Math.sqrt(mean) * gaussian(random)));
         long tokens = drafts * K;
-        double sd = Math.sqrt(tokens * level * (1 - level) * p.phi());
-        long accepted = Math.round(tokens * level + sd * gaussian(random));
-        accepted = Math.min(Math.max(accepted, 0), tokens);
+        long accepted = accepted(tokens, level, p.phi(), random);
         counters[e][0] += drafts;
         counters[e][1] += tokens;
         counters[e][2] += accepted;
         out.at(t, e, level, counters[e]);
       }
     }
+  }
+
+  /** The profile's level at {@code hour} of the model's day: the prompt mix's swing alone. */
+  public static double mixLevel(Profile p, double hour) {
+    return p.level() * (1 + p.mixSwing() * Math.sin(2 * Math.PI * (hour - 15) / 24));
+  }
+
+  /** Accepted tokens of {@code tokens} at {@code level}, binomial with overdispersion φ. */
+  public static long accepted(long tokens, double level, double phi, SplittableRandom random) {
+    double sd = Math.sqrt(tokens * level * (1 - level) * phi);
+    long accepted = Math.round(tokens * level + sd * gaussian(random));
+    return Math.min(Math.max(accepted, 0), tokens);
   }
 
   public static double gaussian(SplittableRandom random) {
