@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
+.PHONY: all test deps deps-postgres build jar deb install-test rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
 
 all: test
 
@@ -35,6 +35,14 @@ rules-check: deps
 ## jar: build target/specwatch.jar without running tests
 jar $(JAR):
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
+
+## deb: the Debian package target/specwatch_*_all.deb (jar, launcher, unit, /etc/specwatch conffiles)
+deb:
+	$(MVN) -q package -Pdeb -DskipTests -Dspotless.check.skip=true
+
+## install-test: the image under podman, the .deb and its unit under systemd in systemd-nspawn (as root; docs/OPERATIONS.md)
+install-test: deps
+	@bash deploy/scripts/install-test.sh
 
 ## rules: re-render the recording rules and the policies' alerting rules
 rules: $(JAR)

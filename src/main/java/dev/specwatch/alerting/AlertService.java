@@ -169,6 +169,12 @@ public final class AlertService {
       current = current.withModels(learner.learn(policies, current, stepSize, now));
     }
     Evaluation evaluation = evaluator.evaluate(policies, window, stepSize, Optional.of(now));
+    if (evaluator.abandoned()) {
+      // Stopping: the queries were cancelled, so their errors say nothing about the datasource.
+      // Nothing is saved (the previous evaluation's state stands) and nothing is notified.
+      logger.info("evaluation abandoned: specwatch is stopping; the previous state stands");
+      return new Cycle(evaluation, List.of(), 0, state.queued().size());
+    }
     AlertEngine.Step step =
         engine.step(current, policies, evaluation, currentSilences(), problems(now));
     AlertState next = step.state().withQueued(step.transitions());

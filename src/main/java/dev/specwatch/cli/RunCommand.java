@@ -6,6 +6,8 @@ import dev.specwatch.schedule.Daemon;
 import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -41,6 +43,27 @@ final class RunCommand implements Callable<Integer> {
       description = "How long SIGTERM waits for a running evaluation (default: ${DEFAULT-VALUE}).")
   Duration shutdownTimeout;
 
+  /**
+   * What went wrong, in words: a file system error names the file and its reason (Java's own
+   * message for a permission problem is the bare path).
+   */
+  static String why(IOException e) {
+    if (e instanceof AccessDeniedException a) {
+      return a.getFile()
+          + ": permission denied for user "
+          + System.getProperty("user.name")
+          + " (make it writable by that user, run as the user that owns it, or point state.dir"
+          + " elsewhere)";
+    }
+    if (e instanceof FileSystemException f && f.getFile() != null) {
+      return f.getFile()
+          + ": "
+          + (f.getReason() != null ? f.getReason() : e.getClass().getSimpleName())
+          + (f.getOtherFile() != null ? " (" + f.getOtherFile() + ")" : "");
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
   @Override
   public Integer call() throws IOException, SchedulerException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
@@ -52,7 +75,7 @@ final class RunCommand implements Callable<Integer> {
       daemon.stop(Duration.ZERO);
       throw e;
     } catch (IOException e) {
-      err.println("specwatch run: " + e.getMessage());
+      err.println("specwatch run: cannot start: " + why(e));
       daemon.stop(Duration.ZERO);
       return ExitCodes.SOFTWARE;
     }

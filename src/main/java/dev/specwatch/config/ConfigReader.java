@@ -70,7 +70,11 @@ final class ConfigReader {
         r.map("grafana")
             .flatMap(
                 g -> {
-                  Optional<URI> url = Converters.url(g, "url", true);
+                  // An empty url (e.g. ${GRAFANA_URL:-} in the container's config) is no Grafana.
+                  Optional<URI> url =
+                      g.optionalString("url").filter(u -> !u.isBlank()).isEmpty()
+                          ? Optional.empty()
+                          : Converters.url(g, "url", true);
                   g.finish();
                   return url;
                 });

@@ -31,10 +31,11 @@ public record SpecwatchConfig(
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/specwatch");
 
   /**
-   * How long a stopping daemon waits for a running evaluation ({@code run --shutdown-timeout}, and
-   * a daemon closed without a bound), in the config's duration notation.
+   * How long a stopping daemon takes at most ({@code run --shutdown-timeout}, and a daemon closed
+   * without a bound), in the config's duration notation: well inside a container runtime's 10 s
+   * grace before SIGKILL.
    */
-  public static final String DEFAULT_SHUTDOWN_TIMEOUT = "30s";
+  public static final String DEFAULT_SHUTDOWN_TIMEOUT = "5s";
 
   public SpecwatchConfig {
     policies = List.copyOf(policies);

@@ -15,4 +15,12 @@ public interface PrometheusApi {
   /** {@code /api/v1/query_range} from {@code start} to {@code end} every {@code step}. */
   QueryResult queryRange(String promql, Instant start, Instant end, Duration step)
       throws PrometheusException;
+
+  /**
+   * Whether the client was abandoned (the daemon is stopping): every query fails, and what an
+   * evaluation read from it must not be acted on.
+   */
+  default boolean abandoned() {
+    return false;
+  }
 }

@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLException;
+import okhttp3.Call;
 import okhttp3.FormBody;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -42,6 +45,11 @@ public final class PrometheusClient implements PrometheusApi {
   private final HttpUrl base;
   private final RetryPolicy<QueryResult> retryPolicy;
 
+  /** Calls under way, so that {@link #abandon()} can cancel them. */
+  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+
+  private volatile boolean abandoned;
+
   public PrometheusClient(PrometheusSettings settings) {
     this.settings = settings;
     this.base = HttpUrl.get(settings.url());
@@ -50,11 +58,25 @@ public final class PrometheusClient implements PrometheusApi {
         RetryPolicy.<QueryResult>builder()
             // Only failures that may pass (transport, 5xx) are retried; a query error or bad
             // credentials would fail the same way again.
-            .handleIf(e -> e instanceof PrometheusException p && p.retryable())
+            .handleIf(e -> e instanceof PrometheusException p && p.retryable() && !abandoned)
             .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(2))
             .withJitter(0.25)
             .withMaxRetries(settings.maxRetries())
             .build();
+  }
+
+  /**
+   * Cancels every call under way and fails every later one at once, without retries: the daemon
+   * stops within its bound however long the datasource takes to answer. Not undone.
+   */
+  public void abandon() {
+    abandoned = true;
+    inFlight.forEach(Call::cancel);
+  }
+
+  @Override
+  public boolean abandoned() {
+    return abandoned;
   }
 
   @Override
@@ -103,16 +125,32 @@ public final class PrometheusClient implements PrometheusApi {
     }
 
     String endpoint = endpoint(path);
-    try (Response response = http.newCall(request.build()).execute()) {
-      return handle(response, endpoint);
-    } catch (InterruptedIOException e) {
+    if (abandoned) {
       throw new PrometheusException(
-          PrometheusException.Kind.TRANSPORT,
-          0,
-          endpoint + ": no answer within " + settings.timeout().toMillis() + " ms");
+          PrometheusException.Kind.TRANSPORT, 0, endpoint + ": not sent, specwatch is stopping");
+    }
+    Call call = http.newCall(request.build());
+    inFlight.add(call);
+    if (abandoned) {
+      call.cancel(); // abandon() ran between the check and the add
+    }
+    try (Response response = call.execute()) {
+      return handle(response, endpoint);
     } catch (IOException e) {
+      if (abandoned) {
+        throw new PrometheusException(
+            PrometheusException.Kind.TRANSPORT, 0, endpoint + ": cancelled, specwatch is stopping");
+      }
+      if (e instanceof InterruptedIOException) {
+        throw new PrometheusException(
+            PrometheusException.Kind.TRANSPORT,
+            0,
+            endpoint + ": no answer within " + settings.timeout().toMillis() + " ms");
+      }
       throw new PrometheusException(
           PrometheusException.Kind.TRANSPORT, 0, endpoint + ": " + describe(e));
+    } finally {
+      inFlight.remove(call);
     }
   }
 

@@ -19,8 +19,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.quartz.SchedulerException;
@@ -61,6 +63,15 @@ public final class Daemon implements AutoCloseable {
 
   private Shards shards;
 
+  private Liveness liveness;
+  private Watchdog watchdog;
+
+  /** systemd's notification socket ({@code Type=notify}); empty outside systemd. */
+  private final Optional<SystemdNotify> systemd;
+
+  private final Map<String, String> environment;
+  private final AtomicBoolean notifiedReady = new AtomicBoolean();
+
   /** Everything built from one config. */
   record Wiring(
       SpecwatchConfig config,
@@ -69,9 +80,18 @@ public final class Daemon implements AutoCloseable {
       NotificationService notifications) {}
 
   public Daemon(Path configPath, ConfigLoader loader, Clock clock) {
+    this(configPath, loader, clock, System.getenv());
+  }
+
+  /**
+   * @param environment where systemd's {@code NOTIFY_SOCKET} and {@code WATCHDOG_USEC} are read
+   */
+  Daemon(Path configPath, ConfigLoader loader, Clock clock, Map<String, String> environment) {
     this.configPath = configPath;
     this.loader = loader;
     this.clock = clock;
+    this.environment = environment;
+    this.systemd = SystemdNotify.fromEnvironment(environment);
   }
 
   /**
@@ -84,7 +104,9 @@ public final class Daemon implements AutoCloseable {
     SpecwatchConfig config = loader.load(configPath);
     state = StateBackend.open(config, clock);
     shards = new Shards(state, clock);
-    readiness = new Readiness(state);
+    liveness =
+        new Liveness(System::nanoTime, config.evaluation().interval(), state.instance().isEmpty());
+    readiness = new Readiness(state, liveness);
     views =
         new DaemonViews(() -> wiring, this::reload, shards, readiness, metrics, noDataLog, clock);
     wiring = wire(config);
@@ -94,6 +116,22 @@ public final class Daemon implements AutoCloseable {
         StatusServer.start(
             config.server().listen().socketAddress(), config.server().bearerToken(), views);
     schedule = shards.schedule(this::evaluate, config.evaluation().interval());
+    watchdog =
+        Watchdog.start(
+            liveness,
+            new Watchdog.Scheduler() {
+              @Override
+              public String diagnose() {
+                return schedule.diagnose();
+              }
+
+              @Override
+              public void fireNow() {
+                schedule.fireNow();
+              }
+            },
+            systemd,
+            SystemdNotify.watchdog(environment, ProcessHandle.current().pid()));
     scheduleDigest(wiring);
     config.server().exposureWarning().ifPresent(w -> logger.warn("{}", w));
     logger.info(
@@ -145,6 +183,7 @@ public final class Daemon implements AutoCloseable {
    */
   void evaluate(int shard) {
     running.readLock().lock();
+    liveness.started(shard);
     try {
       Wiring w;
       AlertService alerts;
@@ -186,7 +225,15 @@ public final class Daemon implements AutoCloseable {
           Math.round(seconds * 1000),
           c.transitions().size());
     } finally {
+      liveness.finished(shard);
       running.readLock().unlock();
+      if (systemd.isPresent() && notifiedReady.compareAndSet(false, true)) {
+        systemd
+            .get()
+            .send(
+                "READY=1\nSTATUS=evaluating every "
+                    + Durations.format(wiring.config().evaluation().interval()));
+      }
     }
   }
 
@@ -228,6 +275,7 @@ public final class Daemon implements AutoCloseable {
       old.notifications().stop(Duration.ofSeconds(5));
       fresh.notifications().start();
       wiring = fresh;
+      liveness.interval(next.evaluation().interval());
       List<String> notApplied =
           Reloads.reschedule(
               () -> schedule.interval(next.evaluation().interval()), () -> scheduleDigest(fresh));
@@ -238,18 +286,39 @@ public final class Daemon implements AutoCloseable {
     }
   }
 
+  /** How long a running evaluation may go on at stop before its queries are cancelled. */
+  static final Duration EVALUATION_GRACE = Duration.ofSeconds(1);
+
   /**
-   * Stops within {@code bound}: no new evaluation starts, a running one may finish (its state is
-   * saved as part of the cycle) or is abandoned, the outbox worker stops. Restores the interrupt
-   * flag if interrupted.
+   * Stops within {@code bound} (a container runtime's 10 s grace, systemd's TimeoutStopSec): no new
+   * evaluation starts; a running one has {@link #EVALUATION_GRACE} to finish, then its datasource
+   * queries are cancelled and it ends without saving or notifying anything (the state of the
+   * previous evaluation stands, so nothing is lost or sent twice); the outbox workers stop with
+   * what is left of the bound (an intent not delivered stays in the outbox for the next start).
+   * Restores the interrupt flag if interrupted.
    */
   public void stop(Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();
+    systemd.ifPresent(s -> s.send("STOPPING=1"));
+    if (watchdog != null) {
+      watchdog.close();
+    }
     try {
       if (schedule != null) {
         schedule.pause();
       }
-      boolean idle = running.writeLock().tryLock(bound.toMillis(), TimeUnit.MILLISECONDS);
+      boolean idle =
+          running
+              .writeLock()
+              .tryLock(Math.min(bound.toNanos(), EVALUATION_GRACE.toNanos()), TimeUnit.NANOSECONDS);
+      if (!idle && wiring != null) {
+        logger.info("an evaluation is still running; cancelling its datasource queries");
+        wiring.prometheus().abandon();
+        idle =
+            running
+                .writeLock()
+                .tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
       if (idle) {
         // A reload in progress finishes its swap first.
         idle = cycle.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -57,6 +57,11 @@ final class DaemonViews implements StatusServer.Source, SlackActions.Silencer {
   }
 
   @Override
+  public Optional<String> stalled() {
+    return readiness.stalled();
+  }
+
+  @Override
   public boolean ready() {
     return readiness.ready();
   }

@@ -108,6 +108,51 @@ final class Schedule implements AutoCloseable {
     DigestSchedule.apply(scheduler, digest, service);
   }
 
+  /**
+   * What Quartz believes about the evaluation: each trigger's state and next fire time against the
+   * wall clock now (a next fire time far ahead of now, with nothing running, is a wall clock that
+   * stepped back after the trigger was computed), running jobs, standby.
+   */
+  String diagnose() {
+    StringBuilder out =
+        new StringBuilder("Quartz: wall clock now ").append(java.time.Instant.now());
+    try {
+      for (int i = 0; i < shards; i++) {
+        Trigger t = scheduler.getTrigger(triggerKey(i));
+        out.append("; ").append(triggerKey(i).getName()).append(' ');
+        if (t == null) {
+          out.append("has no trigger");
+        } else {
+          out.append(scheduler.getTriggerState(t.getKey()))
+              .append(", next fire ")
+              .append(t.getNextFireTime() == null ? "never" : t.getNextFireTime().toInstant())
+              .append(", previous ")
+              .append(
+                  t.getPreviousFireTime() == null ? "none" : t.getPreviousFireTime().toInstant());
+        }
+      }
+      out.append("; ")
+          .append(scheduler.getCurrentlyExecutingJobs().size())
+          .append(" job(s) running")
+          .append(scheduler.isInStandbyMode() ? "; in standby" : "")
+          .append(scheduler.isShutdown() ? "; shut down" : "");
+    } catch (SchedulerException e) {
+      out.append("; cannot read the scheduler: ").append(e.getMessage());
+    }
+    return out.toString();
+  }
+
+  /** Fires every evaluation job now, outside its trigger (the watchdog's cure for a stall). */
+  void fireNow() {
+    for (int i = 0; i < shards; i++) {
+      try {
+        scheduler.triggerJob(job(i));
+      } catch (SchedulerException e) {
+        logger.warn("cannot fire {} now: {}", job(i).getName(), e.getMessage());
+      }
+    }
+  }
+
   /** No new job starts; running ones go on. */
   void pause() {
     try {

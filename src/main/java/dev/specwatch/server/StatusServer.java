@@ -8,6 +8,7 @@ import dev.specwatch.alerting.Transition;
 import dev.specwatch.ha.ClusterView;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Secret;
+import dev.specwatch.server.Endpoint.Access;
 import dev.specwatch.signals.Evaluation;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -62,6 +63,11 @@ public final class StatusServer implements AutoCloseable {
   /** What the server shows; implemented by the daemon. */
   public interface Source {
     boolean ready();
+
+    /** Why the daemon counts as stuck (evaluations stopped happening), for {@code /healthz}. */
+    default Optional<String> stalled() {
+      return Optional.empty();
+    }
 
     /** Why the daemon is not ready, for {@code /readyz} (no secrets). */
     String notReadyReason();
@@ -136,45 +142,16 @@ public final class StatusServer implements AutoCloseable {
     }
   }
 
-  /** Who may call an endpoint (see {@link Sessions}). */
-  enum Access {
-    PUBLIC,
-    API,
-    API_WRITE,
-    PAGE,
-    FORM
-  }
-
-  interface Handler {
-    Response handle(Source source, Request request) throws IOException;
-  }
-
-  /**
-   * One endpoint: its path ({@code /x/{}} matches one more segment), method, who may call it and
-   * what it answers.
-   */
-  record Endpoint(String path, String method, Access access, Handler handler) {
-    boolean matches(String requestPath) {
-      if (!path.endsWith("/{}")) {
-        return path.equals(requestPath);
-      }
-      String prefix = path.substring(0, path.length() - 2);
-      return requestPath.startsWith(prefix)
-          && requestPath.length() > prefix.length()
-          && requestPath.indexOf('/', prefix.length()) < 0;
-    }
-
-    String param(String requestPath) {
-      return path.endsWith("/{}")
-          ? java.net.URLDecoder.decode(
-              requestPath.substring(path.length() - 2), StandardCharsets.UTF_8)
-          : null;
-    }
-  }
-
   static final List<Endpoint> API =
       List.of(
-          new Endpoint("/healthz", "GET", Access.PUBLIC, (s, r) -> Response.text(200, "ok\n")),
+          new Endpoint(
+              "/healthz",
+              "GET",
+              Access.PUBLIC,
+              (s, r) ->
+                  s.stalled()
+                      .map(why -> Response.text(503, "stuck: " + why + "\n"))
+                      .orElseGet(() -> Response.text(200, "ok\n"))),
           new Endpoint(
               "/readyz",
               "GET",
@@ -393,7 +370,7 @@ public final class StatusServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(1);
+    server.stop(0); // JDK 17 waits the whole delay even when no exchange is open
     executor.shutdownNow();
   }
 }

@@ -53,6 +53,11 @@ public final class Evaluator {
     this.speedups = speedups;
   }
 
+  /** Whether the datasource was abandoned (the daemon is stopping): act on nothing it read. */
+  public boolean abandoned() {
+    return api.abandoned();
+  }
+
   /** Answers one PromQL query for an evaluation (instant query, or a slice of a range query). */
   public interface Fetcher {
     List<Sample> fetch(String promql) throws PrometheusException;

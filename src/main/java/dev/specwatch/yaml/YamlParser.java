@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 public final class YamlParser {
   private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
-  private static final Pattern VARIABLE = Pattern.compile("\\$\\$|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final Pattern VARIABLE =
+      Pattern.compile("\\$\\$|\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
 
   private final String fileName;
   private final Problems problems;
@@ -101,7 +102,10 @@ public final class YamlParser {
     return new YamlNode.Mapping(entries, keys, at);
   }
 
-  /** The text with ${VAR}s replaced, or empty when a variable is undefined (reported). */
+  /**
+   * The text with ${VAR}s (and ${VAR:-default}s, the default taken when VAR is unset or empty)
+   * replaced, or empty when a variable without a default is undefined (reported).
+   */
   private Optional<String> interpolate(String raw, String path, Location at) {
     if (environment == null || raw.indexOf('$') < 0) {
       return Optional.of(raw);
@@ -115,6 +119,9 @@ public final class YamlParser {
         replacement = "$"; // "$$" escapes a literal dollar
       } else {
         replacement = environment.apply(m.group(1));
+        if ((replacement == null || replacement.isEmpty()) && m.group(2) != null) {
+          replacement = m.group(2); // ${VAR:-default}, as in a shell: unset or empty
+        }
         if (replacement == null) {
           problems.add(at, path, "environment variable " + m.group(1) + " is not set");
           undefined = true;

@@ -42,12 +42,24 @@ class DeployFilesTest {
     assertThat(dockerfile)
         .contains("AS build")
         .contains("COPY --from=build")
-        .contains("USER specwatch")
+        .contains("USER 10001:10001")
+        .contains("groupadd --system --gid 10001 specwatch")
         .contains("VOLUME [\"/var/lib/specwatch\"]")
         .contains("HEALTHCHECK")
-        .contains("http://127.0.0.1:9464/healthz");
+        // The port the config listens on, not a fixed 9464 (make install-test runs it elsewhere).
+        .contains("http://127.0.0.1:${SPECWATCH_PORT}/healthz")
+        .contains("ENV SPECWATCH_PORT=9464");
+    // The base images are build arguments whose defaults are pinned public images.
+    assertThat(dockerfile.lines().filter(l -> l.startsWith("ARG ") && l.contains("_IMAGE=")))
+        .hasSize(2)
+        .allSatisfy(l -> assertThat(l).matches("ARG [A-Z_]+_IMAGE=\\S+:[0-9][^ ]*"));
     assertThat(dockerfile.lines().filter(l -> l.startsWith("FROM ")))
-        .allSatisfy(l -> assertThat(l).matches("FROM \\S+:[0-9][^ ]*( AS \\w+)?"));
+        .allSatisfy(
+            l -> assertThat(l).matches("FROM (\\$\\{(BUILD|RUNTIME)_IMAGE}|runtime)( AS \\w+)?"));
+    assertThat(Files.readString(Path.of(".dockerignore")))
+        .contains(".git")
+        .contains("target/*")
+        .contains("!target/specwatch.jar");
   }
 
   @Test
@@ -69,6 +81,14 @@ class DeployFilesTest {
                     ::get)
             .load(dir.resolve("specwatch.yaml"));
     assertThat(c.server().listen()).hasToString("0.0.0.0:9464");
+    assertThat(c.grafanaUrl()).hasValue(java.net.URI.create("http://localhost:3000"));
+    // PROMETHEUS_URL alone starts it: no Grafana, and the image's SPECWATCH_PORT.
+    SpecwatchConfig alone =
+        new ConfigLoader(
+                Map.of("PROMETHEUS_URL", "http://prometheus:9090", "SPECWATCH_PORT", "19464")::get)
+            .load(dir.resolve("specwatch.yaml"));
+    assertThat(alone.grafanaUrl()).isEmpty();
+    assertThat(alone.server().listen()).hasToString("0.0.0.0:19464");
     assertThat(c.policies()).hasSize(5);
     assertThat(c.baselines()).hasSize(1);
   }
@@ -85,6 +105,12 @@ class DeployFilesTest {
         .contains("NoNewPrivileges=yes")
         .contains("PrivateTmp=yes")
         .contains("RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX")
-        .contains("ExecReload=/bin/kill -HUP $MAINPID");
+        // READY=1 after the first evaluation, a watchdog fed while evaluations happen.
+        .contains("Type=notify")
+        .contains("WatchdogSec=")
+        .contains("SystemCallFilter=@system-service")
+        // A minimal Debian has no /bin/kill (procps): the shell's builtin sends SIGHUP.
+        .contains("ExecReload=/bin/sh -c 'kill -HUP $$MAINPID'")
+        .doesNotContain("/bin/kill");
   }
 }

@@ -283,4 +283,65 @@ class DaemonIT {
     assertThat(daemon.waitFor(20, TimeUnit.SECONDS)).isTrue();
     assertThat(daemon.exitValue()).isZero();
   }
+
+  /**
+   * A datasource that accepts connections and never answers (a Prometheus stuck in a long query):
+   * SIGTERM with the default shutdown timeout cancels the running evaluation's queries and exits 0
+   * without saving or notifying anything of it, well inside a container runtime's 10 s grace.
+   * Before, the daemon waited 30 s for the evaluation, so the runtime's SIGKILL came first.
+   */
+  @Test
+  void sigtermWhileTheDatasourceStallsCancelsTheEvaluationAndExitsZero() throws Exception {
+    try (java.net.ServerSocket stall =
+        new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+      List<java.net.Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    held.add(stall.accept());
+                    asked.countDown();
+                  }
+                } catch (IOException closed) {
+                  // the test is over
+                }
+              },
+              "stalled-datasource");
+      acceptor.setDaemon(true);
+      acceptor.start();
+      policy(dir.resolve("alerts"), "stalled", "it/stalled", "");
+      Path config =
+          DaemonProcess.Config.of(URI.create("http://127.0.0.1:" + stall.getLocalPort()))
+              .evaluation("30s", "5m")
+              .log()
+              .write(dir.resolve("specwatch.yaml"));
+      Path log = dir.resolve("specwatch.log");
+      current = DaemonProcess.start(config, log);
+      processes.add(current.process());
+      assertThat(asked.await(60, TimeUnit.SECONDS))
+          .as("the evaluation asked the datasource")
+          .isTrue();
+
+      Process daemon = current.process();
+      daemon.destroy();
+      assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(daemon.exitValue()).isZero();
+      String text = Files.readString(log);
+      assertThat(text)
+          .contains("cancelling its datasource queries")
+          .contains("evaluation abandoned: specwatch is stopping")
+          .doesNotContain("still running after")
+          .contains("specwatch stopped");
+      assertThat(Files.exists(dir.resolve("state").resolve("alerts.json")))
+          .as("nothing of the abandoned evaluation was saved")
+          .isFalse();
+      synchronized (held) {
+        for (java.net.Socket socket : held) {
+          socket.close();
+        }
+      }
+    }
+  }
 }

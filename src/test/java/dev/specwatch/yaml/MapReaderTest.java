@@ -49,6 +49,18 @@ class MapReaderTest {
   }
 
   @Test
+  void aDefaultStandsInForAnUnsetOrEmptyVariable() {
+    MapReader r =
+        read(
+            "listen: \"0.0.0.0:${PORT:-9464}\"\nhost: ${HOST:-prom}\nempty: ${EMPTY:-x}\n",
+            Map.of("HOST", "vm", "EMPTY", ""));
+    assertThat(r.string("listen", "")).isEqualTo("0.0.0.0:9464");
+    assertThat(r.string("host", "")).isEqualTo("vm");
+    assertThat(r.string("empty", "")).isEqualTo("x");
+    assertThat(problems.sorted()).isEmpty();
+  }
+
+  @Test
   void numbersOutsideTheirRangeAreErrors() {
     MapReader r = read("rate: 1.5\nk: zero\n", Map.of());
     assertThat(r.number("rate", 0.5, 0, 1)).isEqualTo(0.5);
