@@ -17,6 +17,8 @@ command -v prometheus-alertmanager >/dev/null 2>&1 || missing_pkgs+=(prometheus-
 command -v java >/dev/null 2>&1 || missing_pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing_pkgs+=(maven)
 command -v curl >/dev/null 2>&1 || missing_pkgs+=(curl)
+# ClockStepIT runs the daemon under libfaketime to step its wall clock back.
+compgen -G "/usr/lib/*/faketime/libfaketimeMT.so.1" >/dev/null || missing_pkgs+=(faketime)
 command -v systemd-analyze >/dev/null 2>&1 || missing_pkgs+=(systemd)
 # The web UI's browser tests drive Debian's Chromium through its ChromeDriver.
 command -v chromium >/dev/null 2>&1 || missing_pkgs+=(chromium)

@@ -142,13 +142,17 @@ final class Schedule implements AutoCloseable {
     return out.toString();
   }
 
-  /** Fires every evaluation job now, outside its trigger (the watchdog's cure for a stall). */
-  void fireNow() {
+  /**
+   * Replaces every evaluation trigger with one that fires now and then every interval (the
+   * watchdog's cure for a stall): a trigger's next fire time is wall-clock time, so after the wall
+   * clock stepped back Quartz would otherwise wait for the length of the step.
+   */
+  synchronized void fireNow() {
     for (int i = 0; i < shards; i++) {
       try {
-        scheduler.triggerJob(job(i));
+        scheduler.rescheduleJob(triggerKey(i), trigger(i, interval));
       } catch (SchedulerException e) {
-        logger.warn("cannot fire {} now: {}", job(i).getName(), e.getMessage());
+        logger.warn("cannot reschedule {}: {}", job(i).getName(), e.getMessage());
       }
     }
   }

@@ -1,10 +1,12 @@
 package dev.specwatch.schedule;
 
+import dev.specwatch.model.Durations;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,12 +16,21 @@ import org.slf4j.LoggerFactory;
  * WatchdogSec=}); once they stall it stops feeding (systemd then restarts the service), says why
  * with what Quartz believes (the trigger's next fire time against the wall clock), and fires the
  * evaluation at once so that a process nobody restarts (a plain {@code java -jar}) heals too.
+ *
+ * <p>The stall it was built for: Quartz computes a trigger's next fire time on the wall clock, so a
+ * wall clock that steps back (NTP at boot, a resumed VM) leaves every worker idle for the length of
+ * the step (reproduced with libfaketime: a 5-minute step back, no evaluation for 5 minutes). The
+ * watchdog compares the wall clock with the monotonic one on every look and reschedules the
+ * evaluation as soon as it sees such a step.
  */
 final class Watchdog implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(Watchdog.class);
 
   /** How often liveness is checked without a systemd watchdog. */
   static final Duration CHECK = Duration.ofSeconds(10);
+
+  /** A wall clock that moved back this much against the monotonic one stepped (NTP slews less). */
+  static final Duration STEP_BACK = Duration.ofSeconds(5);
 
   /** What the watchdog can ask of the schedule. */
   interface Scheduler {
@@ -35,13 +46,23 @@ final class Watchdog implements AutoCloseable {
   private final Optional<SystemdNotify> systemd;
   private final boolean feedSystemd;
   private final ScheduledExecutorService thread;
+  private final LongSupplier wallMillis;
+  private final LongSupplier monoNanos;
   private Optional<String> stall = Optional.empty();
+
+  /** The wall clock minus the monotonic one at the last look (at start before the first). */
+  private long offset;
 
   private Watchdog(
       Liveness liveness,
       Scheduler scheduler,
       Optional<SystemdNotify> systemd,
-      Optional<Duration> watchdogTimeout) {
+      Optional<Duration> watchdogTimeout,
+      LongSupplier wallMillis,
+      LongSupplier monoNanos) {
+    this.wallMillis = wallMillis;
+    this.monoNanos = monoNanos;
+    this.offset = wallMillis.getAsLong() - monoNanos.getAsLong() / 1_000_000;
     this.liveness = liveness;
     this.scheduler = scheduler;
     this.systemd = systemd;
@@ -67,12 +88,32 @@ final class Watchdog implements AutoCloseable {
       Scheduler scheduler,
       Optional<SystemdNotify> systemd,
       Optional<Duration> watchdogTimeout) {
-    return new Watchdog(liveness, scheduler, systemd, watchdogTimeout);
+    return new Watchdog(
+        liveness, scheduler, systemd, watchdogTimeout, System::currentTimeMillis, System::nanoTime);
   }
 
-  /** One look: feed systemd while alive; say and heal a stall once when it starts. */
+  /** With the wall and monotonic clocks given (tests). */
+  static Watchdog start(
+      Liveness liveness, Scheduler scheduler, LongSupplier wallMillis, LongSupplier monoNanos) {
+    return new Watchdog(
+        liveness, scheduler, Optional.empty(), Optional.empty(), wallMillis, monoNanos);
+  }
+
+  /**
+   * One look: reschedule at once after the wall clock stepped back; feed systemd while alive; say
+   * and heal a stall once when it starts.
+   */
   void check() {
     try {
+      long o = wallMillis.getAsLong() - monoNanos.getAsLong() / 1_000_000;
+      if (offset - o > STEP_BACK.toMillis()) {
+        logger.warn(
+            "the wall clock stepped back by {}; Quartz would wait that long for the next"
+                + " evaluation, so it is rescheduled from now",
+            Durations.format(Duration.ofSeconds((offset - o) / 1000)));
+        scheduler.fireNow();
+      }
+      offset = o;
       Optional<String> now = liveness.stalled();
       if (now.isEmpty()) {
         if (stall.isPresent()) {
