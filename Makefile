@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar deb install-test rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
+.PHONY: all test deps deps-postgres build jar deb install-test kubernetes schema-check rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
 
 all: test
 
@@ -17,9 +17,15 @@ deps:
 deps-postgres:
 	@bash deploy/scripts/ensure-deps.sh --postgres
 
-## test: promtool checks of the rules, the systemd unit, then the Maven build with all tests
-test: deps-postgres rules-check unit-check
+## test: promtool checks of the rules, the systemd unit, the dashboards' and manifests' schemas, then the Maven build with all tests
+test: deps-postgres rules-check unit-check schema-check
 	$(MVN) verify
+
+## schema-check: dashboards against @grafana/schema, Kubernetes manifests against kubernetes-models (TypeScript), and a self-test that planted errors fail
+schema-check: deps
+	npm ci --prefix deploy/schema-check --no-audit --no-fund --loglevel=error
+	node deploy/schema-check/check.mjs
+	node deploy/schema-check/check.mjs --self-test
 
 ## unit-check: systemd-analyze verify of deploy/systemd/specwatch.service (any warning fails)
 unit-check: deps
@@ -43,6 +49,12 @@ deb:
 ## install-test: the image under podman, the .deb and its unit under systemd in systemd-nspawn (as root; docs/OPERATIONS.md)
 install-test: deps
 	@bash deploy/scripts/install-test.sh
+
+## kubernetes: re-render deploy/kubernetes/base's PrometheusRule and dashboards ConfigMap
+kubernetes: $(JAR)
+	java -jar $(JAR) rules render --format prometheus-operator > deploy/kubernetes/base/prometheusrule.yaml
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.deploy.KubernetesManifests
 
 ## rules: re-render the recording rules and the policies' alerting rules
 rules: $(JAR)

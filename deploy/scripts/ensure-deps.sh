@@ -17,6 +17,9 @@ command -v prometheus-alertmanager >/dev/null 2>&1 || missing_pkgs+=(prometheus-
 command -v java >/dev/null 2>&1 || missing_pkgs+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing_pkgs+=(maven)
 command -v curl >/dev/null 2>&1 || missing_pkgs+=(curl)
+# make schema-check type-checks the dashboards and manifests with TypeScript (npm packages).
+command -v node >/dev/null 2>&1 || missing_pkgs+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing_pkgs+=(npm)
 # ClockStepIT runs the daemon under libfaketime to step its wall clock back.
 compgen -G "/usr/lib/*/faketime/libfaketimeMT.so.1" >/dev/null || missing_pkgs+=(faketime)
 command -v systemd-analyze >/dev/null 2>&1 || missing_pkgs+=(systemd)
@@ -58,6 +61,14 @@ start_postgres() {
   echo "specwatch: PostgreSQL did not start listening on 127.0.0.1:5432" >&2
   return 1
 }
+
+# make schema-check renders deploy/kubernetes with kubectl's kustomize (v5: labels, patches),
+# which Debian's kubernetes-client (1.20) is too old for.
+if ! kubectl kustomize --help >/dev/null 2>&1; then
+  echo "specwatch: kubectl with kustomize v5 is missing (make schema-check renders" \
+    "deploy/kubernetes with it): install kubectl 1.27 or later" >&2
+  exit 1
+fi
 
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   start_postgres

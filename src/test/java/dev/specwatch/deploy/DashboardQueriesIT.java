@@ -68,7 +68,8 @@ class DashboardQueriesIT {
     for (String name : List.of("vllm-spec-decode.json", "vllm-throughput.json")) {
       String definition =
           DashboardTest.variable(DashboardTest.load(name), "model_name")
-              .path("definition")
+              .path("query")
+              .path("query")
               .asText();
       Matcher m = LABEL_VALUES.matcher(definition);
       assertThat(m.matches()).as(definition).isTrue();

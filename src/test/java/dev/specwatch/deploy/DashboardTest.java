@@ -96,8 +96,27 @@ class DashboardTest {
               assertThat(color.path("mode").asText()).isEqualTo("fixed");
               assertThat(p.path("fieldConfig").path("defaults").has("thresholds")).isFalse();
             });
+    // The seed's at-a-glance panel: which positions contribute right now, one bar per position.
     assertThat(panels)
-        .filteredOn(p -> p.path("title").asText().startsWith("Acceptance by draft position"))
+        .filteredOn(p -> p.path("type").asText().equals("bargauge"))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path("title").asText()).startsWith("Acceptance by draft position, now");
+              JsonNode t = p.path("targets").get(0);
+              assertThat(t.path("instant").asBoolean()).isTrue();
+              assertThat(t.path("range").asBoolean()).isFalse();
+              assertThat(t.path("expr").asText())
+                  .startsWith("vllm:spec_decode_acceptance_rate_by_pos:rate1m");
+              assertThat(t.path("legendFormat").asText()).isEqualTo("Position {{position}}");
+              JsonNode defaults = p.path("fieldConfig").path("defaults");
+              assertThat(defaults.path("unit").asText()).isEqualTo("percentunit");
+              assertThat(defaults.path("max").asDouble()).isEqualTo(1.0);
+              assertThat(defaults.has("thresholds")).isFalse();
+              assertThat(p.path("repeat").asText()).isEqualTo("model_name");
+            });
+    assertThat(panels)
+        .filteredOn(p -> p.path("title").asText().startsWith("Acceptance by draft position over"))
         .singleElement()
         .satisfies(
             p -> {
