@@ -129,4 +129,23 @@ class StatusServerTest {
               "/-/reload");
     }
   }
+
+  /** A daemon whose evaluations stopped happening: liveness fails, and says why. */
+  @Test
+  void healthzFailsWhenEvaluationsStoppedAndSaysWhy() throws Exception {
+    StatusServer.Source stuck =
+        new Down() {
+          @Override
+          public Optional<String> stalled() {
+            return Optional.of("no evaluation for the last 2m31s (evaluation.interval 30s)");
+          }
+        };
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), stuck)) {
+      HttpResponse<String> health = send(server.port(), "GET", "/healthz", null);
+      assertThat(health.statusCode()).isEqualTo(503);
+      assertThat(health.body())
+          .isEqualTo("stuck: no evaluation for the last 2m31s (evaluation.interval 30s)\n");
+    }
+  }
 }
