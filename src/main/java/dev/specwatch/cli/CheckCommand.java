@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Evaluates every recipe once against Prometheus and prints its state and signals.",
-      "Sends no notifications. Exit 0: all recipes healthy, idle, low on traffic or without data; 1: a threshold is breached; 2: config or usage error; 3: datasource error."
+      "Sends no notifications. Exit 0: all recipes healthy, idle or low on traffic; 1: a threshold is breached; 2: config or usage error; 3: datasource error; 4: nothing breached, but a recipe reads no data (it cannot alert; --allow-no-data: 0)."
     })
 final class CheckCommand implements Callable<Integer> {
 
@@ -52,6 +52,12 @@ final class CheckCommand implements Callable<Integer> {
           "Evaluate at this time instead of now: RFC 3339 (2026-11-30T12:00:00Z) or"
               + " Unix seconds.")
   Instant time;
+
+  @Option(
+      names = "--allow-no-data",
+      description =
+          "Exit 0 (not 4) when recipes read no data, e.g. for deployments that are not up yet.")
+  boolean allowNoData;
 
   @Option(
       names = "--window",
@@ -115,7 +121,25 @@ final class CheckCommand implements Callable<Integer> {
     if (evaluation.anyDatasourceError()) {
       return ExitCodes.DATASOURCE;
     }
-    return evaluation.anyBreach() ? ExitCodes.SOFTWARE : ExitCodes.OK;
+    if (evaluation.anyBreach()) {
+      return ExitCodes.SOFTWARE;
+    }
+    List<String> withoutData =
+        evaluation.recipes().stream()
+            .filter(r -> r.state() == dev.specwatch.signals.RecipeState.NO_DATA)
+            .map(RecipeSnapshot::recipe)
+            .toList();
+    if (!withoutData.isEmpty() && !allowNoData) {
+      err.println(
+          "specwatch check: "
+              + withoutData.size()
+              + " recipe(s) read no data and cannot alert: "
+              + String.join(", ", withoutData)
+              + " (exit 4; --allow-no-data to accept)");
+      err.flush();
+      return ExitCodes.NO_DATA;
+    }
+    return ExitCodes.OK;
   }
 
   /**

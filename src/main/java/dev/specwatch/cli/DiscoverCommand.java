@@ -64,6 +64,11 @@ final class DiscoverCommand implements Callable<Integer> {
   @Override
   public Integer call() throws PrometheusException, IOException {
     PrintWriter out = spec.commandLine().getOut();
+    if (write != null) {
+      // Made before the config is read, so that a config whose policies directory is the one
+      // being written loads on the first run.
+      Files.createDirectories(write);
+    }
     SpecwatchConfig c = config.load();
     PrometheusClient prometheus = new PrometheusClient(c.prometheus());
     List<Discovery.Found> models = new Discovery(prometheus, Optional.ofNullable(time)).find();
@@ -173,9 +178,15 @@ final class DiscoverCommand implements Callable<Integer> {
               .withK(f.k().get());
       Suggestion.Proposal p =
           SuggestCommand.proposal(prometheus, EngineProfile.of(f.engine()), hourly, from, to);
-      String text = policy(f, recipe, p);
+      Optional<Double> observed =
+          p.enough()
+              ? Optional.<Double>empty()
+              : observedAcceptance(prometheus, f, hourly, time == null ? Instant.now() : time);
+      String text = policy(f, recipe, p, observed);
       if (p.enough()) {
         text = PolicyWriter.withThresholds(text, Suggestion.yaml(p));
+      } else if (observed.isPresent()) {
+        text = PolicyWriter.withThresholds(text, starter(observed.get()));
       }
       Files.writeString(file, text, StandardCharsets.UTF_8);
       done.add(
@@ -183,18 +194,64 @@ final class DiscoverCommand implements Callable<Integer> {
               + file
               + (p.enough()
                   ? ": thresholds from " + p.hours() + " hours of history"
-                  : ": no thresholds yet ("
-                      + p.hours()
-                      + " hour(s) with drafts in 7 days, `policies suggest` needs "
-                      + Suggestion.MIN_HOURS
-                      + "); run `specwatch policies suggest --recipe "
-                      + recipe
-                      + " --write` after a day of traffic"));
+                  : observed.isPresent()
+                      ? String.format(
+                          Locale.ROOT,
+                          ": a starter threshold (acceptance below %.2f, %d %% under the %.3f"
+                              + " observed in the last hour) until `specwatch policies suggest"
+                              + " --recipe %s --write` fits one to a day of traffic",
+                          starterBelow(observed.get()),
+                          Math.round((1 - STARTER_SHARE) * 100),
+                          observed.get(),
+                          recipe)
+                      : ": no thresholds yet (no drafts in the last hour to start from); run"
+                          + " `specwatch policies suggest --recipe "
+                          + recipe
+                          + " --write` after a day of traffic"));
     }
     return done;
   }
 
-  private static String policy(Discovery.Found f, String recipe, Suggestion.Proposal p) {
+  /**
+   * A starter line sits this share of the acceptance observed in the last hour: conservative (it
+   * pages on a gross regression, not on the hour-to-hour wander a day of history would measure).
+   */
+  static final double STARTER_SHARE = 0.75;
+
+  static double starterBelow(double observed) {
+    return Math.floor(observed * STARTER_SHARE * 100) / 100;
+  }
+
+  /** thresholds: the starter line, clearing 0.05 above it (capped below what was observed). */
+  static String starter(double observed) {
+    double below = starterBelow(observed);
+    double clear = Math.min(below + 0.05, Math.floor(observed * 100) / 100);
+    return String.format(
+        Locale.ROOT,
+        "thresholds:\n  acceptance_rate: {below: %.2f, clear_above: %.2f}\n",
+        below,
+        Math.max(clear, below + 0.01));
+  }
+
+  /** The model's acceptance over the last hour (what there is of it), or empty without drafts. */
+  private static Optional<Double> observedAcceptance(
+      PrometheusClient prometheus, Discovery.Found f, QueryScope hourly, Instant at)
+      throws PrometheusException {
+    EngineProfile profile = EngineProfile.of(f.engine());
+    if (!profile.supported().contains(dev.specwatch.signals.Signal.ACCEPTANCE_RATE)) {
+      return Optional.empty();
+    }
+    return prometheus
+        .query(profile.query(dev.specwatch.signals.Signal.ACCEPTANCE_RATE, hourly), Optional.of(at))
+        .samples()
+        .stream()
+        .map(dev.specwatch.prometheus.Sample::value)
+        .filter(v -> Double.isFinite(v) && v > 0)
+        .findFirst();
+  }
+
+  private static String policy(
+      Discovery.Found f, String recipe, Suggestion.Proposal p, Optional<Double> observed) {
     StringBuilder y = new StringBuilder();
     y.append("# Found by `specwatch discover`: ")
         .append(f.engine().key())
@@ -203,9 +260,24 @@ final class DiscoverCommand implements Callable<Integer> {
         .append("; k from ")
         .append(f.kSource())
         .append(".\n");
-    if (!p.enough()) {
-      y.append("# No thresholds yet: too little history to suggest them. This policy watches and")
-          .append(" never alerts until\n# `specwatch policies suggest --recipe ")
+    if (!p.enough() && observed.isPresent()) {
+      y.append(
+          String.format(
+              Locale.ROOT,
+              "# A starter threshold: acceptance was %.3f over the last hour, and the line sits %d %%"
+                  + " under it\n# (%.2f), so this policy pages on a gross regression from its first"
+                  + " hour. Too little\n# history (%d hour(s) with drafts, %d needed) to fit"
+                  + " one: `specwatch policies suggest\n# --recipe %s --write` replaces it after a"
+                  + " day of traffic.\n",
+              observed.get(),
+              Math.round((1 - STARTER_SHARE) * 100),
+              starterBelow(observed.get()),
+              p.hours(),
+              Suggestion.MIN_HOURS,
+              recipe));
+    } else if (!p.enough()) {
+      y.append("# No thresholds yet: no drafts in the last hour to start from. This policy")
+          .append(" watches and never alerts\n# until `specwatch policies suggest --recipe ")
           .append(recipe)
           .append(" --write` adds them.\n");
     }

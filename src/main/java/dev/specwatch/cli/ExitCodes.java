@@ -14,5 +14,11 @@ public final class ExitCodes {
   /** The datasource (Prometheus) could not be queried. */
   public static final int DATASOURCE = 3;
 
+  /**
+   * For {@code check}: nothing breached, but a recipe reads no data (a typo in {@code model_name},
+   * a deployment that is down), so it cannot alert; {@code --allow-no-data} makes it 0.
+   */
+  public static final int NO_DATA = 4;
+
   private ExitCodes() {}
 }

@@ -63,11 +63,59 @@ final class ValidateCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  /** Recipe drift, and a listen address exposed without a token. */
+  /**
+   * Recipe drift, a listen address exposed without a token, and a state directory this user could
+   * not use (a warning, not an error: the config may be validated where it does not run).
+   */
   private static List<String> warnings(SpecwatchConfig c) {
     List<String> out = new ArrayList<>(Drift.check(c.policies()));
     c.server().exposureWarning().ifPresent(out::add);
+    if (c.database().isEmpty()) {
+      stateDirProblem(c.stateDir()).ifPresent(out::add);
+    }
     return out;
+  }
+
+  /**
+   * Why {@code specwatch run} as this user would stop at {@code dir}: it cannot be created, or
+   * exists and cannot be written. Empty when it can (nothing is created or written here).
+   */
+  static java.util.Optional<String> stateDirProblem(java.nio.file.Path dir) {
+    java.nio.file.Path d = dir.toAbsolutePath().normalize();
+    String user = System.getProperty("user.name");
+    String fix =
+        ": `specwatch run` as "
+            + user
+            + " would stop there; run it as the user that owns it (the systemd unit's specwatch,"
+            + " the image's 10001), or set state.dir to a directory "
+            + user
+            + " can write";
+    if (java.nio.file.Files.isDirectory(d)) {
+      return java.nio.file.Files.isWritable(d)
+          ? java.util.Optional.empty()
+          : java.util.Optional.of("state.dir " + d + " is not writable by " + user + fix);
+    }
+    if (java.nio.file.Files.exists(d)) {
+      return java.util.Optional.of("state.dir " + d + " is not a directory");
+    }
+    java.nio.file.Path parent = d.getParent();
+    while (parent != null && !java.nio.file.Files.exists(parent)) {
+      parent = parent.getParent();
+    }
+    if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+      return java.util.Optional.of("state.dir " + d + " cannot be created: no existing parent");
+    }
+    return java.nio.file.Files.isWritable(parent)
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(
+            "state.dir "
+                + d
+                + " does not exist and cannot be created by "
+                + user
+                + " ("
+                + parent
+                + " is not writable)"
+                + fix);
   }
 
   /** {"valid": true, "recipes": [...]} or {"valid": false, "errors": [{file, line, ...}]}. */

@@ -37,7 +37,14 @@ final class PolicyReader {
 
   List<Policy> load(Path dir, MapReader config, Problems problems) {
     if (!Files.isDirectory(dir)) {
-      config.error("policies", "directory " + dir + " does not exist");
+      config.error(
+          "policies",
+          "directory "
+              + dir
+              + " does not exist (relative to the config file; create it, or write a policy per"
+              + " model into it with `specwatch discover --config FILE --write "
+              + dir
+              + "`)");
       return List.of();
     }
     List<Path> files = new ArrayList<>();

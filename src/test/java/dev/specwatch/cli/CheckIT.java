@@ -287,11 +287,24 @@ class CheckIT {
             "json",
             "--time",
             "2020-01-01T00:00:00Z");
-    assertThat(result.exit()).isZero();
+    // Nothing can alert on no data: a typo or a deployment that is down must not pass a CI step.
+    assertThat(result.exit()).as("recipes without data exit 4").isEqualTo(4);
+    assertThat(result.err())
+        .contains("recipe(s) read no data and cannot alert")
+        .contains("--allow-no-data");
     JsonNode root = JSON.readTree(result.out());
     assertThat(root.path("evaluated_at").asText()).isEqualTo("2020-01-01T00:00:00Z");
     assertThat(recipes(result.out()).values())
         .allSatisfy(r -> assertThat(r.path("state").asText()).isEqualTo("no_data"));
+    MainTest.Result allowed =
+        MainTest.run(
+            "check",
+            "--config",
+            config.toString(),
+            "--time",
+            "2020-01-01T00:00:00Z",
+            "--allow-no-data");
+    assertThat(allowed.exit()).as("--allow-no-data keeps the old behaviour").isZero();
   }
 
   @Test

@@ -349,12 +349,22 @@ class GoldenFixturesIT {
     assertThat(byJob.get("sglang-verify-calls").path("shape").asText()).isEqualTo("verify-calls");
     assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
 
-    // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions), none without
-    // history to suggest thresholds from, and a line for every model not written.
+    // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions), without a day of
+    // history a starter threshold from the acceptance just observed (it alerts from the first
+    // hour), and a line for every model not written.
     assertThat(root.path("written"))
         .extracting(JsonNode::asText)
         .anySatisfy(l -> assertThat(l).startsWith("not written deepseek-ai/DeepSeek-V3: k is"))
-        .anySatisfy(l -> assertThat(l).contains("qwen-qwen3-next-80b-a3b-instruct-fp8.yaml: no"));
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains(
+                        "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml: a starter threshold"
+                            + " (acceptance below"));
+    assertThat(written.resolve("qwen-qwen3-next-80b-a3b-instruct-fp8.yaml"))
+        .content()
+        .contains("# A starter threshold: acceptance was ")
+        .containsPattern("acceptance_rate: \\{below: 0\\.\\d\\d, clear_above: 0\\.\\d\\d}");
     try (var files = Files.list(written)) {
       assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
           .containsExactly(

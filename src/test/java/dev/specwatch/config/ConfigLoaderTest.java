@@ -363,7 +363,13 @@ class ConfigLoaderTest {
         write("specwatch.yaml", "prometheus: {url: http://localhost:9090}\n" + "policies: nope\n");
     assertThat(problems(() -> new ConfigLoader(k -> null).load(config)))
         .containsExactly(
-            config + ":2:11: policies: directory " + dir.resolve("nope") + " does not exist");
+            config
+                + ":2:11: policies: directory "
+                + dir.resolve("nope")
+                + " does not exist (relative to the config file; create it, or write a policy per"
+                + " model into it with `specwatch discover --config FILE --write "
+                + dir.resolve("nope")
+                + "`)");
     assertThatThrownBy(() -> new ConfigLoader(k -> null).load(dir.resolve("absent.yaml")))
         .hasMessageContaining("absent.yaml:1:1: file not found");
   }
