@@ -270,14 +270,15 @@ final class AdviseCommand implements Callable<Integer> {
               + ":"
               + dev.specwatch.signals.PromQl.range(resolution)
               + "]))";
+      // As of --time when given: what the data covered then, not now.
+      java.time.Instant at = time == null ? java.time.Instant.now() : time;
       List<dev.specwatch.prometheus.Sample> first =
-          new PrometheusClient(c.prometheus()).query(promql, Optional.empty()).samples();
+          new PrometheusClient(c.prometheus()).query(promql, Optional.of(at)).samples();
       if (first.isEmpty() || !Double.isFinite(first.get(0).value())) {
         return asked;
       }
       Duration held =
-          Duration.ofSeconds(
-              Math.max(0, java.time.Instant.now().getEpochSecond() - (long) first.get(0).value()));
+          Duration.ofSeconds(Math.max(0, at.getEpochSecond() - (long) first.get(0).value()));
       return held.compareTo(window.multipliedBy(95).dividedBy(100)) >= 0
           ? asked
           : Durations.format(held) + " of data (asked for " + asked + ")";

@@ -196,7 +196,7 @@ final class SuggestCommand implements Callable<Integer> {
   private static final Set<String> SUGGESTED_RULES =
       Set.of("acceptance_rate", "mean_accepted_length", "position_acceptance");
 
-  private static Policy.Thresholds thresholds(Suggestion.Proposal p, Policy policy) {
+  static Policy.Thresholds thresholds(Suggestion.Proposal p, Policy policy) {
     Policy.Thresholds old = policy.thresholds();
     Map<Integer, Threshold> positions = new TreeMap<>();
     p.positions().forEach((i, l) -> positions.put(i, Threshold.below(l.below())));
@@ -211,7 +211,9 @@ final class SuggestCommand implements Callable<Integer> {
         new TreeMap<>(positions),
         old.regression(),
         old.throughput(),
-        old.change());
+        old.change(),
+        // Every rule the policy has is replayed, the speed-up rule too.
+        old.speedup());
   }
 
   /** The hourly values of a single-series query (NaN where an hour had no drafts). */

@@ -1,0 +1,48 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.recipes.Suggestion;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code policies suggest} replays the policy with the suggested lines and every other rule it has:
+ * the speed-up rule was dropped (the six-argument Thresholds constructor has none).
+ */
+class SuggestKeepsEveryRuleTest {
+  @TempDir Path dir;
+
+  @Test
+  void theSpeedupRuleSurvivesTheSuggestedLines() throws Exception {
+    Path alerts = Files.createDirectories(dir.resolve("alerts"));
+    Files.writeString(
+        alerts.resolve("mtp.yaml"),
+        "recipe: mtp\nmatch: {model_name: q}\nnum_speculative_tokens: 3\n"
+            + "speedup_baseline: plain\n"
+            + "thresholds: {acceptance_rate: {below: 0.5}, speedup: {below: 1.1}}\n");
+    Files.writeString(
+        alerts.resolve("plain.yaml"),
+        "recipe: plain\nmatch: {model_name: q-plain}\nnum_speculative_tokens: 0\n");
+    Path config =
+        Files.writeString(
+            dir.resolve("specwatch.yaml"),
+            "prometheus: {url: \"http://127.0.0.1:9\"}\npolicies: alerts\n");
+    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+    Policy mtp = c.policies().get(0);
+    assertThat(mtp.thresholds().speedup()).isPresent();
+
+    Suggestion.Proposal proposal =
+        new Suggestion.Proposal(
+            48, new Suggestion.Line(0.62, 0.66, 0.7, 0.72, 0.8, 48), null, Map.of());
+    Policy.Thresholds suggested = SuggestCommand.thresholds(proposal, mtp);
+    assertThat(suggested.acceptanceRate().orElseThrow().below()).isEqualTo(0.62);
+    assertThat(suggested.speedup()).isEqualTo(mtp.thresholds().speedup());
+  }
+}
