@@ -1,0 +1,143 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.specwatch.testing.Fleet;
+import dev.specwatch.testing.HeldClock;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's quick start, its lines run as they are written (all but {@code make jar}: the build
+ * did it) by bash, with HOME a directory of the test's and PROMETHEUS_URL a real Prometheus
+ * scraping the simulator as "your vLLM": discover writes a policy that alerts from its first hour,
+ * check reads the model and exits 1 once it regresses, and the daemon starts and holds the alert.
+ * The README cannot drift from what works.
+ */
+class ReadmeQuickStartIT {
+  static final String BEGIN = "<!-- quickstart:";
+  static final String END = "<!-- quickstart: end -->";
+
+  @TempDir Path home;
+
+  /** The command lines of the README's quick start block, in order. */
+  static List<String> quickStart() throws IOException {
+    String readme = Files.readString(Path.of("README.md"));
+    int begin = readme.indexOf(BEGIN);
+    int end = readme.indexOf(END);
+    assertThat(begin).as("README.md has the quick start block").isNotNegative();
+    String block = readme.substring(readme.indexOf("```sh\n", begin) + 6, end);
+    block = block.substring(0, block.lastIndexOf("```"));
+    return block.lines().filter(l -> !l.isBlank()).toList();
+  }
+
+  @Test
+  void theQuickStartReachesAnAlertingPolicyInAtMostSixCommands() throws Exception {
+    List<String> lines = quickStart();
+    assertThat(lines).hasSizeLessThanOrEqualTo(6);
+    assertThat(lines.get(0)).isEqualTo("make jar");
+    assertThat(lines.get(lines.size() - 2)).startsWith("specwatch check ");
+    assertThat(lines.get(lines.size() - 1)).startsWith("specwatch run ");
+    List<String> setup = lines.subList(1, lines.size() - 2); // PATH, the config, discover
+
+    HeldClock clock = new HeldClock();
+    try (Fleet fleet = Fleet.startHeld("/dev/specwatch/testing/quickstart.yaml", clock)) {
+      clock.release();
+      Map<String, String> env =
+          Map.of(
+              "HOME", home.toString(), "PROMETHEUS_URL", fleet.prometheus().baseUri().toString());
+      // Prometheus has scraped the healthy model (the scenario's first 45 s).
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .until(() -> !fleet.api().query("vllm:spec_decode_num_drafts_total").isEmpty());
+
+      Run discover = bash(setup, env);
+      assertThat(discover.exit()).as(discover.output()).isZero();
+      assertThat(discover.output())
+          .contains("your-org/your-model-mtp")
+          .contains("a starter threshold (acceptance below");
+      Path policy = home.resolve("specwatch/alerts/your-org-your-model-mtp.yaml");
+      assertThat(policy).exists();
+      assertThat(Files.readString(policy)).contains("acceptance_rate: {below: 0.");
+
+      // check, as written, until the regression (acceptance 0.8 -> 0.3) is in its window.
+      List<String> check = new ArrayList<>(setup.subList(0, setup.size() - 1));
+      check.add(lines.get(lines.size() - 2));
+      await()
+          .atMost(Duration.ofSeconds(150))
+          .pollInterval(Duration.ofSeconds(3))
+          .untilAsserted(
+              () -> {
+                Run r = bash(check, env);
+                assertThat(r.exit()).as(r.output()).isEqualTo(1);
+                assertThat(r.output()).containsPattern("your-org-your-model-mtp +vllm +breach");
+              });
+
+      // run, as written: the daemon reads the same policy and holds the alert (pending for the
+      // policy's `for`, then firing).
+      List<String> run = new ArrayList<>(setup.subList(0, setup.size() - 1));
+      run.add(lines.get(lines.size() - 1));
+      Process daemon = start(run, env);
+      try {
+        HttpClient http = HttpClient.newHttpClient();
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .untilAsserted(
+                () -> {
+                  HttpResponse<String> alerts =
+                      http.send(
+                          HttpRequest.newBuilder(URI.create("http://127.0.0.1:9464/api/v1/alerts"))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString());
+                  assertThat(alerts.body())
+                      .contains("your-org-your-model-mtp")
+                      .contains("acceptance_rate");
+                });
+      } finally {
+        daemon.destroy();
+        assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(daemon.exitValue()).isZero();
+    }
+  }
+
+  record Run(int exit, String output) {}
+
+  private static ProcessBuilder builder(List<String> lines, Map<String, String> env) {
+    ProcessBuilder b =
+        new ProcessBuilder("bash", "-e", "-c", String.join("\n", lines))
+            .directory(Path.of("").toAbsolutePath().toFile())
+            .redirectErrorStream(true);
+    b.environment().putAll(env);
+    return b;
+  }
+
+  private static Run bash(List<String> lines, Map<String, String> env) throws Exception {
+    Process p = builder(lines, env).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), out);
+  }
+
+  private static Process start(List<String> lines, Map<String, String> env) throws IOException {
+    // exec: the daemon replaces bash, so SIGTERM reaches it.
+    List<String> withExec = new ArrayList<>(lines);
+    withExec.set(withExec.size() - 1, "exec " + withExec.get(withExec.size() - 1));
+    return builder(withExec, env).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+}
