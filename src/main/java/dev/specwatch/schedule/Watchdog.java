@@ -110,7 +110,7 @@ final class Watchdog implements AutoCloseable {
         logger.warn(
             "the wall clock stepped back by {}; Quartz would wait that long for the next"
                 + " evaluation, so it is rescheduled from now",
-            Durations.format(Duration.ofSeconds((offset - o) / 1000)));
+            Durations.format(Duration.ofSeconds(Math.round((offset - o) / 1000.0))));
         scheduler.fireNow();
       }
       offset = o;
