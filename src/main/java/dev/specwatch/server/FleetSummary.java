@@ -29,7 +29,10 @@ final class FleetSummary {
         .findFirst();
   }
 
-  /** "6 recipes over the 1m window: 1 breaching, 1 alerting, 1 silenced, 2 without data". */
+  /**
+   * "6 recipes over the 1m window: 1 breaching, 1 alerting, 1 pending, 1 silenced, 2 without data"
+   * (pending only when an alert waits out its {@code for}).
+   */
   static String line(Evaluation e, AlertState state, List<Silence> silences, Instant now) {
     List<RecipeSnapshot> recipes = e.recipes();
     long breaching = recipes.stream().filter(r -> r.state() == RecipeState.BREACH).count();
@@ -38,17 +41,26 @@ final class FleetSummary {
             .filter(r -> r.state() == RecipeState.NO_DATA || r.state() == RecipeState.ERROR)
             .count();
     Set<String> firing = new HashSet<>();
+    Set<String> pendingOnly = new HashSet<>();
     for (ActiveAlert a : state.alerts().values()) {
       if (a.phase() == AlertPhase.FIRING) {
         firing.add(a.recipe());
+      } else if (a.phase() == AlertPhase.PENDING) {
+        pendingOnly.add(a.recipe());
       }
     }
+    pendingOnly.removeAll(firing);
     long alerting = recipes.stream().filter(r -> firing.contains(r.recipe())).count();
+    long pending = recipes.stream().filter(r -> pendingOnly.contains(r.recipe())).count();
     long silenced =
         recipes.stream().filter(r -> silenceOf(r.recipe(), silences, now).isPresent()).count();
     List<String> parts = new ArrayList<>();
     parts.add(breaching + " breaching");
     parts.add(alerting + " alerting");
+    if (pending > 0) {
+      // An alert waiting out its `for`: counted, so the line adds up with the alerts column.
+      parts.add(pending + " pending");
+    }
     parts.add(silenced + " silenced");
     parts.add(noData + " without data");
     return recipes.size()

@@ -62,7 +62,11 @@ final class UiRoutes {
       m.put("recipe", snap.recipe());
       m.put("href", WebPages.href(snap.recipe()));
       m.put("state", snap.state().key());
-      m.put("reason", WebPages.reason(snap));
+      m.put(
+          "reason",
+          WebPages.recovering(alertsOf(state, snap.recipe()), p)
+              .filter(x -> snap.breaches().isEmpty())
+              .orElseGet(() -> WebPages.reason(snap)));
       m.put("acceptance", WebPages.percent(snap.signals().acceptanceRate()));
       m.put("length", WebPages.length(snap.signals().meanAcceptedLength(), p));
       m.put("silenced", FleetSummary.silenceOf(snap.recipe(), silences, now).isPresent());
@@ -99,7 +103,11 @@ final class UiRoutes {
     snap.ifPresent(
         x -> {
           v.put("state", x.state().key());
-          v.put("reason", WebPages.reason(x));
+          v.put(
+              "reason",
+              WebPages.recovering(alertsOf(s.alertState(), name), p)
+                  .filter(why -> x.breaches().isEmpty())
+                  .orElseGet(() -> WebPages.reason(x)));
           s.noDataHint(name).ifPresent(h -> v.put("no_data_hint", h));
           v.put("signals", WebPages.signals(x, p));
           boolean exported = x.form().map(f -> f.positionsExported()).orElse(true);

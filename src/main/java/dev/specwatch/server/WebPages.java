@@ -8,6 +8,7 @@ import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.RuleName;
 import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.Breach;
 import dev.specwatch.signals.RecipeSnapshot;
@@ -108,6 +109,42 @@ final class WebPages {
       case NO_DATA -> "no series match (wrong match, target down or not deployed)";
       default -> s.state().key();
     };
+  }
+
+  /**
+   * Why a recipe whose values meet every threshold still has a firing alert: hysteresis holds it
+   * until the value rises above the rule's clear line ("firing · recovering: acceptance rate 48.0
+   * %, clears above 50.0 %"). Empty when no alert of the recipe fires.
+   */
+  static Optional<String> recovering(List<ActiveAlert> alerts, Policy p) {
+    for (ActiveAlert a : alerts) {
+      if (a.phase() != AlertPhase.FIRING || a.key().specwatch()) {
+        continue;
+      }
+      Optional<Threshold> t =
+          p == null
+              ? Optional.empty()
+              : RuleName.of(a.rule())
+                  .flatMap(
+                      r ->
+                          switch (r) {
+                            case ACCEPTANCE_RATE -> p.thresholds().acceptanceRate();
+                            case MEAN_ACCEPTED_LENGTH -> p.thresholds().meanAcceptedLength();
+                            case POSITION_ACCEPTANCE ->
+                                Optional.ofNullable(
+                                    p.thresholds().positionAcceptance().get(a.position()));
+                            default -> Optional.empty();
+                          });
+      String rule = RuleName.wordsOf(a.rule()) + (a.position() == null ? "" : " " + a.position());
+      return Optional.of(
+          "firing · recovering: "
+              + rule
+              + " "
+              + ruleValue(a.rule(), a.value())
+              + t.map(x -> ", clears above " + ruleValue(a.rule(), x.clearLevel()))
+                  .orElse(", the alert has not cleared yet"));
+    }
+    return Optional.empty();
   }
 
   /** Text for an SVG or HTML attribute or element: {@code & < > " '} escaped. */

@@ -1,0 +1,44 @@
+package dev.specwatch.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.alerting.ActiveAlert;
+import dev.specwatch.alerting.AlertKey;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Severity;
+import dev.specwatch.model.Threshold;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A recipe back above its line while its alert still fires (hysteresis) said so, instead of "ok ·
+ * every threshold met" beside a firing alert.
+ */
+class RecoveringReasonTest {
+  final Policy policy =
+      Policy.builder("qwen", Map.of("job", "vllm", "model_name", "q"), 3)
+          .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+          .build();
+
+  @Test
+  void aFiringAlertAboveItsLineSaysWhereItClears() {
+    ActiveAlert firing =
+        ActiveAlert.firing(
+            AlertKey.of("qwen", "acceptance_rate", null),
+            Severity.WARNING,
+            Instant.parse("2026-12-03T10:00:00Z"),
+            0.48,
+            0.45);
+    assertThat(WebPages.recovering(List.of(firing), policy))
+        .hasValue("firing · recovering: acceptance rate 48.0 %, clears above 50.0 %");
+  }
+
+  @Test
+  void nothingFiringSaysNothing() {
+    assertThat(WebPages.recovering(List.of(), policy)).isEmpty();
+  }
+}
