@@ -70,9 +70,7 @@ final class ValidateCommand implements Callable<Integer> {
   private static List<String> warnings(SpecwatchConfig c) {
     List<String> out = new ArrayList<>(Drift.check(c.policies()));
     c.server().exposureWarning().ifPresent(out::add);
-    if (c.database().isEmpty()) {
-      stateDirProblem(c.stateDir()).ifPresent(out::add);
-    }
+    c.fileStateDir().flatMap(ValidateCommand::stateDirProblem).ifPresent(out::add);
     return out;
   }
 

@@ -37,14 +37,7 @@ final class PolicyReader {
 
   List<Policy> load(Path dir, MapReader config, Problems problems) {
     if (!Files.isDirectory(dir)) {
-      config.error(
-          "policies",
-          "directory "
-              + dir
-              + " does not exist (relative to the config file; create it, or write a policy per"
-              + " model into it with `specwatch discover --config FILE --write "
-              + dir
-              + "`)");
+      config.error("policies", "directory " + dir + " does not exist" + DiscoverHint.of(dir));
       return List.of();
     }
     List<Path> files = new ArrayList<>();

@@ -86,6 +86,11 @@ public record SpecwatchConfig(
     return stateDir.equals(other.stateDir) && database.equals(other.database);
   }
 
+  /** The state directory the file backend writes; empty with a database. */
+  public Optional<Path> fileStateDir() {
+    return database.isPresent() ? Optional.empty() : Optional.of(stateDir);
+  }
+
   /** Where the state is kept, for {@code specwatch validate} (nothing is contacted). */
   public String describeState() {
     return database

@@ -3,12 +3,10 @@ package dev.specwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.testing.DaemonProcess;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,18 +25,16 @@ class StateDirAsNobodyIT {
       DaemonProcess.policy(dir.resolve("alerts"), "p", "m", "");
       Path locked = Files.createDirectory(dir.resolve("locked")); // root's, 0755: nobody cannot
       Path config =
-          Files.writeString(
-              dir.resolve("specwatch.yaml"),
-              "prometheus: {url: \"http://127.0.0.1:9\"}\npolicies: alerts\nstate: {dir: "
-                  + locked.resolve("state")
-                  + "}\nserver: {listen: \"127.0.0.1:0\"}\n",
-              StandardCharsets.UTF_8);
+          DaemonProcess.Config.of(java.net.URI.create("http://127.0.0.1:9"))
+              .stateDir(locked.resolve("state"))
+              .log()
+              .write(dir.resolve("specwatch.yaml"));
       for (Path p : List.of(jar, config, dir.resolve("alerts"), dir.resolve("alerts/p.yaml"))) {
         Files.setPosixFilePermissions(
             p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x" : "rw-r--r--"));
       }
 
-      Result validate = asNobody(jar, "validate", "--config", config.toString());
+      DaemonProcess.Outcome validate = asNobody(jar, "validate", "--config", config.toString());
       assertThat(validate.exit()).as(validate.output()).isZero();
       assertThat(validate.output())
           .contains(
@@ -48,7 +44,7 @@ class StateDirAsNobodyIT {
                   + locked
                   + " is not writable): `specwatch run` as nobody would stop there");
 
-      Result run = asNobody(jar, "run", "--config", config.toString());
+      DaemonProcess.Outcome run = asNobody(jar, "run", "--config", config.toString());
       assertThat(run.exit()).as(run.output()).isEqualTo(1);
       assertThat(run.output())
           .contains("specwatch run: cannot start: " + locked.resolve("state"))
@@ -60,24 +56,10 @@ class StateDirAsNobodyIT {
     }
   }
 
-  record Result(int exit, String output) {}
-
-  private static Result asNobody(Path jar, String... args) throws Exception {
-    List<String> cmd =
-        new java.util.ArrayList<>(
-            List.of(
-                "setpriv",
-                "--reuid=65534",
-                "--regid=65534",
-                "--clear-groups",
-                "--",
-                "java",
-                "-jar",
-                jar.toString()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Result(p.exitValue(), out);
+  private static DaemonProcess.Outcome asNobody(Path jar, String... args) throws Exception {
+    return DaemonProcess.runToEnd(
+        List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"),
+        jar.toString(),
+        args);
   }
 }

@@ -82,6 +82,12 @@ public final class DaemonProcess implements AutoCloseable {
       return new Config(prometheus);
     }
 
+    /** The state in {@code dir} (a path the YAML can hold as it is). */
+    public Config stateDir(Path dir) {
+      state = "{dir: \"" + dir + "\"}";
+      return this;
+    }
+
     public Config evaluation(String interval, String window) {
       evaluation = "{interval: " + interval + ", window: " + window + "}";
       return this;
@@ -187,6 +193,27 @@ public final class DaemonProcess implements AutoCloseable {
       p.destroyForcibly();
       throw e;
     }
+  }
+
+  /** What a command of the jar printed (stdout and stderr) and its exit code. */
+  public record Outcome(int exit, String output) {}
+
+  /**
+   * Runs {@code jar} with {@code args} to its end (a command, or a daemon that cannot start), with
+   * {@code prefix} before {@code java} ({@code setpriv …}).
+   */
+  public static Outcome runToEnd(List<String> prefix, String jar, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(prefix);
+    cmd.addAll(List.of("java", "-jar", jar));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("did not end within 60 s: " + cmd + "\n" + out);
+    }
+    return new Outcome(p.exitValue(), out);
   }
 
   /** The jar under test, run from {@code config}'s directory. */
