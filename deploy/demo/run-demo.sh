@@ -96,7 +96,6 @@ evaluation: {interval: 5s, window: 1m}
 policies: alerts
 state: {dir: state}
 server: {listen: "127.0.0.1:$API_PORT", external_url: "http://127.0.0.1:$API_PORT"}
-grafana: {url: "http://127.0.0.1:3000"}
 notifiers:
   - {type: slack, token: xoxb-demo-not-a-real-token, channel: "#mtp-alerts", api_url: "http://127.0.0.1:$SLACK_PORT/api/"}
 YAML
