@@ -80,6 +80,8 @@ final class UiRoutes {
       rows.add(m);
     }
     v.put("recipes", rows);
+    // Without grafana.url there is no dashboard to link: no column of empty cells.
+    v.put("grafana", s.grafana().isPresent());
     v.put("evaluated", e.map(x -> WebPages.time(x.evaluatedAt())).orElse(null));
     v.put("refresh", true);
     return Response.html(200, WebPages.render("fleet", v));
