@@ -245,8 +245,12 @@ check "/etc/specwatch/specwatch.yaml is a conffile" \
   in_machine bash -c 'dpkg-query -W -f="\${Conffiles}" specwatch | grep -q /etc/specwatch/specwatch.yaml'
 P3=$(free_port)
 in_machine bash -c "sed -i 's/127.0.0.1:9464/127.0.0.1:$P3/' /etc/specwatch/specwatch.yaml \
-  && echo PROMETHEUS_URL=http://127.0.0.1:$PROM > /etc/specwatch/specwatch.env \
-  && cp /usr/share/doc/specwatch/examples/alerts/llama-3.3-70b*.yaml /etc/specwatch/alerts/"
+  && echo PROMETHEUS_URL=http://127.0.0.1:$PROM > /etc/specwatch/specwatch.env"
+# The README's second line, as written (this Prometheus serves no model: it writes nothing).
+check "specwatch discover --write /etc/specwatch/alerts (the README's install lines)" \
+  in_machine bash -c "PROMETHEUS_URL=http://127.0.0.1:$PROM specwatch discover \
+    --config /etc/specwatch/specwatch.yaml --write /etc/specwatch/alerts >/root/discover.log 2>&1"
+in_machine bash -c "cp /usr/share/doc/specwatch/examples/alerts/llama-3.3-70b*.yaml /etc/specwatch/alerts/"
 check "specwatch validate, as the specwatch user" \
   in_machine bash -c "set -a; . /etc/specwatch/specwatch.env; set +a; \
     setpriv --reuid=specwatch --regid=specwatch --init-groups \
