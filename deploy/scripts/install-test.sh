@@ -36,7 +36,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-mkdir -p "$CACHE" "$OUT"
+mkdir -p "$CACHE/debs" "$OUT"
 WORK=$(mktemp -d /tmp/specwatch-install.XXXXXX)
 : > "$OUT/figures.txt"
 pids=()
