@@ -23,6 +23,7 @@ test: deps-postgres rules-check unit-check schema-check
 
 ## schema-check: dashboards against @grafana/schema, Kubernetes manifests against kubernetes-models (TypeScript), and a self-test that planted errors fail
 schema-check: deps
+	@kubectl kustomize --help >/dev/null 2>&1 || { echo "schema-check: kubectl with kustomize v5 is missing (it renders deploy/kubernetes; Debian's kubernetes-client 1.20 is too old): install kubectl 1.27 or later" >&2; exit 1; }
 	npm ci --prefix deploy/schema-check --no-audit --no-fund --loglevel=error
 	node deploy/schema-check/check.mjs
 	node deploy/schema-check/check.mjs --self-test

@@ -62,14 +62,6 @@ start_postgres() {
   return 1
 }
 
-# make schema-check renders deploy/kubernetes with kubectl's kustomize (v5: labels, patches),
-# which Debian's kubernetes-client (1.20) is too old for.
-if ! kubectl kustomize --help >/dev/null 2>&1; then
-  echo "specwatch: kubectl with kustomize v5 is missing (make schema-check renders" \
-    "deploy/kubernetes with it): install kubectl 1.27 or later" >&2
-  exit 1
-fi
-
 if [ ${#missing_pkgs[@]} -eq 0 ]; then
   start_postgres
   exit $?
