@@ -201,7 +201,7 @@ final class DiscoverCommand implements Callable<Integer> {
                               + " observed in the last hour) until `specwatch policies suggest"
                               + " --recipe %s --write` fits one to a day of traffic",
                           starterBelow(observed.get()),
-                          Math.round((1 - STARTER_SHARE) * 100),
+                          STARTER_MARGIN_PERCENT,
                           observed.get(),
                           recipe)
                       : ": no thresholds yet (no drafts in the last hour to start from); run"
@@ -217,6 +217,9 @@ final class DiscoverCommand implements Callable<Integer> {
    * pages on a gross regression, not on the hour-to-hour wander a day of history would measure).
    */
   static final double STARTER_SHARE = 0.75;
+
+  /** How far under the observed acceptance the starter line sits, in percent (25). */
+  private static final long STARTER_MARGIN_PERCENT = Math.round((1 - STARTER_SHARE) * 100);
 
   static double starterBelow(double observed) {
     return Math.floor(observed * STARTER_SHARE * 100) / 100;
@@ -270,7 +273,7 @@ final class DiscoverCommand implements Callable<Integer> {
                   + " one: `specwatch policies suggest\n# --recipe %s --write` replaces it after a"
                   + " day of traffic.\n",
               observed.get(),
-              Math.round((1 - STARTER_SHARE) * 100),
+              STARTER_MARGIN_PERCENT,
               starterBelow(observed.get()),
               p.hours(),
               Suggestion.MIN_HOURS,

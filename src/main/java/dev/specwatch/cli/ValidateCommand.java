@@ -8,10 +8,13 @@ import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.Problem;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,8 +81,8 @@ final class ValidateCommand implements Callable<Integer> {
    * Why {@code specwatch run} as this user would stop at {@code dir}: it cannot be created, or
    * exists and cannot be written. Empty when it can (nothing is created or written here).
    */
-  static java.util.Optional<String> stateDirProblem(java.nio.file.Path dir) {
-    java.nio.file.Path d = dir.toAbsolutePath().normalize();
+  static Optional<String> stateDirProblem(Path dir) {
+    Path d = dir.toAbsolutePath().normalize();
     String user = System.getProperty("user.name");
     String fix =
         ": `specwatch run` as "
@@ -88,24 +91,24 @@ final class ValidateCommand implements Callable<Integer> {
             + " the image's 10001), or set state.dir to a directory "
             + user
             + " can write";
-    if (java.nio.file.Files.isDirectory(d)) {
-      return java.nio.file.Files.isWritable(d)
-          ? java.util.Optional.empty()
-          : java.util.Optional.of("state.dir " + d + " is not writable by " + user + fix);
+    if (Files.isDirectory(d)) {
+      return Files.isWritable(d)
+          ? Optional.empty()
+          : Optional.of("state.dir " + d + " is not writable by " + user + fix);
     }
-    if (java.nio.file.Files.exists(d)) {
-      return java.util.Optional.of("state.dir " + d + " is not a directory");
+    if (Files.exists(d)) {
+      return Optional.of("state.dir " + d + " is not a directory");
     }
-    java.nio.file.Path parent = d.getParent();
-    while (parent != null && !java.nio.file.Files.exists(parent)) {
+    Path parent = d.getParent();
+    while (parent != null && !Files.exists(parent)) {
       parent = parent.getParent();
     }
-    if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
-      return java.util.Optional.of("state.dir " + d + " cannot be created: no existing parent");
+    if (parent == null || !Files.isDirectory(parent)) {
+      return Optional.of("state.dir " + d + " cannot be created: no existing parent");
     }
-    return java.nio.file.Files.isWritable(parent)
-        ? java.util.Optional.empty()
-        : java.util.Optional.of(
+    return Files.isWritable(parent)
+        ? Optional.empty()
+        : Optional.of(
             "state.dir "
                 + d
                 + " does not exist and cannot be created by "

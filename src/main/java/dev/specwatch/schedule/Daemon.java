@@ -119,17 +119,7 @@ public final class Daemon implements AutoCloseable {
     watchdog =
         Watchdog.start(
             liveness,
-            new Watchdog.Scheduler() {
-              @Override
-              public String diagnose() {
-                return schedule.diagnose();
-              }
-
-              @Override
-              public void fireNow() {
-                schedule.fireNow();
-              }
-            },
+            schedule,
             systemd,
             SystemdNotify.watchdog(environment, ProcessHandle.current().pid()));
     scheduleDigest(wiring);

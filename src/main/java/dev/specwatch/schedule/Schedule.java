@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * once, late runs skipped, not bunched) and the weekly digest ({@link DigestSchedule}). Named
  * daemon threads; the jobs have a {@code catch (Throwable)} boundary.
  */
-final class Schedule implements AutoCloseable {
+final class Schedule implements AutoCloseable, Watchdog.Scheduler {
   private static final Logger logger = LoggerFactory.getLogger(Schedule.class);
 
   static final String CONTEXT_KEY = "specwatch.evaluation";
@@ -113,7 +113,8 @@ final class Schedule implements AutoCloseable {
    * wall clock now (a next fire time far ahead of now, with nothing running, is a wall clock that
    * stepped back after the trigger was computed), running jobs, standby.
    */
-  String diagnose() {
+  @Override
+  public String diagnose() {
     StringBuilder out =
         new StringBuilder("Quartz: wall clock now ").append(java.time.Instant.now());
     try {
@@ -147,7 +148,8 @@ final class Schedule implements AutoCloseable {
    * watchdog's cure for a stall): a trigger's next fire time is wall-clock time, so after the wall
    * clock stepped back Quartz would otherwise wait for the length of the step.
    */
-  synchronized void fireNow() {
+  @Override
+  public synchronized void fireNow() {
     for (int i = 0; i < shards; i++) {
       try {
         scheduler.rescheduleJob(triggerKey(i), trigger(i, interval));

@@ -59,20 +59,17 @@ final class UiRoutes {
     for (RecipeSnapshot snap : e.map(Evaluation::recipes).orElse(List.of())) {
       Map<String, Object> m = new LinkedHashMap<>();
       Policy p = policies.get(snap.recipe());
+      List<ActiveAlert> alerts = alertsOf(state, snap.recipe());
       m.put("recipe", snap.recipe());
       m.put("href", WebPages.href(snap.recipe()));
       m.put("state", snap.state().key());
-      m.put(
-          "reason",
-          WebPages.recovering(alertsOf(state, snap.recipe()), p)
-              .filter(x -> snap.breaches().isEmpty())
-              .orElseGet(() -> WebPages.reason(snap)));
+      m.put("reason", WebPages.reason(snap, alerts, p));
       m.put("acceptance", WebPages.percent(snap.signals().acceptanceRate()));
       m.put("length", WebPages.length(snap.signals().meanAcceptedLength(), p));
       m.put("silenced", FleetSummary.silenceOf(snap.recipe(), silences, now).isPresent());
       m.put("drafts", WebPages.number(snap.signals().draftTokensPerSecond(), 1));
       m.put("svg", WebPages.sparkline(s.sparkline(snap.recipe())));
-      m.put("alerts", alertsOf(state, snap.recipe()).size());
+      m.put("alerts", alerts.size());
       m.put(
           "slo", snap.slo().map(x -> WebPages.percent(x.budgetRemaining()) + " left").orElse("–"));
       Links.dashboard(s.grafana(), p == null ? null : p.match().get("model_name"))
@@ -102,14 +99,12 @@ final class UiRoutes {
     }
     Map<String, Object> v = WebPages.page(name, "fleet", r);
     v.put("recipe", name);
+    // Read once: with a shared database the alert state is a read of the store.
+    List<ActiveAlert> alerts = alertsOf(s.alertState(), name);
     snap.ifPresent(
         x -> {
           v.put("state", x.state().key());
-          v.put(
-              "reason",
-              WebPages.recovering(alertsOf(s.alertState(), name), p)
-                  .filter(why -> x.breaches().isEmpty())
-                  .orElseGet(() -> WebPages.reason(x)));
+          v.put("reason", WebPages.reason(x, alerts, p));
           s.noDataHint(name).ifPresent(h -> v.put("no_data_hint", h));
           v.put("signals", WebPages.signals(x, p));
           boolean exported = x.form().map(f -> f.positionsExported()).orElse(true);
@@ -208,11 +203,7 @@ final class UiRoutes {
     }
     v.put("history", history);
     List<Silence> silences = s.silences();
-    v.put(
-        "alerts",
-        alertsOf(s.alertState(), name).stream()
-            .map(a -> WebPages.alert(a, silences, now, p))
-            .toList());
+    v.put("alerts", alerts.stream().map(a -> WebPages.alert(a, silences, now, p)).toList());
     FleetSummary.silenceOf(name, silences, now)
         .ifPresentOrElse(
             x ->

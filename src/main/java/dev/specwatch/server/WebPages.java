@@ -112,6 +112,14 @@ final class WebPages {
   }
 
   /**
+   * Why a recipe is in its state, its active {@code alerts} considered: a recipe back above its
+   * line whose alert still fires says so ({@link #recovering}) instead of "every threshold met".
+   */
+  static String reason(RecipeSnapshot s, List<ActiveAlert> alerts, Policy p) {
+    return recovering(alerts, p).filter(why -> s.breaches().isEmpty()).orElseGet(() -> reason(s));
+  }
+
+  /**
    * Why a recipe whose values meet every threshold still has a firing alert: hysteresis holds it
    * until the value rises above the rule's clear line ("firing · recovering: acceptance rate 48.0
    * %, clears above 50.0 %"). Empty when no alert of the recipe fires.
