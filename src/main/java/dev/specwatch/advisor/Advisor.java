@@ -33,8 +33,9 @@ public final class Advisor {
   public record Option(int k, double expectedTokens, double speedup, boolean extrapolated) {}
 
   /**
-   * @param recommended the k with the highest estimated speed-up among those the data supports; the
-   *     current k when there is not enough data
+   * @param recommended the k with the highest estimated speed-up among the measured positions
+   *     (never an extrapolated one: {@code warning} names that); the current k when there is not
+   *     enough data
    * @param gain relative speed-up of the recommendation over the current k (0 without enough data)
    * @param enough whether the data passes the floor; without it {@code warning} says why and no
    *     number should be shown as a recommendation
@@ -116,17 +117,32 @@ public final class Advisor {
           false,
           basis);
     }
+    // The recommendation stays within the measured positions: a larger k is modelled from how
+    // acceptance decayed so far, which is a guess until it is run; it is named, not recommended.
+    Option bestMeasured = options.get(0);
+    for (Option o : options) {
+      if (!o.extrapolated() && o.speedup() > bestMeasured.speedup()) {
+        bestMeasured = o;
+      }
+    }
     String warning =
         best.extrapolated()
-            ? "the recommendation is extrapolated beyond the measured positions;"
-                + " verify it with a benchmark"
+            ? String.format(
+                Locale.ROOT,
+                "k=%d is modelled %+.1f %% above k=%d, beyond the %d measured position%s"
+                    + " (extrapolated, not recommended): try it with a benchmark",
+                best.k(),
+                (best.speedup() / bestMeasured.speedup() - 1) * 100,
+                bestMeasured.k(),
+                measured,
+                measured == 1 ? "" : "s")
             : null;
     return new Advice(
         currentK,
         positionAcceptance,
         options,
-        best,
-        best.speedup() / current.speedup() - 1,
+        bestMeasured,
+        bestMeasured.speedup() / current.speedup() - 1,
         warning,
         true,
         basis);

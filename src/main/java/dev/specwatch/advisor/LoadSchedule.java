@@ -41,31 +41,97 @@ public final class LoadSchedule {
       SpeedupByLoad.Result measured, Map<Integer, List<Double>> positionsByLoad, int currentK) {
     List<Entry> out = new ArrayList<>();
     for (SpeedupByLoad.Bucket b : measured.byLoad()) {
-      List<Double> a = positionsByLoad.get(SpeedupByLoad.bucketOf(b.runningMin()));
-      if (b.speedup() == null
-          || a == null
-          || a.size() < currentK
-          || a.stream().anyMatch(java.util.Objects::isNull)) {
+      Prediction p = predicted(b, positionsByLoad, currentK);
+      if (p == null) {
         continue;
       }
-      double[] length = new double[currentK + 1];
-      length[0] = 1;
-      for (int j = 1; j <= currentK; j++) {
-        length[j] = length[j - 1] + a.get(j - 1);
-      }
-      double cost = Math.max(0, (length[currentK] / b.speedup() - 1) / currentK);
-      int best = 0;
-      double bestSpeedup = 1;
-      for (int j = 1; j <= currentK; j++) {
-        double s = length[j] / (1 + j * cost);
-        if (s > bestSpeedup) {
-          best = j;
-          bestSpeedup = s;
-        }
-      }
-      out.add(new Entry(b.runningMin(), b.runningMax(), best, bestSpeedup, b.speedup(), cost));
+      int best = best(p.speedup);
+      out.add(
+          new Entry(b.runningMin(), b.runningMax(), best, p.speedup[best], b.speedup(), p.cost));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * One k for all the load a recipe ran, for a deployment that cannot change k with the batch size:
+   * the j that maximises the predicted speed-up averaged over the measured buckets, each weighted
+   * by the hours it ran (the same predictions as {@link #schedule}, so the two never disagree about
+   * a bucket).
+   *
+   * @param expectedSpeedup the hours-weighted mean of S_k
+   * @param measuredSpeedup the hours-weighted mean of the speed-up measured at the current k
+   */
+  public record Overall(int k, double expectedSpeedup, double measuredSpeedup, double hours) {}
+
+  /** {@link Overall}, or null when no bucket has both a speed-up and acceptance by position. */
+  public static Overall overall(
+      SpeedupByLoad.Result measured, Map<Integer, List<Double>> positionsByLoad, int currentK) {
+    double[] sum = new double[currentK + 1];
+    double hours = 0;
+    double measuredSum = 0;
+    for (SpeedupByLoad.Bucket b : measured.byLoad()) {
+      Prediction p = predicted(b, positionsByLoad, currentK);
+      if (p == null || b.hours() <= 0) {
+        continue;
+      }
+      for (int j = 0; j <= currentK; j++) {
+        sum[j] += b.hours() * p.speedup[j];
+      }
+      measuredSum += b.hours() * b.speedup();
+      hours += b.hours();
+    }
+    if (hours == 0) {
+      return null;
+    }
+    int best = best(sum);
+    return new Overall(best, sum[best] / hours, measuredSum / hours, hours);
+  }
+
+  /** S_j for j = 0..k in one bucket, and the draft cost c behind them. */
+  private static final class Prediction {
+    final double[] speedup;
+    final double cost;
+
+    Prediction(double[] speedup, double cost) {
+      this.speedup = speedup;
+      this.cost = cost;
+    }
+  }
+
+  /** The prediction in bucket {@code b}, or null without a speed-up or complete positions. */
+  private static Prediction predicted(
+      SpeedupByLoad.Bucket b, Map<Integer, List<Double>> positionsByLoad, int currentK) {
+    List<Double> a = positionsByLoad.get(SpeedupByLoad.bucketOf(b.runningMin()));
+    if (b.speedup() == null
+        || currentK < 1
+        || a == null
+        || a.size() < currentK
+        || a.stream().anyMatch(java.util.Objects::isNull)) {
+      return null;
+    }
+    double[] length = new double[currentK + 1];
+    length[0] = 1;
+    for (int j = 1; j <= currentK; j++) {
+      length[j] = length[j - 1] + a.get(j - 1);
+    }
+    double cost = Math.max(0, (length[currentK] / b.speedup() - 1) / currentK);
+    double[] s = new double[currentK + 1];
+    s[0] = 1;
+    for (int j = 1; j <= currentK; j++) {
+      s[j] = length[j] / (1 + j * cost);
+    }
+    return new Prediction(s, cost);
+  }
+
+  /** The index of the largest value; on a tie the smaller j (less draft work for the same). */
+  private static int best(double[] s) {
+    int best = 0;
+    for (int j = 1; j < s.length; j++) {
+      if (s[j] > s[best]) {
+        best = j;
+      }
+    }
+    return best;
   }
 
   /**

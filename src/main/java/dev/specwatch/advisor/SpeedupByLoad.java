@@ -61,13 +61,42 @@ public final class SpeedupByLoad {
       Double tokensPerSecondPerRequest,
       Double baselineTokensPerSecondPerRequest,
       String verdict,
-      String note) {}
+      String note) {
+    /** "1.19× per request at 4–7 running requests", as every screen words it. */
+    public String headline() {
+      return SpeedupByLoad.headline(speedup, runningMin, runningMax);
+    }
+  }
+
+  /** "1.19× per request at 4–7 running requests" (or "at 1 running request"). */
+  public static String headline(double speedup, int runningMin, int runningMax) {
+    String load =
+        runningMin == runningMax
+            ? runningMin + " running request" + (runningMin == 1 ? "" : "s")
+            : runningMin + "–" + runningMax + " running requests";
+    return String.format(java.util.Locale.ROOT, "%.2f× per request at %s", speedup, load);
+  }
 
   /**
    * @param paysUpToRunning the largest {@code running_max} of a bucket with a speed-up above 1;
    *     null when no bucket with enough data has one
    */
-  public record Result(List<Bucket> byLoad, Integer paysUpToRunning) {}
+  public record Result(List<Bucket> byLoad, Integer paysUpToRunning) {
+    /**
+     * The headline every screen gives (the recipe page, {@code advise}, the digest): the bucket
+     * with a speed-up where the speculative deployment ran the most hours (on a tie, the lower
+     * load); null when no bucket has a number.
+     */
+    public Bucket mostRun() {
+      Bucket most = null;
+      for (Bucket b : byLoad) {
+        if (b.speedup() != null && (most == null || b.hours() > most.hours())) {
+          most = b;
+        }
+      }
+      return most;
+    }
+  }
 
   /** The bucket of a mean running-requests value: 0 for 1, 1 for 2–3, 2 for 4–7, …; −1 idle. */
   public static int bucketOf(double running) {

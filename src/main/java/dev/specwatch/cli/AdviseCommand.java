@@ -2,6 +2,7 @@ package dev.specwatch.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.advisor.Advisor;
+import dev.specwatch.advisor.LoadSchedule;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
@@ -110,9 +111,12 @@ final class AdviseCommand implements Callable<Integer> {
     SpecwatchConfig c = config.load();
     Policy policy = Recipes.find(c, recipe);
     PrometheusClient prometheus = new PrometheusClient(c.prometheus());
+    // Rates over the data the window holds: Prometheus' rate() divides an increase by the whole
+    // range, so a day's window over 7 minutes of data would read a 200th of the traffic.
+    Coverage coverage = covered(c, policy);
     Evaluation e =
         new Evaluator(prometheus, Clock.systemUTC())
-            .evaluate(List.of(policy), window, Optional.ofNullable(time));
+            .evaluate(List.of(policy), coverage.window(), Optional.ofNullable(time));
     RecipeSnapshot s = e.recipes().get(0);
     if (s.error().isPresent()) {
       err.println("specwatch advise: " + s.error().get());
@@ -148,9 +152,18 @@ final class AdviseCommand implements Callable<Integer> {
             policy.numSpeculativeTokens(),
             cost.value(),
             s.signals().draftsInWindow() == null ? 0 : s.signals().draftsInWindow());
-    String covered = covered(c, policy);
+    String covered = coverage.text();
     if (output.json()) {
       Map<String, Object> root = json(advice, over, covered, s, cost.value());
+      LoadSchedule.Overall overall = speedup.overall();
+      if (overall != null) {
+        root.put("recommended_k", overall.k());
+        root.put("gain", overall.expectedSpeedup() / overall.measuredSpeedup() - 1);
+        root.put("recommended_from", "measured speed-up by load, averaged over the hours it ran");
+        root.put("warning", null);
+      } else {
+        root.put("recommended_from", "acceptance model (no measured speed-up)");
+      }
       root.put("draft_cost_source", cost.source());
       root.put("efficiency", EvaluationJson.efficiency(s.signals()));
       root.put("speedup", speedup.json());
@@ -171,7 +184,12 @@ final class AdviseCommand implements Callable<Integer> {
       speedup.print(out);
       return ExitCodes.OK;
     }
-    out.println("   k  tokens/step  modelled speed-up (E_k / (1 + c*k), not measured)");
+    LoadSchedule.Overall overall = speedup.overall();
+    out.println(
+        overall == null
+            ? "   k  tokens/step  modelled speed-up (E_k / (1 + c*k), not measured)"
+            : "   k  tokens/step  modelled from acceptance alone (E_k / (1 + c*k), not measured;"
+                + " the recommendation below is from the measured speed-up)");
     for (Advisor.Option o : advice.options()) {
       out.printf(
           Locale.ROOT,
@@ -182,13 +200,26 @@ final class AdviseCommand implements Callable<Integer> {
           o.k() == advice.currentK() ? "  (current)" : "",
           o.extrapolated() ? "  (extrapolated)" : "");
     }
-    out.printf(
-        Locale.ROOT,
-        "recommended: num_speculative_tokens=%d (%+.1f %% vs k=%d)%n",
-        advice.recommended().k(),
-        advice.gain() * 100,
-        advice.currentK());
-    if (advice.warning() != null) {
+    if (overall != null) {
+      // One story: the headline is the by-load advice below taken over the load the recipe ran.
+      out.printf(
+          Locale.ROOT,
+          "recommended: num_speculative_tokens=%d for the load it ran (expected %.2fx, measured"
+              + " %.2fx at k=%d, averaged over %.1f measured hours; by load below)%n",
+          overall.k(),
+          overall.expectedSpeedup(),
+          overall.measuredSpeedup(),
+          advice.currentK(),
+          overall.hours());
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "recommended: num_speculative_tokens=%d (%+.1f %% vs k=%d)%n",
+          advice.recommended().k(),
+          advice.gain() * 100,
+          advice.currentK());
+    }
+    if (advice.warning() != null && overall == null) {
       out.println("warning: " + advice.warning());
     }
     out.println(efficiency(s));
@@ -250,13 +281,18 @@ final class AdviseCommand implements Callable<Integer> {
   }
 
   /**
-   * How much of the window the data actually covers: "24h", or "3m 10s of data (asked for 24h)"
-   * when Prometheus holds less.
+   * What the window holds: {@code text} "24h", or "3m 10s of data (asked for 24h)" when Prometheus
+   * holds less; {@code window} the one rates are taken over (the data's span, rounded up to a
+   * minute, when that is shorter than asked).
    */
-  private String covered(SpecwatchConfig c, Policy policy) {
+  record Coverage(Duration window, String text) {}
+
+  /** How much of the window the data covers, as of {@code --time} when given. */
+  private Coverage covered(SpecwatchConfig c, Policy policy) {
     String asked = Durations.format(window);
+    Coverage whole = new Coverage(window, asked);
     if (policy.engine() != dev.specwatch.model.Engine.VLLM) {
-      return asked;
+      return whole;
     }
     // 8,640 steps over the window (10 s for 24h): the first sample is found to within a step.
     Duration resolution = Duration.ofSeconds(Math.max(1, window.toSeconds() / 8640));
@@ -271,19 +307,23 @@ final class AdviseCommand implements Callable<Integer> {
               + dev.specwatch.signals.PromQl.range(resolution)
               + "]))";
       // As of --time when given: what the data covered then, not now.
-      java.time.Instant at = time == null ? java.time.Instant.now() : time;
+      Instant at = time == null ? Instant.now() : time;
       List<dev.specwatch.prometheus.Sample> first =
           new PrometheusClient(c.prometheus()).query(promql, Optional.of(at)).samples();
       if (first.isEmpty() || !Double.isFinite(first.get(0).value())) {
-        return asked;
+        return whole;
       }
       Duration held =
           Duration.ofSeconds(Math.max(0, at.getEpochSecond() - (long) first.get(0).value()));
-      return held.compareTo(window.multipliedBy(95).dividedBy(100)) >= 0
-          ? asked
-          : Durations.format(held) + " of data (asked for " + asked + ")";
+      if (held.compareTo(window.multipliedBy(95).dividedBy(100)) >= 0) {
+        return whole;
+      }
+      Duration minutes = Duration.ofMinutes(Math.max(1, (held.toSeconds() + 59) / 60));
+      return new Coverage(
+          minutes.compareTo(window) < 0 ? minutes : window,
+          Durations.format(held) + " of data (asked for " + asked + ")");
     } catch (dev.specwatch.prometheus.PrometheusException e) {
-      return asked;
+      return whole;
     }
   }
 

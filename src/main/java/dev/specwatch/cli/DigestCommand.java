@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Renders or sends the weekly efficiency digest.",
-      "--dry-run --out DIR writes digest.html, digest.txt and the chart PNGs without sending (no digest: section needed); --send mails it now and records the period as sent. Default period: the last complete ISO week in digest.time_zone."
+      "--dry-run --out DIR writes digest.html, digest.txt and the chart PNGs without sending (no digest: section needed); --send mails it now and records the period as sent. Default period: with --dry-run the current ISO week so far, with --send the last complete one, in digest.time_zone."
     })
 final class DigestCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -75,6 +75,11 @@ final class DigestCommand implements Callable<Integer> {
                   () ->
                       new UsageException(
                           "--period expects an ISO week like 2026-W47, got '" + period + "'"));
+    } else if (mode.dryRun) {
+      // A preview shows the week so far: what the next mail will say, with the data there is
+      // (the last complete week is all NO DATA on a deployment watched since this morning).
+      java.time.Instant now = Clock.systemUTC().instant();
+      p = DigestPeriod.of(now.atZone(digest.timeZone()).toLocalDate(), digest.timeZone());
     } else {
       p = DigestPeriod.lastComplete(Clock.systemUTC().instant(), digest.timeZone());
     }

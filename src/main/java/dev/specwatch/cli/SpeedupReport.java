@@ -26,6 +26,8 @@ import java.util.Optional;
  * @param baseline the baseline recipe, or the recipe itself for a baseline period
  * @param baselineFrom start of the baseline period when the baseline is the recipe's own history
  * @param result null when not measured ({@code reason} says why)
+ * @param overall the one k for all the load it ran, from the same predictions as {@code schedule};
+ *     null without them
  */
 record SpeedupReport(
     String baseline,
@@ -37,6 +39,7 @@ record SpeedupReport(
     SpeedupByLoad.Result result,
     String reason,
     List<LoadSchedule.Entry> schedule,
+    LoadSchedule.Overall overall,
     Finished finished) {
 
   /**
@@ -57,7 +60,7 @@ record SpeedupReport(
 
   static SpeedupReport notMeasured(String reason) {
     return new SpeedupReport(
-        null, null, null, null, null, null, null, reason, List.of(), Finished.NONE);
+        null, null, null, null, null, null, null, reason, List.of(), null, Finished.NONE);
   }
 
   /** Against another deployment over the same window ({@code speedup_baseline}). */
@@ -74,6 +77,7 @@ record SpeedupReport(
         LoadHistory.speedup(api, recipe, baseline, from, to, step),
         null,
         List.of(),
+        null,
         new Finished(
             FinishedRequests.measure(api, recipe, to, Duration.between(from, to)),
             FinishedRequests.measure(api, baseline, to, Duration.between(from, to))));
@@ -105,6 +109,7 @@ record SpeedupReport(
         SpeedupByLoad.measure(now, before, step.toMillis() / 1000.0),
         null,
         List.of(),
+        null,
         new Finished(
             FinishedRequests.measure(api, recipe, to, Duration.between(from, to)),
             FinishedRequests.measure(
@@ -126,6 +131,7 @@ record SpeedupReport(
         result,
         reason,
         LoadSchedule.schedule(result, positionsByLoad, k),
+        LoadSchedule.overall(result, positionsByLoad, k),
         finished);
   }
 
@@ -200,6 +206,16 @@ record SpeedupReport(
       buckets.add(j);
     }
     m.put("by_load", buckets);
+    SpeedupByLoad.Bucket most = result.mostRun();
+    if (most != null) {
+      Map<String, Object> j = new LinkedHashMap<>();
+      j.put("running_min", most.runningMin());
+      j.put("running_max", most.runningMax());
+      j.put("speedup", round(most.speedup(), 3));
+      j.put("low", round(most.low(), 3));
+      j.put("high", round(most.high(), 3));
+      m.put("most_run", j);
+    }
     m.put("pays_up_to_running", result.paysUpToRunning());
     m.put("finished_requests", finishedJson());
     return m;
@@ -294,6 +310,15 @@ record SpeedupReport(
             b.high(),
             b.verdict());
       }
+    }
+    SpeedupByLoad.Bucket most = result.mostRun();
+    if (most != null) {
+      out.printf(
+          Locale.ROOT,
+          "%s (95 %% %.2f–%.2f), the load it ran most%n",
+          most.headline(),
+          most.low(),
+          most.high());
     }
     out.println(
         result.paysUpToRunning() == null

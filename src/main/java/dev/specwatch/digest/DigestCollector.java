@@ -37,6 +37,17 @@ import java.util.Optional;
  * week, so clarity wins over batching here.
  */
 public final class DigestCollector {
+  /** A per-second signal over the week times the week: its total, or null where not exported. */
+  private Double total(
+      EngineProfile profile, Signal signal, QueryScope scope, Instant end, Duration week)
+      throws PrometheusException {
+    if (!profile.supported().contains(signal)) {
+      return null;
+    }
+    Double rate = value(profile.query(signal, scope), end);
+    return rate == null ? null : rate * week.toSeconds();
+  }
+
   private final PrometheusApi api;
   private final Optional<URI> grafana;
   private final Clock clock;
@@ -96,11 +107,22 @@ public final class DigestCollector {
     List<Double> positions = positions(p, profile, scope, end);
     List<Double> previousPositions = positions(p, profile, scope, start);
     // No series at all is not idleness: the match is wrong, or the target is down.
-    boolean noData = value(profile.query(Signal.DRAFTS_IN_WINDOW, scope), end) == null;
+    Double draftsInWeek = value(profile.query(Signal.DRAFTS_IN_WINDOW, scope), end);
+    boolean noData = draftsInWeek == null;
     boolean vllm = p.engine() == Engine.VLLM;
-    Double draftTokens = vllm ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end) : null;
-    Double acceptedTokens = vllm ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end) : null;
-    Double generation = vllm ? value(increase(VllmProfile.GENERATION_TOKENS, scope), end) : null;
+    // Other engines: the week's rate times its length (the same increase, through the profile).
+    Double draftTokens =
+        vllm
+            ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end)
+            : total(profile, Signal.DRAFT_TOKENS_PER_SECOND, scope, end, week);
+    Double acceptedTokens =
+        vllm
+            ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end)
+            : total(profile, Signal.ACCEPTED_TOKENS_PER_SECOND, scope, end, week);
+    Double generation =
+        vllm
+            ? value(increase(VllmProfile.GENERATION_TOKENS, scope), end)
+            : total(profile, Signal.GENERATION_TOKENS_PER_SECOND, scope, end, week);
     Double wasted =
         draftTokens == null || acceptedTokens == null ? null : draftTokens - acceptedTokens;
     Double acceptedShare =
@@ -191,13 +213,12 @@ public final class DigestCollector {
     Double recommendedGain = null;
     String adviceBasis = null;
     RecipeWeek.Speedup speedup = DigestSpeedup.measure(api, p, byName, period, start, end);
-    if (!positions.isEmpty() && positions.stream().allMatch(x -> x != null)) {
+    if (!positions.isEmpty()
+        && positions.stream().allMatch(x -> x != null)
+        && draftsInWeek != null) {
       Advisor.Advice advice =
           Advisor.advise(
-              positions,
-              p.numSpeculativeTokens(),
-              Advisor.DEFAULT_DRAFT_COST,
-              draftTokens == null ? 0 : draftTokens / p.numSpeculativeTokens());
+              positions, p.numSpeculativeTokens(), Advisor.DEFAULT_DRAFT_COST, draftsInWeek);
       if (advice.enough()) {
         recommendedK = advice.recommended().k();
         recommendedGain = advice.gain();

@@ -19,9 +19,6 @@ import java.util.TreeMap;
 final class DigestSpeedup {
   private DigestSpeedup() {}
 
-  /** At most this many steps a week: within Prometheus' 11,000 points a query. */
-  private static final long STEPS = 2000;
-
   private static final NavigableMap<Double, SpeedupByLoad.Step> EMPTY = new TreeMap<>();
 
   /**
@@ -96,8 +93,9 @@ final class DigestSpeedup {
       return RecipeWeek.Speedup.notMeasured(
           "not measured: no recipe " + p.speedupBaseline().get() + " in the config");
     }
-    long minutes = Math.max(1, (Duration.between(start, end).toMinutes() + STEPS - 1) / STEPS);
-    Duration step = Duration.ofMinutes(minutes);
+    // The step of every speed-up measurement, so the week's figures are the ones advise gives
+    // over the same window.
+    Duration step = LoadHistory.STEP;
     Map<String, NavigableMap<Double, SpeedupByLoad.Step>> steps =
         LoadHistory.fetchTimed(api, List.of(p, baseline), start, end, step);
     NavigableMap<Double, SpeedupByLoad.Step> spec = steps.getOrDefault(p.recipe(), EMPTY);
@@ -122,12 +120,7 @@ final class DigestSpeedup {
               List.copyOf(base.subMap(from, true, to, false).values()),
               seconds));
     }
-    SpeedupByLoad.Bucket most = null;
-    for (SpeedupByLoad.Bucket b : r.byLoad()) {
-      if (b.speedup() != null && (most == null || b.hours() > most.hours())) {
-        most = b;
-      }
-    }
+    SpeedupByLoad.Bucket most = r.mostRun();
     if (most == null) {
       return RecipeWeek.Speedup.notMeasured(
           "not measured: too little load on both "

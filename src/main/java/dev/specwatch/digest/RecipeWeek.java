@@ -106,11 +106,7 @@ public record RecipeWeek(
 
     /** "1.19× per request at 4–7 running requests" (or 1 running request). */
     public String headline() {
-      String load =
-          runningMin == runningMax
-              ? runningMin + " running request" + (runningMin == 1 ? "" : "s")
-              : runningMin + "–" + runningMax + " running requests";
-      return String.format(java.util.Locale.ROOT, "%.2f× per request at %s", speedup, load);
+      return dev.specwatch.advisor.SpeedupByLoad.headline(speedup, runningMin, runningMax);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.specwatch.schedule;
 
+import dev.specwatch.advisor.LoadSchedule;
 import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -27,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RecipeHistoryCache {
   static final Duration SPAN = Duration.ofHours(24);
-  static final Duration STEP = Duration.ofMinutes(1);
+  static final Duration STEP = LoadHistory.STEP;
   static final Duration FRESH = Duration.ofMinutes(10);
   static final Duration ADVICE_WINDOW = Duration.ofHours(1);
   static final Duration CHARTS_FRESH = Duration.ofSeconds(30);
@@ -43,7 +44,12 @@ final class RecipeHistoryCache {
   RecipeHistory get(String recipe, Duration span, Daemon.Wiring wiring, Instant now) {
     Entry e = cache.get(recipe);
     if (e == null || !e.at().plus(FRESH).isAfter(now)) {
-      e = new Entry(now, compute(recipe, wiring, now), advice(recipe, wiring, now));
+      Optional<SpeedupByLoad.Result> measured = measure(recipe, wiring, now);
+      e =
+          new Entry(
+              now,
+              measured.map(r -> view(recipe, r, wiring, now)),
+              advice(recipe, measured, wiring, now));
       cache.put(recipe, e);
     }
     // A chart is kept half a minute: page views (every 30 s each) do not each query Prometheus.
@@ -56,11 +62,43 @@ final class RecipeHistoryCache {
     return new RecipeHistory(e.speedup(), e.advice(), c.data());
   }
 
+  /**
+   * The advice the page gives: with a measured speed-up, the one k for all the load it ran that
+   * {@code advise} gives over the same day ({@link LoadSchedule#overall}); otherwise the acceptance
+   * model over the last {@link #ADVICE_WINDOW}.
+   */
   private static Optional<RecipeHistory.Advice> advice(
-      String recipe, Daemon.Wiring wiring, Instant now) {
+      String recipe, Optional<SpeedupByLoad.Result> measured, Daemon.Wiring wiring, Instant now) {
     Policy p = wiring.config().recipe(recipe).orElse(null);
     if (p == null || p.numSpeculativeTokens() == 0) {
       return Optional.empty();
+    }
+    if (measured.isPresent()) {
+      try {
+        LoadSchedule.Overall o =
+            LoadSchedule.overall(
+                measured.get(),
+                LoadHistory.positionsByLoad(wiring.prometheus(), p, now.minus(SPAN), now, STEP),
+                p.numSpeculativeTokens());
+        if (o != null) {
+          return Optional.of(
+              new RecipeHistory.Advice(
+                  o.k(),
+                  String.format(
+                      java.util.Locale.ROOT,
+                      "the speed-up measured by load over the last 24 hours: expected %.2f× at"
+                          + " k=%d, measured %.2f× at k=%d, averaged over %.1f hours"
+                          + " (specwatch advise gives it by load)",
+                      o.expectedSpeedup(),
+                      o.k(),
+                      o.measuredSpeedup(),
+                      p.numSpeculativeTokens(),
+                      o.hours()),
+                  null));
+        }
+      } catch (PrometheusException | RuntimeException ex) {
+        // Fall back to the acceptance model below.
+      }
     }
     RecipeSnapshot s =
         new Evaluator(wiring.prometheus(), java.time.Clock.systemUTC())
@@ -77,7 +115,9 @@ final class RecipeHistoryCache {
                     a.warning()));
   }
 
-  private static Optional<SpeedupView> compute(String recipe, Daemon.Wiring wiring, Instant now) {
+  /** The speed-up by load over the last {@link #SPAN}, or empty without a baseline or an answer. */
+  private static Optional<SpeedupByLoad.Result> measure(
+      String recipe, Daemon.Wiring wiring, Instant now) {
     Policy p = wiring.config().recipe(recipe).orElse(null);
     if (p == null || p.speedupBaseline().isEmpty()) {
       return Optional.empty();
@@ -87,26 +127,50 @@ final class RecipeHistoryCache {
       return Optional.empty();
     }
     try {
-      SpeedupByLoad.Result r =
-          LoadHistory.speedup(wiring.prometheus(), p, base, now.minus(SPAN), now, STEP);
-      List<SpeedupView.Bucket> buckets = new ArrayList<>();
-      for (SpeedupByLoad.Bucket b : r.byLoad()) {
-        buckets.add(
-            new SpeedupView.Bucket(
-                b.runningMin(),
-                b.runningMax(),
-                b.hours(),
-                b.baselineHours(),
-                b.speedup(),
-                b.low(),
-                b.high(),
-                b.verdict(),
-                b.note()));
-      }
       return Optional.of(
-          new SpeedupView(base.recipe(), "last 24 hours", buckets, r.paysUpToRunning()));
+          LoadHistory.speedup(wiring.prometheus(), p, base, now.minus(SPAN), now, STEP));
     } catch (PrometheusException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  private static SpeedupView view(
+      String recipe, SpeedupByLoad.Result r, Daemon.Wiring wiring, Instant now) {
+    String base = wiring.config().recipe(recipe).flatMap(Policy::speedupBaseline).orElse("");
+    List<SpeedupView.Bucket> buckets = new ArrayList<>();
+    for (SpeedupByLoad.Bucket b : r.byLoad()) {
+      buckets.add(
+          new SpeedupView.Bucket(
+              b.runningMin(),
+              b.runningMax(),
+              b.hours(),
+              b.baselineHours(),
+              b.speedup(),
+              b.low(),
+              b.high(),
+              b.verdict(),
+              b.note()));
+    }
+    SpeedupByLoad.Bucket most = r.mostRun();
+    Instant to = LoadHistory.align(now, STEP);
+    return new SpeedupView(
+        base,
+        "last 24 hours, to "
+            + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+                .withZone(java.time.ZoneOffset.UTC)
+                .format(to)
+            + " UTC, in "
+            + Durations.format(STEP)
+            + " steps",
+        buckets,
+        r.paysUpToRunning(),
+        most == null
+            ? null
+            : most.headline()
+                + String.format(
+                    java.util.Locale.ROOT,
+                    " (95 %% %.2f–%.2f), the load it ran most",
+                    most.low(),
+                    most.high()));
   }
 }

@@ -7,8 +7,10 @@ import java.util.Locale;
  * A recipe's measured speed-up by load over the last day, for its page (docs/SPEEDUP.md).
  *
  * @param buckets in order of load; a bucket without a number says why in {@code note}
+ * @param mostRun the headline every screen gives: the speed-up at the load it ran most, or null
  */
-public record SpeedupView(String baseline, String span, List<Bucket> buckets, Integer paysUpTo) {
+public record SpeedupView(
+    String baseline, String span, List<Bucket> buckets, Integer paysUpTo, String mostRun) {
   public SpeedupView {
     buckets = List.copyOf(buckets);
   }

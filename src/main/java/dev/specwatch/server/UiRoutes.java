@@ -166,6 +166,7 @@ final class UiRoutes {
               sp -> {
                 v.put("speedup_svg", sp.svg());
                 v.put("speedup_span", sp.span());
+                v.put("speedup_most_run", sp.mostRun());
                 v.put(
                     "speedup_pays",
                     sp.paysUpTo() == null

@@ -24,6 +24,24 @@ import java.util.TreeMap;
 public final class LoadHistory {
   private LoadHistory() {}
 
+  /**
+   * The step of every speed-up measurement (the recipe page, {@code advise}, the digest and the
+   * {@code speedup} rule): the bucket of a step is its mean running requests over the step, so a
+   * longer step averages loads together and moves the figures. A week is 10,080 steps, within
+   * Prometheus' 11,000 points a series.
+   */
+  public static final Duration STEP = Duration.ofMinutes(1);
+
+  /**
+   * {@code t} rounded down to a whole multiple of {@code step} since the epoch: the steps of a
+   * range query start at its {@code from}, so a window asked for a few seconds apart (a page view
+   * and an {@code advise} run) reads the same samples.
+   */
+  public static Instant align(Instant t, Duration step) {
+    long ms = Math.max(1, step.toMillis());
+    return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli(), ms) * ms);
+  }
+
   /** The steps of each recipe, by name (in time order; empty when Prometheus holds none). */
   public static Map<String, List<SpeedupByLoad.Step>> fetch(
       PrometheusApi api, List<Policy> recipes, Instant from, Instant to, Duration step)
@@ -38,6 +56,8 @@ public final class LoadHistory {
   public static Map<String, NavigableMap<Double, SpeedupByLoad.Step>> fetchTimed(
       PrometheusApi api, List<Policy> recipes, Instant from, Instant to, Duration step)
       throws PrometheusException {
+    from = align(from, step);
+    to = align(to, step);
     Map<String, NavigableMap<Double, SpeedupByLoad.Step>> out = new HashMap<>();
     Map<List<Object>, List<Policy>> groups = new LinkedHashMap<>();
     for (Policy p : recipes) {
@@ -140,6 +160,8 @@ public final class LoadHistory {
     if (k < 1 || !profile.supported().contains(Signal.POSITION_ACCEPTANCE)) {
       return Map.of();
     }
+    from = align(from, step);
+    to = align(to, step);
     List<String> labels = p.matchLabelNames();
     QueryScope scope =
         new QueryScope(labels, Evaluator.selector(labels, List.of(p)), step, Duration.ZERO)

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class SpeedupReadings {
   private static final Logger logger = LoggerFactory.getLogger(SpeedupReadings.class);
 
-  static final Duration STEP = Duration.ofMinutes(1);
+  static final Duration STEP = LoadHistory.STEP;
   static final Duration REFRESH = Duration.ofMinutes(5);
 
   /** The load the recipe "has been running lately". */

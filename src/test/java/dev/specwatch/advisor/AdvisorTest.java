@@ -40,7 +40,7 @@ class AdvisorTest {
   void recommendsTheKWithTheBestSpeedupAndItsGain() {
     // Qwen3.8-27B-NVFP4 on code, k=3: 0.93/0.84/0.74, cheap MTP head (c = 0.05).
     Advisor.Advice advice = Advisor.advise(List.of(0.93, 0.84, 0.74), 3, 0.05, 50_000);
-    assertThat(advice.recommended().k()).isGreaterThanOrEqualTo(3);
+    assertThat(advice.recommended().k()).isEqualTo(3);
     assertThat(advice.gain()).isGreaterThanOrEqualTo(0);
     // Prose-like acceptance with an expensive draft model: fewer tokens are better.
     Advisor.Advice prose = Advisor.advise(List.of(0.5, 0.25, 0.12, 0.06), 4, 0.3, 50_000);
@@ -68,5 +68,28 @@ class AdvisorTest {
     assertThat(one.recommended().k()).isEqualTo(1);
     assertThat(one.warning()).contains("one measured position");
     assertThat(one.basis()).isEqualTo("1 measured position of k=1, 50000 drafts");
+  }
+
+  @Test
+  void neverRecommendsAKBeyondTheMeasuredPositionsAndNamesTheOneItWouldTry() {
+    // The demo's EAGLE Llama (0.8, 0.6, 0.4 at k=3): the model puts k=4 0.7 % above k=3, from an
+    // extrapolated fourth position. Before, "recommended: num_speculative_tokens=4".
+    Advisor.Advice eagle = Advisor.advise(List.of(0.8, 0.6, 0.4), 3, 0.1, 1e6);
+    assertThat(eagle.options().get(3).extrapolated()).isTrue();
+    assertThat(eagle.options().get(3).speedup()).isGreaterThan(eagle.options().get(2).speedup());
+    assertThat(eagle.recommended().k()).isEqualTo(3);
+    assertThat(eagle.recommended().extrapolated()).isFalse();
+    assertThat(eagle.gain()).isZero();
+    assertThat(eagle.warning())
+        .isEqualTo(
+            "k=4 is modelled +0.7 % above k=3, beyond the 3 measured positions (extrapolated, not"
+                + " recommended): try it with a benchmark");
+    // Whatever the acceptance and cost, the recommendation is a measured position.
+    for (double alpha : new double[] {0.5, 0.8, 0.95, 0.99}) {
+      for (double c : new double[] {0, 0.02, 0.1, 0.4}) {
+        Advisor.Advice a = Advisor.advise(iid(alpha, 3), 3, c, 1e6);
+        assertThat(a.recommended().k()).as("alpha %s, c %s", alpha, c).isBetween(1, 3);
+      }
+    }
   }
 }

@@ -68,4 +68,57 @@ class LoadScheduleTest {
     assertThat(LoadSchedule.schedule(measured, Map.of(), 3)).isEmpty();
     assertThat(LoadSchedule.schedule(measured, Map.of(0, List.of(0.8, 0.6, 0.4)), 3)).isEmpty();
   }
+
+  @Test
+  void theOneKForAllTheLoadIsTheHoursWeightedBestOfTheSamePredictions() {
+    // The same buckets as above: k = 3 at load 1, 1 at 32-63. With most hours at load 1 the one
+    // k is 3; with most at 32-63 it is 1; in between the weighted means decide.
+    List<Double> a = List.of(0.8, 0.6, 0.4);
+    Map<Integer, List<Double>> positions = Map.of(0, a, 5, a);
+    for (double[] hours : new double[][] {{10, 1}, {1, 10}, {1, 1}, {3, 2}}) {
+      SpeedupByLoad.Result measured =
+          new SpeedupByLoad.Result(
+              List.of(
+                  new SpeedupByLoad.Bucket(
+                      1, 1, hours[0], 1, 2.0, 1.9, 2.1, 1.0, 1.0, "pays", null),
+                  new SpeedupByLoad.Bucket(
+                      32, 63, hours[1], 1, 0.9, 0.85, 0.95, 1.0, 1.0, "costs", null)),
+              1);
+      List<LoadSchedule.Entry> byLoad = LoadSchedule.schedule(measured, positions, 3);
+      LoadSchedule.Overall one = LoadSchedule.overall(measured, positions, 3);
+      // Recompute from the schedule's own cost per bucket: the k with the best weighted mean.
+      double best = -1;
+      int bestK = -1;
+      for (int j = 0; j <= 3; j++) {
+        double sum = 0;
+        for (int b = 0; b < 2; b++) {
+          double c = byLoad.get(b).draftCost();
+          double length = 1;
+          for (int i = 0; i < j; i++) {
+            length += a.get(i);
+          }
+          sum += hours[b] * (j == 0 ? 1 : length / (1 + j * c));
+        }
+        if (sum / (hours[0] + hours[1]) > best + 1e-12) {
+          best = sum / (hours[0] + hours[1]);
+          bestK = j;
+        }
+      }
+      assertThat(one.k()).as("hours %s", java.util.Arrays.toString(hours)).isEqualTo(bestK);
+      assertThat(one.expectedSpeedup()).isCloseTo(best, within(1e-9));
+      assertThat(one.measuredSpeedup())
+          .isCloseTo((2.0 * hours[0] + 0.9 * hours[1]) / (hours[0] + hours[1]), within(1e-9));
+      assertThat(one.hours()).isCloseTo(hours[0] + hours[1], within(1e-9));
+    }
+    assertThat(
+            LoadSchedule.overall(
+                    new SpeedupByLoad.Result(List.of(bucket(1, 1, 2.0), bucket(32, 63, 0.9)), 1),
+                    Map.of(0, a, 5, a),
+                    3)
+                .k())
+        .as("equal hours")
+        .isBetween(1, 3);
+    assertThat(LoadSchedule.overall(new SpeedupByLoad.Result(List.of(), null), Map.of(), 3))
+        .isNull();
+  }
 }

@@ -501,7 +501,12 @@ class SpeedupIT {
     assertThat(text.out())
         .contains("speed-up by load, measured against recipe plain (1m steps")
         .contains("pays up to 7 running requests")
-        .contains("modelled speed-up (E_k / (1 + c*k), not measured)")
+        .contains("modelled from acceptance alone (E_k / (1 + c*k), not measured;")
+        // One story: the headline is the by-load advice over the load it ran, not the model's.
+        .containsPattern(
+            "recommended: num_speculative_tokens=[0-3] for the load it ran \\(expected [0-9.]+x,"
+                + " measured [0-9.]+x at k=3, averaged over 18.0 measured hours; by load below\\)")
+        .doesNotContain("warning: k=4")
         // 0.8, 0.6 / 0.8, 0.4 / 0.6; 1.8 accepted of 2.8 tokens a step
         .contains("efficiency: conditional acceptance 0.80 · 0.75 · 0.67; ")
         .contains("; 64 % of output tokens were accepted drafts");
@@ -509,5 +514,113 @@ class SpeedupIT {
         CliRunner.run("advise", "--config", config.toString(), "--recipe", "plain");
     assertThat(plain.exit()).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(plain.err()).contains("runs without speculation (num_speculative_tokens: 0)");
+  }
+
+  @Test
+  void theDigestAndAdviseGiveOneSpeedUpForOneWindow() throws Exception {
+    // Before, the digest measured the week in 6-minute steps and advise in 1-minute ones: one
+    // pair read 1.42x in the mail and 1.54x in advise at the same load.
+    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+    Digest d =
+        new DigestCollector(
+                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+                Optional.empty(),
+                Clock.fixed(period.end().plus(Duration.ofHours(1)), ZoneOffset.UTC))
+            .collect(period, c.policies(), c.baselines(), List.of());
+    RecipeWeek.Speedup week =
+        d.recipes().stream()
+            .filter(r -> r.recipe().equals("spec"))
+            .findFirst()
+            .orElseThrow()
+            .notes()
+            .speedup();
+    CliRunner.Result r =
+        CliRunner.run(
+            "advise",
+            "--config",
+            config.toString(),
+            "--recipe",
+            "spec",
+            "--time",
+            period.end().toString(),
+            "--window",
+            Duration.between(period.start(), period.end()).toHours() + "h",
+            "--output",
+            "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode advise = JSON.readTree(r.out()).path("speedup");
+    JsonNode byLoad = advise.path("by_load");
+    assertThat(byLoad).hasSize(week.byLoad().size());
+    for (int i = 0; i < byLoad.size(); i++) {
+      assertThat(byLoad.get(i).path("speedup").asDouble())
+          .as("bucket %s", byLoad.get(i))
+          .isCloseTo(week.byLoad().get(i).speedup(), within(5e-4));
+    }
+    JsonNode most = advise.path("most_run");
+    assertThat(most.path("running_min").asInt()).isEqualTo(week.runningMin());
+    assertThat(most.path("running_max").asInt()).isEqualTo(week.runningMax());
+    assertThat(most.path("speedup").asDouble()).isCloseTo(week.speedup(), within(5e-4));
+    assertThat(most.path("low").asDouble()).isCloseTo(week.low(), within(5e-4));
+    // The text says the same headline in the same words.
+    CliRunner.Result text =
+        CliRunner.run(
+            "advise",
+            "--config",
+            config.toString(),
+            "--recipe",
+            "spec",
+            "--time",
+            period.end().toString(),
+            "--window",
+            "168h");
+    assertThat(text.out()).contains(week.headline() + " (95 % ").contains("the load it ran most");
+  }
+
+  @Test
+  void aWindowLongerThanTheDataDividesRatesByTheDataAndHonoursTime() throws Exception {
+    // 18 h of history in a 7-day window: before, every rate was divided by the 7 days.
+    JsonNode week = adviseRoot("--recipe", "spec", "--window", "7d");
+    JsonNode hours = adviseRoot("--recipe", "spec", "--window", "18h");
+    assertThat(week.path("covered").asText()).endsWith(" of data (asked for 1w)");
+    assertThat(hours.path("covered").asText()).isEqualTo("18h");
+    double rejected = hours.path("efficiency").path("rejected_draft_tokens_per_second").asDouble();
+    assertThat(rejected).isPositive();
+    assertThat(week.path("efficiency").path("rejected_draft_tokens_per_second").asDouble())
+        .isCloseTo(rejected, within(rejected * 0.03));
+    // As of --time: 9 h into the history, 9 h of data, whatever Prometheus holds after it.
+    JsonNode half =
+        JSON.readTree(
+            CliRunner.run(
+                    "advise",
+                    "--config",
+                    config.toString(),
+                    "--recipe",
+                    "spec",
+                    "--window",
+                    "7d",
+                    "--time",
+                    start.plus(HALF).toString(),
+                    "--output",
+                    "json")
+                .out());
+    assertThat(half.path("covered").asText())
+        .matches("(9h|8h5\\dm[0-9s]*) of data \\(asked for 1w\\)");
+  }
+
+  private static JsonNode adviseRoot(String... extra) throws Exception {
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "advise",
+                "--config",
+                config.toString(),
+                "--time",
+                end.toString(),
+                "--output",
+                "json"));
+    args.addAll(java.util.List.of(extra));
+    CliRunner.Result r = CliRunner.run(args.toArray(String[]::new));
+    assertThat(r.exit()).as(r.err()).isZero();
+    return JSON.readTree(r.out());
   }
 }
