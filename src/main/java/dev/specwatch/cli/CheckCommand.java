@@ -102,6 +102,17 @@ final class CheckCommand implements Callable<Integer> {
       out.print(table(evaluation));
       detection.forEach((recipe, status) -> out.println(recipe + ": detection " + status));
       noData.forEach((recipe, hint) -> out.println(recipe + ": no data: " + hint));
+      evaluation.recipes().stream()
+          .filter(r -> r.coveredSeconds().isPresent())
+          .forEach(
+              r ->
+                  out.println(
+                      r.recipe()
+                          + ": "
+                          + EvaluationJson.windowNotFull(r.coveredSeconds().get())
+                          + " (the "
+                          + dev.specwatch.model.Durations.format(w)
+                          + " window)"));
       Map<String, List<String>> byError = new LinkedHashMap<>();
       evaluation.recipes().stream()
           .filter(r -> r.error().isPresent())

@@ -27,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * window's would.
  */
 final class RecipeHistoryCache {
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(RecipeHistoryCache.class);
+
   static final Duration SPAN = Duration.ofHours(24);
   static final Duration STEP = LoadHistory.STEP;
   static final Duration FRESH = Duration.ofMinutes(10);
@@ -97,7 +100,8 @@ final class RecipeHistoryCache {
                   null));
         }
       } catch (PrometheusException | RuntimeException ex) {
-        // Fall back to the acceptance model below.
+        logger.debug(
+            "advice by load for {}: {}; the acceptance model instead", recipe, ex.toString());
       }
     }
     RecipeSnapshot s =

@@ -11,6 +11,7 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.model.RuleName;
 import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.Breach;
+import dev.specwatch.signals.EvaluationJson;
 import dev.specwatch.signals.RecipeSnapshot;
 import java.io.StringWriter;
 import java.net.URLEncoder;
@@ -116,7 +117,11 @@ final class WebPages {
    * line whose alert still fires says so ({@link #recovering}) instead of "every threshold met".
    */
   static String reason(RecipeSnapshot s, List<ActiveAlert> alerts, Policy p) {
-    return recovering(alerts, p).filter(why -> s.breaches().isEmpty()).orElseGet(() -> reason(s));
+    String why =
+        recovering(alerts, p).filter(r -> s.breaches().isEmpty()).orElseGet(() -> reason(s));
+    return s.coveredSeconds()
+        .map(seconds -> why + " · " + EvaluationJson.windowNotFull(seconds))
+        .orElse(why);
   }
 
   /**

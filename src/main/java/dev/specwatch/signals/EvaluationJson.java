@@ -55,6 +55,15 @@ public final class EvaluationJson {
     signals.put("speedup", s.speedup());
     recipe.put("signals", signals);
     recipe.put("efficiency", efficiency(s));
+    r.coveredSeconds()
+        .ifPresent(
+            seconds -> {
+              Map<String, Object> filling = new LinkedHashMap<>();
+              filling.put("full", false);
+              filling.put("covered_seconds", seconds);
+              filling.put("note", windowNotFull(seconds));
+              recipe.put("window", filling);
+            });
     r.baseline()
         .ifPresent(
             b -> {
@@ -128,6 +137,16 @@ public final class EvaluationJson {
       m.put("burning", null);
     }
     return m;
+  }
+
+  /**
+   * The notice for a window that is not yet full, the same words in {@code check}, the API and the
+   * web UI: "window not full: 2m10s of data so far; rates read low until it fills".
+   */
+  public static String windowNotFull(long coveredSeconds) {
+    return "window not full: "
+        + Durations.format(java.time.Duration.ofSeconds(coveredSeconds))
+        + " of data so far; rates read low until it fills";
   }
 
   /** Conditional acceptance per position, rejected draft tokens/s, output share from drafts. */

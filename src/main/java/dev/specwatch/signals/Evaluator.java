@@ -213,11 +213,22 @@ public final class Evaluator {
     Optional<Set<Policy>> fullShape = Optional.empty();
     if (profile.fullShapeSeries().isPresent() && !key.plain()) {
       queries++;
-      fullShape = fullShape(profile.fullShapeSeries().get(), key, scope, byValues, fetcher);
+      fullShape =
+          GroupProbes.fullShape(
+              profile.fullShapeSeries().get(), key.labelNames(), scope, byValues, fetcher);
     }
+    queries++;
+    IdentityHashMap<Policy, Long> covered =
+        GroupProbes.covered(key.engine(), key.labelNames(), scope, window, byValues, fetcher);
     List<RecipeSnapshot> snapshots = new ArrayList<>(recipes.size());
     for (Policy p : recipes) {
       RecipeSnapshot snapshot = Snapshots.snapshot(p, results, step, speedup.get(p.recipe()));
+      Long seconds = covered.get(p);
+      if (seconds != null
+          && snapshot.state() != RecipeState.NO_DATA
+          && snapshot.state() != RecipeState.ERROR) {
+        snapshot = snapshot.withCovered(seconds);
+      }
       if (fullShape.isPresent()
           && snapshot.state() != RecipeState.NO_DATA
           && snapshot.state() != RecipeState.ERROR) {
@@ -226,38 +237,6 @@ public final class Evaluator {
       snapshots.add(snapshot);
     }
     return new GroupResult(snapshots, queries);
-  }
-
-  /**
-   * The recipes whose servers export the engine's full-shape series (one query for the group), or
-   * empty when the query fails: the figures are still right, only their form goes unsaid.
-   */
-  private static Optional<Set<Policy>> fullShape(
-      String series,
-      GroupKey key,
-      QueryScope scope,
-      Map<List<String>, Policy> byValues,
-      Fetcher fetcher) {
-    String promql =
-        "group by ("
-            + PromQl.labelList(key.labelNames())
-            + ") ("
-            + series
-            + PromQl.selector(scope.matchers())
-            + ")";
-    try {
-      Set<Policy> out = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-      for (Sample sample : fetcher.fetch(promql)) {
-        Policy owner = byValues.get(values(sample, key.labelNames()));
-        if (owner != null) {
-          out.add(owner);
-        }
-      }
-      return Optional.of(out);
-    } catch (PrometheusException e) {
-      logger.debug("which recipes export {} is unknown: {}", series, e.getMessage());
-      return Optional.empty();
-    }
   }
 
   /**
@@ -362,7 +341,7 @@ public final class Evaluator {
     return out.toString();
   }
 
-  private static List<String> values(Sample sample, List<String> labelNames) {
+  static List<String> values(Sample sample, List<String> labelNames) {
     String[] values = new String[labelNames.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = sample.labels().get(labelNames.get(i));

@@ -338,6 +338,49 @@ class CheckIT {
         MainTest.run("digest", "--config", config.toString(), "--dry-run", "--out", out.toString());
     assertThat(r.exit()).as(r.err()).isZero();
     assertThat(out.resolve("digest.html")).exists();
-    assertThat(Files.readString(out.resolve("digest.txt"))).contains("healthy");
+    String text = Files.readString(out.resolve("digest.txt"));
+    assertThat(text).contains("healthy");
+    // A preview is of the week so far, which holds the fleet's data; before, the last complete
+    // week, where every recipe of a deployment watched since this morning read NO DATA.
+    assertThat(text).contains("The week is not over: figures cover it up to now.");
+    String healthy = text.substring(text.indexOf("== healthy "));
+    healthy =
+        healthy.substring(
+            0, healthy.indexOf("\n== ") < 0 ? healthy.length() : healthy.indexOf("\n== "));
+    assertThat(healthy).doesNotContain("NO DATA").containsPattern("acceptance rate +[0-9]");
+  }
+
+  @Test
+  void aWindowNotYetFullIsSaid(Fleet fleet) throws IOException {
+    // The fleet has run for minutes, not a day: a one-day window holds minutes of data, and its
+    // rates read low until it fills. Before, nothing said so.
+    Path config = config(fleet.prometheus().baseUri().toString());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () -> {
+              MainTest.Result r =
+                  MainTest.run(
+                      "check", "--config", config.toString(), "--window", "1d", "--output", "json");
+              JsonNode healthy = null;
+              for (JsonNode recipe : JSON.readTree(r.out()).path("recipes")) {
+                if (recipe.path("name").asText().equals("healthy")) {
+                  healthy = recipe;
+                }
+              }
+              assertThat(healthy.path("state").asText()).isEqualTo("ok");
+              JsonNode window = healthy.path("window");
+              assertThat(window.path("full").asBoolean(true)).isFalse();
+              assertThat(window.path("covered_seconds").asLong()).isBetween(1L, 86_400L * 9 / 10);
+              assertThat(window.path("note").asText())
+                  .startsWith("window not full: ")
+                  .endsWith(" of data so far; rates read low until it fills");
+            });
+    MainTest.Result text = MainTest.run("check", "--config", config.toString(), "--window", "1d");
+    assertThat(text.out())
+        .containsPattern(
+            "(?m)^healthy: window not full: \\S+ of data so far; rates read low until it fills"
+                + " \\(the 1d window\\)$");
   }
 }

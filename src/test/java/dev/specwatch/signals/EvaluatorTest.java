@@ -80,9 +80,10 @@ class EvaluatorTest {
       FakePrometheus fake = FakePrometheus.of(q -> fleet(q, n));
       Evaluation e =
           new Evaluator(fake, CLOCK).evaluate(policies, Duration.ofMinutes(5), Optional.empty());
-      // seven signals, and one for the release shape (whether num_drafts is exported)
-      assertThat(e.queries()).as("%d recipes", n).isEqualTo(8);
-      assertThat(fake.queries()).hasSize(8);
+      // seven signals, one for the release shape (whether num_drafts is exported) and one for
+      // how much of the window the data covers
+      assertThat(e.queries()).as("%d recipes", n).isEqualTo(9);
+      assertThat(fake.queries()).hasSize(9);
     }
   }
 
