@@ -55,9 +55,18 @@ final class ValidateCommand implements Callable<Integer> {
               + p.speedupBaseline().map(b -> ", speed-up against " + b).orElse(""));
     }
     for (Policy p : c.baselines()) {
+      List<String> of =
+          c.policies().stream()
+              .filter(x -> x.speedupBaseline().filter(p.recipe()::equals).isPresent())
+              .map(Policy::recipe)
+              .toList();
       out.printf(
-          "  %s (%s, no speculation: a speed-up baseline, not watched) %s%n",
-          p.recipe(), p.engine(), p.match());
+          "  %s (%s, %s%s) %s%n",
+          p.recipe(),
+          p.engine(),
+          p.plainRole(),
+          of.isEmpty() ? "" : "; speed-up baseline of " + String.join(", ", of),
+          p.match());
     }
     for (String warning : warnings(c)) {
       out.println("warning: " + warning);

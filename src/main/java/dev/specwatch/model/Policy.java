@@ -372,6 +372,17 @@ public record Policy(
     return numSpeculativeTokens > 0;
   }
 
+  /**
+   * What is watched of a deployment without speculation, in the words {@code validate}, the web UI
+   * and the API all use: it is evaluated for its throughput and running requests (charted, and the
+   * measure a speed-up is taken against); it alerts only with {@code thresholds.throughput}.
+   */
+  public String plainRole() {
+    return thresholds.throughput().isPresent()
+        ? "no speculation: throughput watched, alerts on thresholds.throughput"
+        : "no speculation: throughput shown, no alert rule (add thresholds.throughput to alert)";
+  }
+
   public List<LabelMatcher> matchers() {
     return match.entrySet().stream()
         .map(e -> LabelMatcher.equal(e.getKey(), e.getValue()))

@@ -18,17 +18,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The recipe page's charts over time: acceptance, mean accepted length and acceptance per draft
- * position over a span (6 h, 24 h or 7 d), 240 steps each measured over its own step (at least a
- * minute, so that a step holds two scrapes). Three range queries per recipe and span.
+ * position over a span (6 h, 24 h or 7 d), 720 steps (30 s over 6 h: a 90-second regression is
+ * three points, not one blurred one), each measured over its own step or a minute, whichever is
+ * longer, so that a step holds two scrapes. Three range queries per recipe and span.
  */
 final class RecipeCharts {
   private static final Logger logger = LoggerFactory.getLogger(RecipeCharts.class);
 
-  static final int STEPS = 240;
+  static final int STEPS = 720;
 
   private RecipeCharts() {}
 
-  /** One step of a span: span / 240, whole seconds, at least 30 s. */
+  /** One step of a span: span / 720, whole seconds, at least 30 s. */
   static Duration step(Duration span) {
     return Duration.ofSeconds(Math.max(30, span.toSeconds() / STEPS));
   }

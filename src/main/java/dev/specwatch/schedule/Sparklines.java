@@ -16,12 +16,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The fleet page's 6-hour acceptance sparklines: one range query per recipe (5-minute points over
- * the evaluation window), cached until the next evaluation, so a page view costs Prometheus at most
- * one query per recipe per evaluation interval, and for at most {@link #MAX_PER_EVALUATION}
- * recipes.
+ * The fleet page's 6-hour sparklines (acceptance; generation tokens/s for a deployment without
+ * speculation): one range query per recipe (5-minute points over the evaluation window), cached
+ * until the next evaluation, so a page view costs Prometheus at most one query per recipe per
+ * evaluation interval, and for at most {@link #MAX_PER_EVALUATION} recipes.
  */
 final class Sparklines {
+  private static final org.slf4j.Logger logger =
+      org.slf4j.LoggerFactory.getLogger(Sparklines.class);
+
   static final Duration SPAN = Duration.ofHours(6);
   static final Duration STEP = Duration.ofMinutes(5);
 
@@ -52,23 +55,24 @@ final class Sparklines {
   }
 
   private static List<Double> query(String recipe, Daemon.Wiring wiring, Instant end) {
-    Policy p =
-        wiring.config().policies().stream()
-            .filter(x -> x.recipe().equals(recipe))
-            .findFirst()
-            .orElse(null);
+    Policy p = wiring.config().recipe(recipe).orElse(null);
     if (p == null) {
       return List.of();
     }
-    String promql =
-        EngineProfile.of(p.engine())
-            .query(Signal.ACCEPTANCE_RATE, QueryScope.of(p, wiring.config().evaluation().window()));
     Instant start = end.minus(SPAN);
     List<Double> values = new ArrayList<>();
     for (long i = 0; i <= SPAN.dividedBy(STEP); i++) {
       values.add(null);
     }
     try {
+      // A deployment without speculation has no acceptance: its trend is its throughput.
+      String promql =
+          EngineProfile.of(p.engine())
+              .query(
+                  p.numSpeculativeTokens() == 0
+                      ? Signal.GENERATION_TOKENS_PER_SECOND
+                      : Signal.ACCEPTANCE_RATE,
+                  QueryScope.of(p, wiring.config().evaluation().window()));
       PrometheusClient prometheus = wiring.prometheus();
       for (Series s : prometheus.queryRange(promql, start, end, STEP).series()) {
         for (Series.Point pt : s.points()) {
@@ -79,6 +83,8 @@ final class Sparklines {
         }
       }
     } catch (PrometheusException | RuntimeException e) {
+      // One recipe's sparkline never takes the fleet page down: it reads "no data in 6 h".
+      logger.debug("sparkline of {} not read: {}", recipe, e.toString());
       return List.of();
     }
     return values;

@@ -55,6 +55,17 @@ final class RecipeChartViews {
   static List<String> svgs(ChartData c, Policy p, List<Transition> history, Instant now) {
     Instant to = now.isAfter(c.to()) ? now : c.to();
     Instant from = to.minus(Duration.between(c.from(), c.to()));
+    // A young recipe's minutes fill the chart instead of a sliver at the right edge of 6 hours:
+    // the span starts a step before its first point (at least 10 minutes wide).
+    Instant first = firstPoint(c);
+    if (first != null) {
+      Instant start = first.minus(c.step());
+      Instant latest = to.minus(Duration.ofMinutes(10));
+      start = start.isAfter(latest) ? latest : start;
+      if (start.isAfter(from)) {
+        from = start;
+      }
+    }
     List<TimeChart.Mark> marks = new ArrayList<>();
     for (Transition t : history) {
       if (t.recipe().equals(p.recipe())) {
@@ -118,6 +129,20 @@ final class RecipeChartViews {
               .svg());
     }
     return out;
+  }
+
+  /** The time of the earliest point of any series, or null without any. */
+  static Instant firstPoint(ChartData c) {
+    Instant first = null;
+    List<List<ChartData.Point>> all = new ArrayList<>(c.positions());
+    all.add(c.acceptance());
+    all.add(c.length());
+    for (List<ChartData.Point> series : all) {
+      if (!series.isEmpty() && (first == null || series.get(0).at().isBefore(first))) {
+        first = series.get(0).at();
+      }
+    }
+    return first;
   }
 
   private static List<TimeChart.Threshold> threshold(Optional<Threshold> t, boolean percent) {

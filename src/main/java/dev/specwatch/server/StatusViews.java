@@ -178,7 +178,9 @@ public final class StatusViews {
       Map<String, Object> recipe = (Map<String, Object>) r;
       String name = (String) recipe.get("name");
       // The web UI's 6-hour sparkline: 5-minute points, null where idle (cached per evaluation).
-      recipe.put("acceptance_6h", source.sparkline(name));
+      recipe.put(
+          Boolean.FALSE.equals(recipe.get("speculative")) ? "throughput_6h" : "acceptance_6h",
+          source.sparkline(name));
       source.noDataHint(name).ifPresent(h -> recipe.put("no_data_hint", h));
       Policy.ImportedFrom f = from.get(name);
       if (f != null) {

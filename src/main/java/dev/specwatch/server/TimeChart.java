@@ -97,22 +97,29 @@ record TimeChart(
               i == 0 ? "start" : i == 6 ? "end" : "middle",
               t.atZone(ZoneOffset.UTC).format(hours)));
     }
+    // Threshold labels go in the title line, right-aligned: above the plot, never over the data.
+    List<String> labels = new ArrayList<>();
     for (Threshold th : thresholds) {
       double y = y(th.value());
       s.append(
           String.format(
               Locale.ROOT,
               "<line class=\"threshold\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\""
-                  + " stroke=\"#de350b\" stroke-dasharray=\"5 4\"/>"
-                  + "<text x=\"%d\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\""
-                  + " fill=\"#de350b\">%s</text>",
+                  + " stroke=\"#de350b\" stroke-dasharray=\"5 4\"/>",
               LEFT,
               WIDTH - RIGHT,
               y,
-              y,
-              WIDTH - RIGHT - 2,
-              y - 3,
-              WebPages.escapeAttribute(th.label())));
+              y));
+      labels.add(th.label());
+    }
+    if (!labels.isEmpty()) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"threshold-label\" x=\"%d\" y=\"14\" font-size=\"10\""
+                  + " text-anchor=\"end\" fill=\"#de350b\">dashed: %s</text>",
+              WIDTH - RIGHT,
+              WebPages.escapeAttribute(String.join(" · ", labels))));
     }
     for (Mark m : marks) {
       if (m.at().isBefore(from) || m.at().isAfter(to)) {

@@ -68,7 +68,13 @@ final class UiRoutes {
       m.put("length", WebPages.length(snap.signals().meanAcceptedLength(), p));
       m.put("silenced", FleetSummary.silenceOf(snap.recipe(), silences, now).isPresent());
       m.put("drafts", WebPages.number(snap.signals().draftTokensPerSecond(), 1));
-      m.put("svg", WebPages.sparkline(s.sparkline(snap.recipe())));
+      boolean plain = p != null && p.numSpeculativeTokens() == 0;
+      m.put(
+          "svg",
+          Sparkline.svg(
+              s.sparkline(snap.recipe()),
+              p == null ? null : p.thresholds().acceptanceRate().map(t -> t.below()).orElse(null),
+              plain));
       m.put("alerts", alerts.size());
       m.put(
           "slo", snap.slo().map(x -> WebPages.percent(x.budgetRemaining()) + " left").orElse("–"));
@@ -177,6 +183,9 @@ final class UiRoutes {
     }
     if (p != null && p.numSpeculativeTokens() == 0) {
       v.put("plain", true);
+      String role = p.plainRole();
+      v.put("plain_role", Character.toUpperCase(role.charAt(0)) + role.substring(1));
+      v.put("throughput_svg", Sparkline.svg(s.sparkline(name), null, true));
       List<String> of =
           s.policies().stream()
               .filter(x -> x.speedupBaseline().filter(name::equals).isPresent())

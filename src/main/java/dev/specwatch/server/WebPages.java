@@ -169,28 +169,6 @@ final class WebPages {
         .replace("'", "&#39;");
   }
 
-  /** A 6-hour acceptance sparkline: a polyline in a 120×28 box, 0..1 on the vertical. */
-  static String sparkline(List<Double> values) {
-    List<String> points = new ArrayList<>();
-    int n = values.size();
-    for (int i = 0; i < n; i++) {
-      Double v = values.get(i);
-      if (v != null && Double.isFinite(v)) {
-        double x = n == 1 ? 0 : 120.0 * i / (n - 1);
-        double y = 27 - 26 * Math.max(0, Math.min(1, v));
-        points.add(String.format(Locale.ROOT, "%.1f,%.1f", x, y));
-      }
-    }
-    if (points.isEmpty()) {
-      return "<span class=\"muted\">no data</span>";
-    }
-    return "<svg class=\"spark\" width=\"120\" height=\"28\" viewBox=\"0 0 120 28\" role=\"img\""
-        + " aria-label=\"acceptance over the last 6 hours\"><polyline fill=\"none\""
-        + " stroke=\"currentColor\" stroke-width=\"1.5\" points=\""
-        + String.join(" ", points)
-        + "\"/></svg>";
-  }
-
   /** Per-position acceptance as horizontal bars, with the position's threshold if any. */
   static List<Map<String, Object>> positions(RecipeSnapshot s, Policy p) {
     List<Map<String, Object>> out = new ArrayList<>();

@@ -26,9 +26,9 @@ final class GroupProbes {
   /**
    * The recipes whose window is not yet full, with the seconds their data covers (one query for the
    * group): the first sample of the engine's generation-token counter inside the window, found to
-   * within a thirtieth of it by a subquery. A window counts as full from 90 % (a scrape interval or
-   * two short of it is not worth a notice). Empty when the query fails: the notice is a courtesy,
-   * the figures stand without it.
+   * within a thirtieth of it (at most 15 s) by a subquery. A window counts as full from 90 % (a
+   * scrape interval or two short of it is not worth a notice). Empty when the query fails: the
+   * notice is a courtesy, the figures stand without it.
    */
   static IdentityHashMap<Policy, Long> covered(
       Engine engine,
@@ -37,7 +37,8 @@ final class GroupProbes {
       Duration window,
       Map<List<String>, Policy> byValues,
       Evaluator.Fetcher fetcher) {
-    Duration resolution = Duration.ofSeconds(Math.max(1, window.toSeconds() / 30));
+    // Fine enough that data begun after the last subquery step is still seen: at most 15 s.
+    Duration resolution = Duration.ofSeconds(Math.max(1, Math.min(15, window.toSeconds() / 30)));
     String promql =
         "time() - min by ("
             + PromQl.labelList(labelNames)

@@ -27,14 +27,16 @@ public record QueryScope(
     this(groupBy, matchers, window, offset, OptionalInt.empty());
   }
 
-  /** One recipe's series over {@code window}, with its k. */
+  /** One recipe's series over {@code window}, with its k (none without speculation). */
   public static QueryScope of(Policy p, Duration window) {
     return new QueryScope(
         p.matchLabelNames(),
         p.matchers(),
         window,
         Duration.ZERO,
-        OptionalInt.of(p.numSpeculativeTokens()));
+        p.numSpeculativeTokens() > 0
+            ? OptionalInt.of(p.numSpeculativeTokens())
+            : OptionalInt.empty());
   }
 
   /**

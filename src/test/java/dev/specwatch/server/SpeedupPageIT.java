@@ -88,8 +88,64 @@ class SpeedupPageIT {
         String text = browser.findElement(By.tagName("main")).getText();
         assertThat(text)
             .contains("Speed-up by load")
-            .contains("against eagle-plain over the last 24 hours")
+            .contains("against eagle-plain over the last 24 hours, to ")
             .contains("Speculation paid up to 31 running requests.");
+        // One story: advise over the same window (the page says where it ends) gives the page's
+        // figures bucket by bucket, the same headline and the same recommended k.
+        java.util.regex.Matcher to =
+            java.util.regex.Pattern.compile(
+                    "24 hours, to (\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d) UTC")
+                .matcher(text);
+        assertThat(to.find()).as(text).isTrue();
+        String at = to.group(1) + "T" + to.group(2) + ":00Z";
+        dev.specwatch.cli.CliRunner.Result advise =
+            dev.specwatch.cli.CliRunner.run(
+                "advise",
+                "--config",
+                config.toString(),
+                "--recipe",
+                "eagle",
+                "--window",
+                "24h",
+                "--time",
+                at,
+                "--output",
+                "json");
+        assertThat(advise.exit()).as(advise.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode json =
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(advise.out());
+        List<String> rows = new java.util.ArrayList<>();
+        for (WebElement row : browser.findElements(By.cssSelector("table.speedup tbody tr"))) {
+          rows.add(row.findElements(By.tagName("td")).get(0).getText());
+        }
+        com.fasterxml.jackson.databind.JsonNode byLoad = json.path("speedup").path("by_load");
+        assertThat(rows).hasSize(byLoad.size());
+        for (int i = 0; i < rows.size(); i++) {
+          // The page rounds to two places, the JSON to three: equal to within the rounding.
+          assertThat(Double.parseDouble(rows.get(i).replace("×", "")))
+              .as("bucket %d", i)
+              .isCloseTo(
+                  byLoad.get(i).path("speedup").asDouble(),
+                  org.assertj.core.api.Assertions.within(0.0051));
+        }
+        com.fasterxml.jackson.databind.JsonNode most = json.path("speedup").path("most_run");
+        assertThat(text)
+            .containsPattern(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "[0-9.]+× per request at %d–%d running requests \\(95 %% [0-9.]+–[0-9.]+\\),"
+                        + " the load it ran most",
+                    most.path("running_min").asInt(),
+                    most.path("running_max").asInt()))
+            .contains("Recommended num_speculative_tokens: " + json.path("recommended_k").asInt());
+        java.util.regex.Matcher headline =
+            java.util.regex.Pattern.compile("([0-9.]+)× per request at [0-9–]+ running requests")
+                .matcher(text);
+        assertThat(headline.find()).isTrue();
+        assertThat(Double.parseDouble(headline.group(1)))
+            .isCloseTo(
+                most.path("speedup").asDouble(), org.assertj.core.api.Assertions.within(0.0051));
+        assertThat(json.path("recommended_from").asText()).startsWith("measured speed-up by load");
         // One bar per load bucket, green where it pays, red where it costs (32-63).
         assertThat(browser.findElements(By.cssSelector("svg.speedup rect"))).hasSize(6);
         assertThat(
@@ -129,13 +185,32 @@ class SpeedupPageIT {
         assertThat(fleet)
             .contains("eagle-plain")
             .containsPattern("no speculation: [0-9.]+ tokens/s");
+        // Its 6-hour trend is its throughput, with a scale; the speculative one's acceptance.
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("a[href='/recipes/eagle-plain']"))
+                    .findElement(By.xpath("ancestor::tr"))
+                    .findElement(By.cssSelector("svg.spark"))
+                    .getAttribute("aria-label"))
+            .startsWith("generation tokens/s over the last 6 hours, 0 to ");
+        assertThat(
+                browser
+                    .findElement(By.cssSelector("a[href='/recipes/eagle']"))
+                    .findElement(By.xpath("ancestor::tr"))
+                    .findElement(By.cssSelector("svg.spark"))
+                    .getAttribute("aria-label"))
+            .isEqualTo("acceptance over the last 6 hours, 0 to 100%");
         browser.get("http://127.0.0.1:" + daemon.port() + "/recipes/eagle-plain");
         assertThat(browser.findElement(By.tagName("main")).getText())
-            .contains("no speculation:")
-            .contains("the speed-up baseline of eagle")
+            .contains(
+                "No speculation: throughput shown, no alert rule (add thresholds.throughput to"
+                    + " alert); speed-up baseline of eagle")
             .contains("tokens/s per running request")
             .doesNotContain("Speed-up by load")
             .doesNotContain("Acceptance by draft position");
+        // The same throughput trend as on the fleet page, with its scale.
+        assertThat(browser.findElement(By.cssSelector("svg.spark")).getAttribute("aria-label"))
+            .startsWith("generation tokens/s over the last 6 hours, 0 to ");
         Files.write(
             Path.of("target/ui/recipe-baseline.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));

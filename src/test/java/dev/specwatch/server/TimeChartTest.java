@@ -58,4 +58,82 @@ class TimeChartTest {
     assertThat(svg).doesNotContain("before the span");
     assertThat(chart(List.of(), List.of()).svg()).contains("no data over this span");
   }
+
+  @Test
+  void thresholdLabelsSitInTheTitleLineNeverOverTheData() {
+    // Before, "below 45.0 %" was drawn just above the dashed line, inside the plot, on the data.
+    String svg = chart(List.of(at(0, 0.46), at(100, 0.46)), List.of()).svg();
+    java.util.regex.Matcher label =
+        java.util.regex.Pattern.compile("<text class=\"threshold-label\"[^>]* y=\"([0-9.]+)\"")
+            .matcher(svg);
+    assertThat(label.find()).as(svg).isTrue();
+    // The plot starts at y = 24: the label's baseline (14) is above it.
+    assertThat(Double.parseDouble(label.group(1))).isLessThan(24);
+    assertThat(svg).contains(">dashed: below 45.0 %</text>");
+    assertThat(svg.split("threshold-label", -1)).hasSize(2);
+  }
+
+  @Test
+  void aYoungRecipeFillsTheChartInsteadOfAStripAtTheRightEdge() {
+    // Six hours asked for, seven minutes of data: the span starts a step before the first point.
+    Instant to = FROM.plus(Duration.ofHours(6));
+    List<ChartData.Point> points = new java.util.ArrayList<>();
+    for (int s = 7 * 60; s >= 0; s -= 30) {
+      points.add(new ChartData.Point(to.minusSeconds(s), 0.8));
+    }
+    ChartData c =
+        new ChartData(
+            FROM, to, Duration.ofSeconds(30), points, points, List.of(points, points, points));
+    dev.specwatch.model.Policy p =
+        dev.specwatch.model.Policy.builder(
+                "young", java.util.Map.of("job", "vllm", "model_name", "it/young"), 3)
+            .acceptanceRate(dev.specwatch.model.Threshold.below(0.45))
+            .build();
+    String svg = RecipeChartViews.svgs(c, p, List.of(), to).get(0);
+    // Seven minutes in a span of ten (the least): the first point at 30 % of the plot, not 98 %.
+    java.util.regex.Matcher d =
+        java.util.regex.Pattern.compile("class=\"series\" d=\"M([0-9.]+) ").matcher(svg);
+    assertThat(d.find()).as(svg).isTrue();
+    double x = Double.parseDouble(d.group(1));
+    assertThat(x)
+        .isCloseTo(56 + (900 - 56 - 12) * 0.3, org.assertj.core.api.Assertions.within(1.0));
+    // Ten minutes at least: one point is not stretched over the whole width.
+    ChartData one =
+        new ChartData(
+            FROM,
+            to,
+            Duration.ofSeconds(30),
+            List.of(points.get(points.size() - 1)),
+            List.of(),
+            List.of());
+    assertThat(RecipeChartViews.firstPoint(one)).isEqualTo(to);
+    String single = RecipeChartViews.svgs(one, p, List.of(), to).get(0);
+    java.util.regex.Matcher d1 =
+        java.util.regex.Pattern.compile("class=\"series\" d=\"M([0-9.]+) ").matcher(single);
+    assertThat(d1.find()).isTrue();
+    assertThat(Double.parseDouble(d1.group(1)))
+        .isCloseTo(888.0, org.assertj.core.api.Assertions.within(0.5));
+  }
+
+  @Test
+  void sparklinesCarryTheirScaleAndTheThreshold() {
+    java.util.List<Double> values = java.util.Arrays.asList(0.8, null, 0.4, 0.82);
+    String acceptance = Sparkline.svg(values, 0.45, false);
+    assertThat(acceptance)
+        .contains("aria-label=\"acceptance over the last 6 hours, 0 to 100%, threshold 45 %\"")
+        .contains("class=\"threshold\"")
+        .contains(">100%</text>")
+        .contains(">0</text>");
+    // The threshold's y: 28 - 26 * 0.45 = 16.3.
+    assertThat(acceptance).contains("y1=\"16.3\"");
+    String throughput = Sparkline.svg(java.util.Arrays.asList(600.0, 1170.0, 900.0), null, true);
+    assertThat(throughput)
+        .contains("aria-label=\"generation tokens/s over the last 6 hours, 0 to 1.2k\"")
+        .contains(">1.2k</text>")
+        .doesNotContain("class=\"threshold\"")
+        // The highest value touches the top: y = 28 - 26 = 2.
+        .contains("60.0,2.0");
+    assertThat(Sparkline.svg(java.util.Arrays.asList(null, null), 0.45, false))
+        .contains("no data in 6 h");
+  }
 }
