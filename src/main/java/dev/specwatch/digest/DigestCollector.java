@@ -219,7 +219,22 @@ public final class DigestCollector {
       Advisor.Advice advice =
           Advisor.advise(
               positions, p.numSpeculativeTokens(), Advisor.DEFAULT_DRAFT_COST, draftsInWeek);
-      if (advice.enough()) {
+      if (speedup.overall() != null) {
+        // One story: with a measured speed-up, the advice advise and the recipe page give.
+        dev.specwatch.advisor.LoadSchedule.Overall o = speedup.overall();
+        recommendedK = o.k();
+        recommendedGain = o.expectedSpeedup() / o.measuredSpeedup() - 1;
+        adviceBasis =
+            String.format(
+                java.util.Locale.ROOT,
+                "the speed-up measured by load over the week: expected %.2f× at k=%d, measured"
+                    + " %.2f× at k=%d, averaged over %.1f hours",
+                o.expectedSpeedup(),
+                o.k(),
+                o.measuredSpeedup(),
+                p.numSpeculativeTokens(),
+                o.hours());
+      } else if (advice.enough()) {
         recommendedK = advice.recommended().k();
         recommendedGain = advice.gain();
         adviceBasis = advice.basis() + " over the week";

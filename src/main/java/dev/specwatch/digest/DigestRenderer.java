@@ -187,13 +187,7 @@ public final class DigestRenderer {
                 + r.recommendedK()
                 + (Math.abs(r.recommendedGain()) < 0.005
                     ? " (the current setting)"
-                    : " ("
-                        + signedPercent(r.recommendedGain())
-                        + " estimated speed-up"
-                        + (r.recommendedK() > r.positionAcceptance().size()
-                            ? ", extrapolated beyond the measured positions: verify with a benchmark"
-                            : "")
-                        + ")")
+                    : " (" + signedPercent(r.recommendedGain()) + " estimated speed-up)")
                 + "; from "
                 + r.adviceBasis());
       } else if (r.adviceBasis() != null) {

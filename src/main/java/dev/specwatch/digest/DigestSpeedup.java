@@ -75,6 +75,25 @@ final class DigestSpeedup {
     return out;
   }
 
+  /**
+   * The one k for the week's load, as {@code advise} and the recipe page give it; null where the
+   * engine has no per-position counters or the query fails (the acceptance model's advice stands).
+   */
+  private static dev.specwatch.advisor.LoadSchedule.Overall overall(
+      PrometheusApi api,
+      Policy p,
+      SpeedupByLoad.Result r,
+      Instant start,
+      Instant end,
+      Duration step) {
+    try {
+      return dev.specwatch.advisor.LoadSchedule.overall(
+          r, LoadHistory.positionsByLoad(api, p, start, end, step), p.numSpeculativeTokens());
+    } catch (PrometheusException | RuntimeException e) {
+      return null;
+    }
+  }
+
   static RecipeWeek.Speedup measure(
       PrometheusApi api,
       Policy p,
@@ -148,6 +167,7 @@ final class DigestSpeedup {
                             : b.runningMin() + "–" + b.runningMax(),
                         b.speedup(),
                         b.verdict()))
-            .toList());
+            .toList(),
+        overall(api, p, r, start, end, step));
   }
 }

@@ -84,6 +84,8 @@ public record RecipeWeek(
    * @param paysUpToRunning the largest load whose speed-up is above 1, null when none
    * @param stoppedPaying the day it stopped paying at a load it paid at earlier in the week, in
    *     words ("stopped paying above 7 running requests on Wed"); null when it did not
+   * @param overall the one k for all the load it ran, from the week's speed-up and acceptance by
+   *     load (what {@code advise} and the recipe page recommend); null without them
    */
   public record Speedup(
       String baseline,
@@ -95,13 +97,14 @@ public record RecipeWeek(
       Integer paysUpToRunning,
       String stoppedPaying,
       String note,
-      List<Bar> byLoad) {
+      List<Bar> byLoad,
+      dev.specwatch.advisor.LoadSchedule.Overall overall) {
     public Speedup {
       byLoad = byLoad == null ? List.of() : List.copyOf(byLoad);
     }
 
     public static Speedup notMeasured(String note) {
-      return new Speedup(null, null, null, null, 0, 0, null, null, note, List.of());
+      return new Speedup(null, null, null, null, 0, 0, null, null, note, List.of(), null);
     }
 
     /** "1.19× per request at 4–7 running requests" (or 1 running request). */

@@ -548,7 +548,14 @@ class SpeedupIT {
             "--output",
             "json");
     assertThat(r.exit()).as(r.err()).isZero();
-    JsonNode advise = JSON.readTree(r.out()).path("speedup");
+    JsonNode root = JSON.readTree(r.out());
+    JsonNode advise = root.path("speedup");
+    // The same advice: the one k for the load it ran, from the same measurement.
+    RecipeWeek specWeek =
+        d.recipes().stream().filter(x -> x.recipe().equals("spec")).findFirst().orElseThrow();
+    assertThat(root.path("recommended_from").asText()).startsWith("measured speed-up by load");
+    assertThat(specWeek.recommendedK()).isEqualTo(root.path("recommended_k").asInt());
+    assertThat(specWeek.adviceBasis()).startsWith("the speed-up measured by load over the week");
     JsonNode byLoad = advise.path("by_load");
     assertThat(byLoad).hasSize(week.byLoad().size());
     for (int i = 0; i < byLoad.size(); i++) {
