@@ -348,6 +348,13 @@ class CheckIT {
         healthy.substring(
             0, healthy.indexOf("\n== ") < 0 ? healthy.length() : healthy.indexOf("\n== "));
     assertThat(healthy).doesNotContain("NO DATA").containsPattern("acceptance rate +[0-9]");
+    // TensorRT-LLM's drafts are counted through its profile: before, its acceptance stood beside
+    // "draft tokens –" and an advisor line of "0 drafts".
+    String trt = text.substring(text.indexOf("== trtllm "));
+    trt = trt.substring(0, trt.indexOf("\n== ") < 0 ? trt.length() : trt.indexOf("\n== "));
+    assertThat(trt)
+        .containsPattern("draft tokens +[0-9.]+[kM]?: accepted [0-9.]+[kM]?, wasted")
+        .doesNotContain(" 0 drafts");
   }
 
   @Test

@@ -208,6 +208,11 @@ class SpeedupPageIT {
             .contains("tokens/s per running request")
             .doesNotContain("Speed-up by load")
             .doesNotContain("Acceptance by draft position");
+        // validate describes it in the same words.
+        assertThat(dev.specwatch.cli.CliRunner.run("validate", "--config", config.toString()).out())
+            .contains(
+                "eagle-plain (vllm, no speculation: throughput shown, no alert rule (add"
+                    + " thresholds.throughput to alert); speed-up baseline of eagle)");
         // The same throughput trend as on the fleet page, with its scale.
         assertThat(browser.findElement(By.cssSelector("svg.spark")).getAttribute("aria-label"))
             .startsWith("generation tokens/s over the last 6 hours, 0 to ");
