@@ -1,17 +1,14 @@
 package dev.specwatch.notify;
 
 import com.slack.api.Slack;
-import com.slack.api.SlackConfig;
 import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.methods.response.chat.ChatPostMessageResponse;
 import com.slack.api.model.block.LayoutBlock;
-import com.slack.api.util.http.SlackHttpClient;
 import com.slack.api.util.json.GsonFactory;
 import com.slack.api.webhook.WebhookResponse;
 import dev.specwatch.alerting.Transition;
-import dev.specwatch.http.HttpClients;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.store.KeyedStore;
 import java.io.IOException;
@@ -78,19 +75,7 @@ public final class SlackNotifier implements Notifier {
       ChannelPace pace,
       Clock clock) {
     this.config = config;
-    SlackConfig slackConfig = new SlackConfig();
-    config
-        .apiUrl()
-        .ifPresent(
-            url -> {
-              String prefix = url.toString().endsWith("/") ? url.toString() : url + "/";
-              slackConfig.setMethodsEndpointUrlPrefix(prefix);
-            });
-    slackConfig.setPrettyResponseLoggingEnabled(false);
-    // Off: stats make the SDK call auth.test first to learn the team id (an extra request).
-    slackConfig.setStatsEnabled(false);
-    // The process' OkHttp client: its call timeout bounds a receiver that trickles its answer.
-    this.slack = Slack.getInstance(slackConfig, new SlackHttpClient(HttpClients.shared()));
+    this.slack = SlackClients.of(config.apiUrl());
     this.urls = urls;
     this.threads = threads;
     this.clock = clock;

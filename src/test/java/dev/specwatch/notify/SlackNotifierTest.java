@@ -392,4 +392,25 @@ class SlackNotifierTest {
     assertThat(repeat.params()).containsEntry("thread_ts", ts);
     assertThat(repeat.params().get("text")).startsWith(":hourglass: Still firing after 4h");
   }
+
+  @Test
+  void notifiersMadeOnEveryReloadLeakNoThread() {
+    // Before, each notifier made its own SDK config, whose metrics datastores start threads that
+    // nothing stops: 9 -> 209 "slack-api-metrics" threads after 200 reloads.
+    for (int i = 0; i < 3; i++) {
+      notifier(threads);
+    }
+    long before = slackThreads();
+    for (int i = 0; i < 200; i++) {
+      notifier(threads);
+    }
+    assertThat(slackThreads()).as("threads named slack after 200 more notifiers").isEqualTo(before);
+  }
+
+  private static long slackThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(
+            t -> t.isAlive() && t.getName().toLowerCase(java.util.Locale.ROOT).contains("slack"))
+        .count();
+  }
 }
