@@ -1,6 +1,5 @@
 package dev.specwatch.digest;
 
-import dev.specwatch.advisor.Advisor;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.detect.Percentiles;
 import dev.specwatch.model.Engine;
@@ -209,39 +208,11 @@ public final class DigestCollector {
       sloCompliance = snapshot.slo().map(SloStatus::compliance).orElse(null);
       sloBudget = snapshot.slo().map(SloStatus::budgetRemaining).orElse(null);
     }
-    Integer recommendedK = null;
-    Double recommendedGain = null;
-    String adviceBasis = null;
     RecipeWeek.Speedup speedup = DigestSpeedup.measure(api, p, byName, period, start, end);
-    if (!positions.isEmpty()
-        && positions.stream().allMatch(x -> x != null)
-        && draftsInWeek != null) {
-      Advisor.Advice advice =
-          Advisor.advise(
-              positions, p.numSpeculativeTokens(), Advisor.DEFAULT_DRAFT_COST, draftsInWeek);
-      if (speedup.overall() != null) {
-        // One story: with a measured speed-up, the advice advise and the recipe page give.
-        dev.specwatch.advisor.LoadSchedule.Overall o = speedup.overall();
-        recommendedK = o.k();
-        recommendedGain = o.expectedSpeedup() / o.measuredSpeedup() - 1;
-        adviceBasis =
-            String.format(
-                java.util.Locale.ROOT,
-                "the speed-up measured by load over the week: expected %.2f× at k=%d, measured"
-                    + " %.2f× at k=%d, averaged over %.1f hours",
-                o.expectedSpeedup(),
-                o.k(),
-                o.measuredSpeedup(),
-                p.numSpeculativeTokens(),
-                o.hours());
-      } else if (advice.enough()) {
-        recommendedK = advice.recommended().k();
-        recommendedGain = advice.gain();
-        adviceBasis = advice.basis() + " over the week";
-      } else {
-        adviceBasis = advice.warning() + " (" + advice.basis() + " over the week)";
-      }
-    }
+    DigestAdvice advice = DigestAdvice.of(p, positions, draftsInWeek, speedup);
+    Integer recommendedK = advice.k();
+    Double recommendedGain = advice.gain();
+    String adviceBasis = advice.basis();
     return new RecipeWeek(
         p.recipe(),
         p.engine().key(),
