@@ -4,7 +4,6 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.specwatch.model.PrometheusSettings;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -159,13 +158,24 @@ public final class PrometheusClient implements PrometheusApi {
     int status = response.code();
     ResponseBody body = response.body();
     String type = body == null || body.contentType() == null ? "" : body.contentType().toString();
-    byte[] bytes = readLimited(body, endpoint, status);
-    boolean json = type.contains("json") || looksLikeJson(bytes);
-    if (json && (status == 200 || status == 400 || status == 422 || status == 503)) {
+    long limit = BodyLimit.effective(settings.maxResponseBytes());
+    if (body != null && body.contentLength() > limit) {
+      throw tooLarge(endpoint, status, body.contentLength(), limit);
+    }
+    boolean json = type.contains("json") || (body != null && looksLikeJson(body.source()));
+    if (json
+        && body != null
+        && (status == 200 || status == 400 || status == 422 || status == 503)) {
       ResponseParser.Envelope envelope;
-      try (InputStream in = new ByteArrayInputStream(bytes)) {
+      // Parsed as it streams: the answer is never held whole, only what it parses into.
+      try (InputStream in = BodyLimit.limited(body.source().inputStream(), limit)) {
         envelope = ResponseParser.parse(in);
-      } catch (ResponseParser.MalformedResponse | IOException e) {
+      } catch (BodyLimit.TooLarge e) {
+        throw tooLarge(endpoint, status, -1, limit);
+      } catch (ResponseParser.MalformedResponse
+          | com.fasterxml.jackson.core.JsonProcessingException e) {
+        // A transport failure mid-body (a timeout, a reset) is not caught here: it propagates as
+        // one, to be retried and reported as the transport's.
         throw new PrometheusException(
             PrometheusException.Kind.BAD_RESPONSE,
             status,
@@ -202,6 +212,7 @@ public final class PrometheusClient implements PrometheusApi {
               + "): "
               + ResponseParser.abbreviate(envelope.error()));
     }
+    byte[] bytes = readLimited(body, endpoint, status, limit);
     String excerpt =
         ResponseParser.abbreviate(
             new String(
@@ -229,23 +240,19 @@ public final class PrometheusClient implements PrometheusApi {
             + (excerpt.isEmpty() ? "" : ": " + excerpt));
   }
 
-  private byte[] readLimited(ResponseBody body, String endpoint, int status)
+  private byte[] readLimited(ResponseBody body, String endpoint, int status, long limit)
       throws IOException, PrometheusException {
     if (body == null) {
       return new byte[0];
     }
-    long limit = settings.maxResponseBytes();
-    if (body.contentLength() > limit) {
-      throw tooLarge(endpoint, status, body.contentLength());
-    }
     BufferedSource source = body.source();
     if (source.request(limit + 1)) {
-      throw tooLarge(endpoint, status, -1);
+      throw tooLarge(endpoint, status, -1, limit);
     }
     return source.readByteArray();
   }
 
-  private PrometheusException tooLarge(String endpoint, int status, long length) {
+  private PrometheusException tooLarge(String endpoint, int status, long length, long limit) {
     return new PrometheusException(
         PrometheusException.Kind.BAD_RESPONSE,
         status,
@@ -253,12 +260,19 @@ public final class PrometheusClient implements PrometheusApi {
             + " returned "
             + (length > 0 ? length + " bytes" : "a body")
             + ", over the limit of "
-            + settings.maxResponseBytes()
-            + " bytes (prometheus.max_response_size)");
+            + limit
+            + " bytes ("
+            + (limit < settings.maxResponseBytes()
+                ? "an eighth of the heap, below prometheus.max_response_size"
+                : "prometheus.max_response_size")
+            + ")");
   }
 
-  private static boolean looksLikeJson(byte[] bytes) {
-    for (byte b : bytes) {
+  /** Whether the first non-blank byte of the answer (peeked, not consumed) opens a JSON object. */
+  private static boolean looksLikeJson(BufferedSource source) throws IOException {
+    BufferedSource peek = source.peek();
+    for (int i = 0; i < 512 && peek.request(1); i++) {
+      byte b = peek.readByte();
       if (!Character.isWhitespace(b)) {
         return b == '{';
       }
