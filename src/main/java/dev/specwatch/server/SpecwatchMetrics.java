@@ -142,7 +142,11 @@ public final class SpecwatchMetrics implements DeliveryListener {
   }
 
   /** A notifier's deliveries since start, for the status page and /api/v1/status. */
-  public record NotifierHealth(long sent, long failures, String lastSent, String lastFailure) {
+  public record NotifierHealth(
+      long sent,
+      long failures,
+      @com.fasterxml.jackson.annotation.JsonProperty("last_sent") String lastSent,
+      @com.fasterxml.jackson.annotation.JsonProperty("last_failure") String lastFailure) {
     static final NotifierHealth NONE = new NotifierHealth(0, 0, null, null);
 
     NotifierHealth delivered(String at) {

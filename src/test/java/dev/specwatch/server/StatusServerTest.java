@@ -65,7 +65,10 @@ class StatusServerTest {
           0,
           0,
           config(),
-          Map.of());
+          Map.of(
+              "slack",
+              new SpecwatchMetrics.NotifierHealth(
+                  3, 1, "2026-12-03T10:00:00Z", "2026-12-03T09:00:00Z")));
     }
   }
 
@@ -104,7 +107,10 @@ class StatusServerTest {
       assertThat(send(port, "GET", "/api/v1/history?since=30d", "t0ken").statusCode())
           .isEqualTo(400);
       assertThat(send(port, "GET", "/api/v1/status", "t0ken").body())
-          .contains("\"state_dir\"", "\"writable\" : true", "connection refused");
+          .contains("\"state_dir\"", "\"writable\" : true", "connection refused")
+          // The names docs/OPERATIONS.md gives (before, lastSent and lastFailure).
+          .contains("\"last_sent\" : \"2026-12-03T10:00:00Z\"", "\"last_failure\" : ")
+          .doesNotContain("lastSent");
       assertThat(send(port, "GET", "/api/v1/cluster", "t0ken").body())
           .contains("\"clustered\" : false", "state.backend is file");
       assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
