@@ -227,7 +227,7 @@ public final class SlackActions implements AutoCloseable {
             req ->
                 req.channel(th.channel())
                     .ts(th.ts())
-                    .text(SlackMessages.text(t.get(), now))
+                    .text(SlackMessages.slackText(t.get(), now))
                     .blocks(updated));
   }
 

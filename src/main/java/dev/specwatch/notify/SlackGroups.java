@@ -141,7 +141,7 @@ final class SlackGroups {
           methods.chatPostMessage(
               req ->
                   req.channel(group.channel())
-                      .text(SlackGroupMessages.text(group))
+                      .text(SlackMessages.escape(SlackGroupMessages.text(group)))
                       .blocks(SlackGroupMessages.blocks(group, grouping, urls)));
       Optional<DeliveryResult> failure = SlackNotifier.failure(r);
       if (failure.isPresent()) {
@@ -170,7 +170,7 @@ final class SlackGroups {
               req ->
                   req.channel(group.channel())
                       .threadTs(group.ts())
-                      .text(SlackMessages.text(t, now))
+                      .text(SlackMessages.slackText(t, now))
                       .blocks(detail.apply(t)));
       Optional<DeliveryResult> failure = SlackNotifier.failure(r);
       if (failure.isPresent()) {
@@ -238,7 +238,7 @@ final class SlackGroups {
                 req ->
                     req.channel(group.channel())
                         .ts(group.ts())
-                        .text(SlackGroupMessages.text(group))
+                        .text(SlackMessages.escape(SlackGroupMessages.text(group)))
                         .blocks(SlackGroupMessages.blocks(group, grouping, urls))));
     if (failure.isPresent()) {
       return Step.wrote(failure.get());

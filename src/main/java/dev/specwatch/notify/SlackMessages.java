@@ -115,6 +115,15 @@ public final class SlackMessages {
         && RuleName.of(t.rule()).map(RuleName::staticThreshold).orElse(false);
   }
 
+  /**
+   * The fallback {@code text} of a Slack message: {@link #text}, escaped. Slack reads {@code text}
+   * as mrkdwn too, so a recipe or detail holding {@code <!channel>} would ping a whole channel from
+   * the notification; the blocks were escaped, the fallback was not.
+   */
+  public static String slackText(Transition t, Instant now) {
+    return escape(text(t, now));
+  }
+
   /** The plain-text fallback (notifications, screen readers, clients without blocks). */
   public static String text(Transition t, Instant now) {
     if (test(t)) {

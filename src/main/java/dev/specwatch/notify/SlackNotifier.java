@@ -225,7 +225,7 @@ public final class SlackNotifier implements Notifier {
             methods.chatPostMessage(
                 req ->
                     req.channel(channel)
-                        .text(SlackMessages.text(t, now))
+                        .text(SlackMessages.slackText(t, now))
                         .blocks(
                             config.appToken().isPresent() && !t.key().specwatch()
                                 ? SlackActions.withButtons(
@@ -246,7 +246,7 @@ public final class SlackNotifier implements Notifier {
               methods.chatPostMessage(
                   req ->
                       req.channel(channel)
-                          .text(SlackMessages.text(t, now))
+                          .text(SlackMessages.slackText(t, now))
                           .blocks(SlackMessages.resolved(t, urls))));
         }
         SlackThreadStore.SlackThread th = thread.get();
@@ -258,7 +258,7 @@ public final class SlackNotifier implements Notifier {
                       req ->
                           req.channel(th.channel())
                               .ts(th.ts())
-                              .text(SlackMessages.text(t, now))
+                              .text(SlackMessages.slackText(t, now))
                               .blocks(blocks)));
           if (failure.isPresent()) {
             return failure.get();
@@ -311,7 +311,7 @@ public final class SlackNotifier implements Notifier {
             : SlackMessages.resolved(t, urls);
     String payload =
         GsonFactory.createSnakeCase()
-            .toJson(Map.of("text", SlackMessages.text(t, now), "blocks", blocks));
+            .toJson(Map.of("text", SlackMessages.slackText(t, now), "blocks", blocks));
     WebhookResponse response = slack.send(config.webhookUrl().get().reveal(), payload);
     if (response.getCode() == 200) {
       return DeliveryResult.delivered();

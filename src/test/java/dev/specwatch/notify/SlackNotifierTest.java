@@ -413,4 +413,38 @@ class SlackNotifierTest {
             t -> t.isAlive() && t.getName().toLowerCase(java.util.Locale.ROOT).contains("slack"))
         .count();
   }
+
+  @Test
+  void theFallbackTextIsEscapedAsTheBlocksAre() throws Exception {
+    // Slack reads text as mrkdwn: before, a detail holding <!channel> pinged the channel from
+    // the post's, the update's and the group message's fallback text.
+    enqueue(transition(1, Transition.Kind.FIRING, T0));
+    worker.runOnce();
+    clock.advance(Duration.ofMinutes(20));
+    Transition resolved =
+        Transition.builder(
+                AlertKey.parse("qwen/acceptance_rate"), Transition.Kind.RESOLVED, clock.instant())
+            .sequence(2)
+            .reason("<!channel> recovered: acceptance_rate 0.840 above 0.500 & <@U123>")
+            .value(0.84)
+            .threshold(0.45)
+            .window(Duration.ofMinutes(5))
+            .since(T0)
+            .severity(dev.specwatch.model.Severity.WARNING)
+            .labels(Map.of("slack_channel", "#qwen-serving"))
+            .match(Map.of("job", "vllm", "model_name", "unsloth/Qwen3.8-27B-NVFP4"))
+            .build();
+    enqueue(resolved);
+    worker.runOnce();
+    clock.advance(Duration.ofSeconds(1));
+    worker.runOnce();
+    List<String> texts =
+        slack.calls().stream()
+            .map(c -> c.params().get("text"))
+            .filter(java.util.Objects::nonNull)
+            .toList();
+    assertThat(texts).anyMatch(t -> t.contains("&lt;!channel&gt;"));
+    assertThat(texts).noneMatch(t -> t.contains("<!channel>") || t.contains("<@U123>"));
+    assertThat(SlackMessages.slackText(resolved, T0)).contains("&amp; &lt;@U123&gt;");
+  }
 }
