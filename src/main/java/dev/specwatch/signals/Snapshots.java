@@ -60,6 +60,17 @@ final class Snapshots {
                   t == null ? null : single(results, Signal.RUNNING_REQUESTS, t, p),
                   r == null ? null : single(results, Signal.ACCEPTANCE_SPREAD, r, p)));
     }
+    Optional<String> impossible = BadData.check(p, results, signals);
+    if (impossible.isPresent()) {
+      return new RecipeSnapshot(
+          p.recipe(),
+          p.engine().key(),
+          RecipeState.ERROR,
+          signals,
+          List.of(),
+          baseline,
+          impossible);
+    }
     RecipeState state;
     List<Breach> breaches = new ArrayList<>();
     if (p.numSpeculativeTokens() == 0) {
