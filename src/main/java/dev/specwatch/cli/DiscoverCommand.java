@@ -307,9 +307,32 @@ final class DiscoverCommand implements Callable<Integer> {
   }
 
   /** A recipe name from a model name: lower case, [a-z0-9._-], one dash for each run of others. */
+  /** The longest recipe name (and file name, with .yaml) a model name becomes. */
+  static final int MAX_SLUG = 100;
+
   static String slug(String model) {
     String s = model.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-");
     s = s.replaceAll("-{2,}", "-").replaceAll("^[-.]+|-+$", "");
+    if (s.length() > MAX_SLUG) {
+      // A file name has at most 255 bytes: a long model name is cut, and its hash keeps two
+      // long names that share a beginning apart (before, the write failed half-way, exit 1).
+      String hash =
+          String.format(
+              Locale.ROOT,
+              "%08x",
+              java.nio.ByteBuffer.wrap(
+                      sha256(model.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                  .getInt());
+      s = s.substring(0, MAX_SLUG - hash.length() - 1).replaceAll("[-.]+$", "") + "-" + hash;
+    }
     return s.isEmpty() ? "model" : s;
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
   }
 }
