@@ -292,20 +292,7 @@ class SpeedupIT {
   }
 
   private static JsonNode advise(String... extra) throws Exception {
-    java.util.List<String> args =
-        new java.util.ArrayList<>(
-            java.util.List.of(
-                "advise",
-                "--config",
-                config.toString(),
-                "--time",
-                end.toString(),
-                "--output",
-                "json"));
-    args.addAll(java.util.List.of(extra));
-    CliRunner.Result r = CliRunner.run(args.toArray(String[]::new));
-    assertThat(r.exit()).as(r.err()).isZero();
-    return JSON.readTree(r.out()).path("speedup");
+    return adviseRoot(extra).path("speedup");
   }
 
   private static void assertKnownSpeedUp(JsonNode speedup) {
@@ -439,13 +426,7 @@ class SpeedupIT {
 
   @Test
   void theWeeklyDigestSaysWhatSpeculationBoughtAtTheLoadItRanMost() throws Exception {
-    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
-    Digest d =
-        new DigestCollector(
-                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
-                Optional.empty(),
-                Clock.fixed(period.end().plus(Duration.ofHours(1)), ZoneOffset.UTC))
-            .collect(period, c.policies(), c.baselines(), List.of());
+    Digest d = week();
     RecipeWeek spec =
         d.recipes().stream().filter(r -> r.recipe().equals("spec")).findFirst().orElseThrow();
     RecipeWeek.Speedup s = spec.notes().speedup();
@@ -520,13 +501,7 @@ class SpeedupIT {
   void theDigestAndAdviseGiveOneSpeedUpForOneWindow() throws Exception {
     // Before, the digest measured the week in 6-minute steps and advise in 1-minute ones: one
     // pair read 1.42x in the mail and 1.54x in advise at the same load.
-    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
-    Digest d =
-        new DigestCollector(
-                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
-                Optional.empty(),
-                Clock.fixed(period.end().plus(Duration.ofHours(1)), ZoneOffset.UTC))
-            .collect(period, c.policies(), c.baselines(), List.of());
+    Digest d = week();
     RecipeWeek.Speedup week =
         d.recipes().stream()
             .filter(r -> r.recipe().equals("spec"))
@@ -612,6 +587,16 @@ class SpeedupIT {
                 .out());
     assertThat(half.path("covered").asText())
         .matches("(9h|8h5\\dm[0-9s]*) of data \\(asked for 1w\\)");
+  }
+
+  /** The digest of the history's week, collected an hour after it ended. */
+  private static Digest week() throws Exception {
+    SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+    return new DigestCollector(
+            new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+            Optional.empty(),
+            Clock.fixed(period.end().plus(Duration.ofHours(1)), ZoneOffset.UTC))
+        .collect(period, c.policies(), c.baselines(), List.of());
   }
 
   private static JsonNode adviseRoot(String... extra) throws Exception {

@@ -186,19 +186,9 @@ class SpeedupPageIT {
             .contains("eagle-plain")
             .containsPattern("no speculation: [0-9.]+ tokens/s");
         // Its 6-hour trend is its throughput, with a scale; the speculative one's acceptance.
-        assertThat(
-                browser
-                    .findElement(By.cssSelector("a[href='/recipes/eagle-plain']"))
-                    .findElement(By.xpath("ancestor::tr"))
-                    .findElement(By.cssSelector("svg.spark"))
-                    .getAttribute("aria-label"))
+        assertThat(sparkLabel(browser, "eagle-plain"))
             .startsWith("generation tokens/s over the last 6 hours, 0 to ");
-        assertThat(
-                browser
-                    .findElement(By.cssSelector("a[href='/recipes/eagle']"))
-                    .findElement(By.xpath("ancestor::tr"))
-                    .findElement(By.cssSelector("svg.spark"))
-                    .getAttribute("aria-label"))
+        assertThat(sparkLabel(browser, "eagle"))
             .isEqualTo("acceptance over the last 6 hours, 0 to 100%");
         browser.get("http://127.0.0.1:" + daemon.port() + "/recipes/eagle-plain");
         assertThat(browser.findElement(By.tagName("main")).getText())
@@ -223,5 +213,14 @@ class SpeedupPageIT {
     } finally {
       browser.quit();
     }
+  }
+
+  /** The aria-label of a recipe's sparkline on the fleet page. */
+  private static String sparkLabel(WebDriver browser, String recipe) {
+    return browser
+        .findElement(By.cssSelector("a[href='/recipes/" + recipe + "']"))
+        .findElement(By.xpath("ancestor::tr"))
+        .findElement(By.cssSelector("svg.spark"))
+        .getAttribute("aria-label");
   }
 }
