@@ -32,6 +32,9 @@ public final class StateHealth {
     void run() throws IOException;
   }
 
+  /** What the directory probe writes: more than a state file's usual write, a few disk blocks. */
+  static final int PROBE_BYTES = 64 * 1024;
+
   private final String location;
   private final String what;
   private final String back;
@@ -51,7 +54,19 @@ public final class StateHealth {
         () -> {
           Files.createDirectories(abs);
           Path probe = Files.createTempFile(abs, ".probe", ".tmp");
-          Files.delete(probe);
+          try (java.nio.channels.FileChannel out =
+              java.nio.channels.FileChannel.open(probe, java.nio.file.StandardOpenOption.WRITE)) {
+            // Data, forced to disk: an empty file needs only an inode, so on a full disk it is
+            // created while every real write fails, and the health flapped every second
+            // ("writable again", then not writable, 31 times in 30 s).
+            java.nio.ByteBuffer block = java.nio.ByteBuffer.allocate(PROBE_BYTES);
+            while (block.hasRemaining()) {
+              out.write(block);
+            }
+            out.force(true);
+          } finally {
+            Files.deleteIfExists(probe);
+          }
         };
   }
 

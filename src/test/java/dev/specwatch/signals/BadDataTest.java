@@ -85,4 +85,29 @@ class BadDataTest {
         .isEqualTo(RecipeState.OK);
     assertThat(snapshot(Map.of()).state()).isEqualTo(RecipeState.NO_DATA);
   }
+
+  @Test
+  void anSglangAcceptanceAboveOneNamesThePolicysK() {
+    Policy sglang =
+        Policy.builder("ds", Map.of("job", "sglang", "model_name", "d"), 2)
+            .engine(dev.specwatch.model.Engine.SGLANG)
+            .minDrafts(10)
+            .build();
+    Map<QueryKey, Map<Policy, List<Sample>>> results = new HashMap<>();
+    for (Map.Entry<Signal, Double> e :
+        Map.of(Signal.DRAFTS_IN_WINDOW, 1000.0, Signal.ACCEPTANCE_RATE, 1.5).entrySet()) {
+      IdentityHashMap<Policy, List<Sample>> m = new IdentityHashMap<>();
+      m.put(
+          sglang,
+          List.of(new Sample(Map.of("job", "sglang", "model_name", "d"), NOW, e.getValue())));
+      results.put(new QueryKey(e.getKey(), null), m);
+    }
+    RecipeSnapshot s = Snapshots.snapshot(sglang, results, null, null);
+    assertThat(s.state()).isEqualTo(RecipeState.ERROR);
+    assertThat(s.error())
+        .hasValueSatisfying(
+            e ->
+                assertThat(e)
+                    .startsWith("acceptance rate 1.500 above 1: num_speculative_tokens (2)"));
+  }
 }
