@@ -127,9 +127,12 @@ class GoldenFixturesIT {
                     MainTest.run("check", "--config", config.toString(), "--output", "json");
                 Map<String, JsonNode> r = recipes(run.out());
                 assertThat(r).hasSize(6);
-                // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second.
+                // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second. To
+                // 1 %: at 2 % the first poll could catch a window 98 % full, where the 2 % checks
+                // of the other engines' rates below read just outside.
                 assertThat(r.get("vllm-v1-dp2").path("signals").path("drafts_in_window").asDouble())
-                    .isCloseTo(6000, within(6000 * 0.02));
+                    .isCloseTo(6000, within(6000 * 0.01));
+                assertThat(r.values()).allSatisfy(x -> assertThat(x.has("window")).isFalse());
                 full.set(run);
               });
       MainTest.Result run = full.get();
