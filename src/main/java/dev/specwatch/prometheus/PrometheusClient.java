@@ -40,6 +40,12 @@ public final class PrometheusClient implements PrometheusApi {
   private static final int MAX_GET_URL_LENGTH = 2000;
 
   private final PrometheusSettings settings;
+
+  /** The answer size limit ({@link BodyLimit#effective}) and the parsers that keep to it. */
+  private final long limit;
+
+  private final com.fasterxml.jackson.core.JsonFactory parsers;
+
   private final OkHttpClient http;
   private final HttpUrl base;
   private final RetryPolicy<QueryResult> retryPolicy;
@@ -51,6 +57,8 @@ public final class PrometheusClient implements PrometheusApi {
 
   public PrometheusClient(PrometheusSettings settings) {
     this.settings = settings;
+    this.limit = BodyLimit.effective(settings.maxResponseBytes());
+    this.parsers = ResponseParser.limitedTo(limit);
     this.base = HttpUrl.get(settings.url());
     this.http = DatasourceHttp.client(settings);
     this.retryPolicy =
@@ -158,9 +166,8 @@ public final class PrometheusClient implements PrometheusApi {
     int status = response.code();
     ResponseBody body = response.body();
     String type = body == null || body.contentType() == null ? "" : body.contentType().toString();
-    long limit = BodyLimit.effective(settings.maxResponseBytes());
     if (body != null && body.contentLength() > limit) {
-      throw tooLarge(endpoint, status, body.contentLength(), limit);
+      throw tooLarge(endpoint, status, body.contentLength());
     }
     boolean json = type.contains("json") || (body != null && looksLikeJson(body.source()));
     if (json
@@ -168,14 +175,16 @@ public final class PrometheusClient implements PrometheusApi {
         && (status == 200 || status == 400 || status == 422 || status == 503)) {
       ResponseParser.Envelope envelope;
       // Parsed as it streams: the answer is never held whole, only what it parses into.
-      try (InputStream in = BodyLimit.limited(body.source().inputStream(), limit)) {
-        envelope = ResponseParser.parse(in);
-      } catch (BodyLimit.TooLarge e) {
-        throw tooLarge(endpoint, status, -1, limit);
+      try (InputStream in = body.source().inputStream()) {
+        envelope = ResponseParser.parse(parsers, in);
       } catch (ResponseParser.MalformedResponse
           | com.fasterxml.jackson.core.JsonProcessingException e) {
         // A transport failure mid-body (a timeout, a reset) is not caught here: it propagates as
         // one, to be retried and reported as the transport's.
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException
+            && String.valueOf(e.getMessage()).contains("getMaxDocumentLength")) {
+          throw tooLarge(endpoint, status, -1);
+        }
         throw new PrometheusException(
             PrometheusException.Kind.BAD_RESPONSE,
             status,
@@ -212,7 +221,7 @@ public final class PrometheusClient implements PrometheusApi {
               + "): "
               + ResponseParser.abbreviate(envelope.error()));
     }
-    byte[] bytes = readLimited(body, endpoint, status, limit);
+    byte[] bytes = readLimited(body, endpoint, status);
     String excerpt =
         ResponseParser.abbreviate(
             new String(
@@ -240,19 +249,19 @@ public final class PrometheusClient implements PrometheusApi {
             + (excerpt.isEmpty() ? "" : ": " + excerpt));
   }
 
-  private byte[] readLimited(ResponseBody body, String endpoint, int status, long limit)
+  private byte[] readLimited(ResponseBody body, String endpoint, int status)
       throws IOException, PrometheusException {
     if (body == null) {
       return new byte[0];
     }
     BufferedSource source = body.source();
     if (source.request(limit + 1)) {
-      throw tooLarge(endpoint, status, -1, limit);
+      throw tooLarge(endpoint, status, -1);
     }
     return source.readByteArray();
   }
 
-  private PrometheusException tooLarge(String endpoint, int status, long length, long limit) {
+  private PrometheusException tooLarge(String endpoint, int status, long length) {
     return new PrometheusException(
         PrometheusException.Kind.BAD_RESPONSE,
         status,

@@ -17,15 +17,28 @@ import java.util.Map;
  * envelope is a {@link PrometheusException.Kind#BAD_RESPONSE}.
  */
 final class ResponseParser {
-  private static final JsonFactory JSON = JsonFactory.builder().build();
 
   /** The envelope's outcome: a result, or Prometheus' own error. */
   record Envelope(QueryResult result, String errorType, String error) {}
 
   private ResponseParser() {}
 
-  static Envelope parse(InputStream body) throws IOException {
-    try (JsonParser p = JSON.createParser(body)) {
+  /**
+   * A parser factory that stops at {@code maxBytes} of the answer: Jackson's own document length
+   * constraint, so the answer is parsed as it streams and never held whole, and one too long fails
+   * with {@link com.fasterxml.jackson.core.exc.StreamConstraintsException} once past the limit.
+   */
+  static JsonFactory limitedTo(long maxBytes) {
+    return JsonFactory.builder()
+        .streamReadConstraints(
+            com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                .maxDocumentLength(maxBytes)
+                .build())
+        .build();
+  }
+
+  static Envelope parse(JsonFactory json, InputStream body) throws IOException {
+    try (JsonParser p = json.createParser(body)) {
       expect(p.nextToken() == JsonToken.START_OBJECT, "expected a JSON object");
       String status = null;
       String errorType = null;
