@@ -61,7 +61,25 @@ public final class LoadSchedule {
    * @param expectedSpeedup the hours-weighted mean of S_k
    * @param measuredSpeedup the hours-weighted mean of the speed-up measured at the current k
    */
-  public record Overall(int k, double expectedSpeedup, double measuredSpeedup, double hours) {}
+  public record Overall(int k, double expectedSpeedup, double measuredSpeedup, double hours) {
+    /**
+     * What the advice stands on, in the words of the recipe page and the digest: "the speed-up
+     * measured by load over the week: expected 1.44× at k=2, measured 1.41× at k=3, averaged over
+     * 24.0 hours".
+     */
+    public String basis(String over, int currentK) {
+      return String.format(
+          java.util.Locale.ROOT,
+          "the speed-up measured by load over %s: expected %.2f× at k=%d, measured %.2f× at k=%d,"
+              + " averaged over %.1f hours",
+          over,
+          expectedSpeedup,
+          k,
+          measuredSpeedup,
+          currentK,
+          hours);
+    }
+  }
 
   /** {@link Overall}, or null when no bucket has both a speed-up and acceptance by position. */
   public static Overall overall(

@@ -66,6 +66,23 @@ public final class SpeedupByLoad {
     public String headline() {
       return SpeedupByLoad.headline(speedup, runningMin, runningMax);
     }
+
+    /** {@link SpeedupByLoad#mostRunLine} of this bucket. */
+    public String mostRunLine() {
+      return SpeedupByLoad.mostRunLine(speedup, low, high, runningMin, runningMax);
+    }
+  }
+
+  /**
+   * "1.19× per request at 4–7 running requests (95 % 1.17–1.21), the load it ran most": the
+   * headline of {@link Result#mostRun} in the words of the recipe page, {@code advise} and the
+   * digest.
+   */
+  public static String mostRunLine(
+      double speedup, double low, double high, int runningMin, int runningMax) {
+    return headline(speedup, runningMin, runningMax)
+        + String.format(
+            java.util.Locale.ROOT, " (95 %% %.2f–%.2f), the load it ran most", low, high);
   }
 
   /** "1.19× per request at 4–7 running requests" (or "at 1 running request"). */

@@ -313,12 +313,7 @@ record SpeedupReport(
     }
     SpeedupByLoad.Bucket most = result.mostRun();
     if (most != null) {
-      out.printf(
-          Locale.ROOT,
-          "%s (95 %% %.2f–%.2f), the load it ran most%n",
-          most.headline(),
-          most.low(),
-          most.high());
+      out.println(most.mostRunLine());
     }
     out.println(
         result.paysUpToRunning() == null

@@ -4,7 +4,6 @@ import dev.specwatch.advisor.Advisor;
 import dev.specwatch.advisor.LoadSchedule;
 import dev.specwatch.model.Policy;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The digest's advice for one recipe's week: with a measured speed-up, the one k for the week's
@@ -26,15 +25,7 @@ record DigestAdvice(Integer k, Double gain, String basis) {
       return new DigestAdvice(
           o.k(),
           o.expectedSpeedup() / o.measuredSpeedup() - 1,
-          String.format(
-              Locale.ROOT,
-              "the speed-up measured by load over the week: expected %.2f× at k=%d, measured"
-                  + " %.2f× at k=%d, averaged over %.1f hours",
-              o.expectedSpeedup(),
-              o.k(),
-              o.measuredSpeedup(),
-              p.numSpeculativeTokens(),
-              o.hours()));
+          o.basis("the week", p.numSpeculativeTokens()));
     }
     Advisor.Advice advice =
         Advisor.advise(positions, p.numSpeculativeTokens(), Advisor.DEFAULT_DRAFT_COST, drafts);

@@ -3,6 +3,7 @@ package dev.specwatch.digest;
 import com.github.mustachejava.DefaultMustacheFactory;
 import com.github.mustachejava.Mustache;
 import com.github.mustachejava.MustacheFactory;
+import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Durations;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -302,9 +303,8 @@ public final class DigestRenderer {
     if (s.speedup() == null) {
       return s.note();
     }
-    return s.headline()
-        + String.format(Locale.ROOT, " (95 %% %.2f–%.2f)", s.low(), s.high())
-        + ", the load it ran most, against "
+    return SpeedupByLoad.mostRunLine(s.speedup(), s.low(), s.high(), s.runningMin(), s.runningMax())
+        + ", against "
         + s.baseline()
         + "; "
         + (s.paysUpToRunning() == null

@@ -87,16 +87,8 @@ final class RecipeHistoryCache {
           return Optional.of(
               new RecipeHistory.Advice(
                   o.k(),
-                  String.format(
-                      java.util.Locale.ROOT,
-                      "the speed-up measured by load over the last 24 hours: expected %.2f× at"
-                          + " k=%d, measured %.2f× at k=%d, averaged over %.1f hours"
-                          + " (specwatch advise gives it by load)",
-                      o.expectedSpeedup(),
-                      o.k(),
-                      o.measuredSpeedup(),
-                      p.numSpeculativeTokens(),
-                      o.hours()),
+                  o.basis("the last 24 hours", p.numSpeculativeTokens())
+                      + " (specwatch advise gives it by load)",
                   null));
         }
       } catch (PrometheusException | RuntimeException ex) {
@@ -168,13 +160,6 @@ final class RecipeHistoryCache {
             + " steps",
         buckets,
         r.paysUpToRunning(),
-        most == null
-            ? null
-            : most.headline()
-                + String.format(
-                    java.util.Locale.ROOT,
-                    " (95 %% %.2f–%.2f), the load it ran most",
-                    most.low(),
-                    most.high()));
+        most == null ? null : most.mostRunLine());
   }
 }
