@@ -130,6 +130,22 @@ final class NotifierReader {
             });
         out = url.map(u -> new NotifierConfig.Webhook(name, u, secret, headers));
       }
+      case "pagerduty" -> {
+        Optional<Secret> key = n.secret("routing_key").map(Secret::of);
+        if (key.isEmpty() && !Converters.hasAny(n, "routing_key")) {
+          n.error(
+              "routing_key",
+              "is required: the integration key of the service's Events API v2 integration (or"
+                  + " routing_key_file)");
+        }
+        Optional<URI> url = Converters.url(n, "url", false);
+        Optional<Duration> repeat = n.optionalDuration("repeat_interval");
+        out =
+            key.map(
+                k ->
+                    new NotifierConfig.PagerDuty(
+                        name, k, url.orElse(NotifierConfig.PagerDuty.EVENTS_URL), repeat));
+      }
       case "alertmanager" -> {
         Optional<URI> url = Converters.url(n, "url", true);
         if (!n.has("url")) {
@@ -140,7 +156,9 @@ final class NotifierReader {
       default -> {
         if (!type.isEmpty()) {
           String hint =
-              MapReader.closest(type, Set.of("slack", "log", "webhook", "alertmanager", "grafana"))
+              MapReader.closest(
+                      type,
+                      Set.of("slack", "log", "webhook", "alertmanager", "grafana", "pagerduty"))
                   .map(h -> " (did you mean '" + h + "'?)")
                   .orElse("");
           n.error(
@@ -149,7 +167,7 @@ final class NotifierReader {
                   + type
                   + "'"
                   + hint
-                  + "; one of slack, log, webhook, alertmanager, grafana");
+                  + "; one of slack, log, webhook, alertmanager, grafana, pagerduty");
         }
         n.finish();
         return Optional.empty();

@@ -115,6 +115,24 @@ public sealed interface NotifierConfig {
     }
   }
 
+  /**
+   * PagerDuty's Events API v2: a trigger when an alert fires, a resolve with the same dedup key.
+   *
+   * @param routingKey the integration key of an Events API v2 integration of the service
+   * @param url the events endpoint (default {@link #EVENTS_URL}; a proxy or a test stand-in)
+   * @param repeatInterval while firing, a trigger again with the same dedup key (PagerDuty folds it
+   *     into the open alert, or opens one again after an auto-resolve); empty: never
+   */
+  record PagerDuty(String name, Secret routingKey, URI url, Optional<Duration> repeatInterval)
+      implements NotifierConfig {
+    public static final URI EVENTS_URL = URI.create("https://events.pagerduty.com/v2/enqueue");
+
+    @Override
+    public String type() {
+      return "pagerduty";
+    }
+  }
+
   /** Alerts pushed to Alertmanager's v2 API. */
   record Alertmanager(String name, URI url) implements NotifierConfig {
     @Override

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,8 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything between the alert engine and the receivers: the durable outbox and its delivery
- * worker, Slack threads, repeats while firing, and Alertmanager re-sends. The engine's transitions
- * enter through {@link #sink()}; {@link #afterCycle} runs after every evaluation.
+ * workers, repeats while firing and re-sends, each asked of the notifiers ({@link
+ * Notifier#repeatDue}, {@link Notifier#resendFiring}, {@link Notifier#interactions}): no notifier
+ * is special here, so a new one needs no change to this class. The engine's transitions enter
+ * through {@link #sink()}; {@link #afterCycle} runs after every evaluation.
  */
 public final class NotificationService implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(NotificationService.class);
@@ -38,7 +39,6 @@ public final class NotificationService implements AutoCloseable {
   private final Outbox outbox;
   private final Map<String, Notifier> notifiers;
   private final List<DeliveryWorker> workers;
-  private final SlackThreadStore threads;
   private final KeyedStore<Transition> firing;
   private final NotificationStores stores;
   private final Clock clock;
@@ -62,21 +62,21 @@ public final class NotificationService implements AutoCloseable {
   }
 
   /**
-   * @param silencer what Slack's silence buttons call (the daemon's silences); null: no buttons
+   * @param silencer what a receiver's actions call (Slack's silence buttons); null: no actions
    */
   public NotificationService(
       SpecwatchConfig config,
       NotificationStores stores,
       Clock clock,
       DeliveryListener listener,
-      SlackActions.Silencer silencer) {
+      Silencer silencer) {
     this.stores = stores;
     this.outbox = stores.outbox();
-    this.threads = stores.threads();
     this.firing = stores.firing();
     this.clock = clock;
     this.notifiers =
-        Notifiers.create(config, threads, stores.slackGroups(), stores.channelPace(), clock);
+        Notifiers.create(
+            config, stores.threads(), stores.slackGroups(), stores.channelPace(), clock);
     List<DeliveryWorker> perNotifier = new ArrayList<>();
     for (Notifier n : notifiers.values()) {
       perNotifier.add(
@@ -91,18 +91,16 @@ public final class NotificationService implements AutoCloseable {
               "specwatch-outbox-" + n.name()));
     }
     this.workers = List.copyOf(perNotifier);
-    this.silencer = silencer;
-    List<SlackActions> socketModes = new ArrayList<>();
+    List<Interactions> running = new ArrayList<>();
+    Interactions.Context context = new Interactions.Context(firing, silencer);
     for (Notifier n : notifiers.values()) {
-      if (n instanceof SlackNotifier slack) {
-        slack.actions(firing, silencer).ifPresent(socketModes::add);
-      }
+      n.interactions(context).ifPresent(running::add);
     }
-    this.actions = List.copyOf(socketModes);
+    this.actions = List.copyOf(running);
   }
 
-  private final List<SlackActions> actions;
-  private final SlackActions.Silencer silencer;
+  /** What the notifiers run beside their deliveries (Slack's Socket Mode). */
+  private final List<Interactions> actions;
 
   public Map<String, Notifier> notifiers() {
     return notifiers;
@@ -135,33 +133,9 @@ public final class NotificationService implements AutoCloseable {
         firing.put(t.alertId(), t);
       } else {
         firing.remove(t.alertId());
-        endSilenceUntilResolved(t.alertId());
       }
+      actions.forEach(a -> a.transitioned(t));
     };
-  }
-
-  /** A silence pressed "until resolved" in Slack ends with the alert (docs/NOTIFICATIONS.md). */
-  private void endSilenceUntilResolved(String alertId) {
-    if (silencer == null) {
-      return;
-    }
-    threads
-        .get(alertId)
-        .map(SlackThreadStore.SlackThread::silence)
-        .ifPresent(
-            id -> {
-              try {
-                silencer.expireSilence(id);
-                logger.info("{} resolved: its silence {} (until resolved) expired", alertId, id);
-              } catch (IOException e) {
-                // It still ends by itself, at most a week after it was pressed.
-                logger.warn(
-                    "{} resolved, but its silence {} could not be expired: {}",
-                    alertId,
-                    id,
-                    e.getMessage());
-              }
-            });
   }
 
   /**
@@ -205,34 +179,23 @@ public final class NotificationService implements AutoCloseable {
       return;
     }
     for (Notifier n : notifiers.values()) {
-      Optional<Duration> interval = n.repeatInterval();
-      if (interval.isPresent()) {
-        for (Transition t : stillFiring) {
-          threads
-              .get(t.alertId())
-              .ifPresent(
-                  th -> {
-                    Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
-                    // One reminder queued at a time: while Slack is down the reminder waits in
-                    // the outbox and the thread's last post stays old, which would otherwise
-                    // queue another reminder at every evaluation.
-                    // Acknowledged from Slack: no reminders (docs/NOTIFICATIONS.md).
-                    if (th.acknowledged() == null
-                        && !queuedRepeats.contains(repeat.stream())
-                        && Duration.between(th.lastPostAt(), now).compareTo(interval.get()) >= 0) {
-                      repeats.add(
-                          new Intent(
-                              repeat.id() + "-" + now.toEpochMilli(),
-                              repeat.notifier(),
-                              repeat.kind(),
-                              t,
-                              0,
-                              now,
-                              now,
-                              null,
-                              null));
-                    }
-                  });
+      for (Transition t : stillFiring) {
+        Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
+        // One reminder queued at a time: while the receiver is down the reminder waits in the
+        // outbox and its last post stays old, which would otherwise queue another reminder at
+        // every evaluation.
+        if (!queuedRepeats.contains(repeat.stream()) && n.repeatDue(t, now)) {
+          repeats.add(
+              new Intent(
+                  repeat.id() + "-" + now.toEpochMilli(),
+                  repeat.notifier(),
+                  repeat.kind(),
+                  t,
+                  0,
+                  now,
+                  now,
+                  null,
+                  null));
         }
       }
       if (!stillFiring.isEmpty()) {
@@ -329,7 +292,7 @@ public final class NotificationService implements AutoCloseable {
       stores.health().failed(e);
     }
     workers.forEach(DeliveryWorker::start);
-    actions.forEach(SlackActions::start);
+    actions.forEach(Interactions::start);
   }
 
   /**
@@ -339,7 +302,7 @@ public final class NotificationService implements AutoCloseable {
    */
   public void stop(Duration bound) {
     stopped = true;
-    actions.forEach(SlackActions::close);
+    actions.forEach(Interactions::close);
     long deadline = System.nanoTime() + bound.toNanos();
     resends.shutdown();
     workers.forEach(w -> w.stop(Duration.ZERO));

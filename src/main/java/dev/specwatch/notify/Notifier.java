@@ -10,8 +10,7 @@ import java.util.Optional;
  * Sends notifications to one receiver. Implementations are thread-safe and never throw for a
  * receiver's failure: they return a {@link DeliveryResult}. Messages never contain secrets.
  */
-public sealed interface Notifier
-    permits SlackNotifier, LogNotifier, WebhookNotifier, AlertmanagerNotifier, GrafanaNotifier {
+public interface Notifier {
   /** The notifier's name from the config (default: its type). */
   String name();
 
@@ -29,6 +28,23 @@ public sealed interface Notifier
 
   /** How often to repeat while an alert keeps firing; empty: this notifier never repeats. */
   default Optional<Duration> repeatInterval() {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether {@code firing}, still firing, is due a reminder from this notifier at {@code now}: the
+   * notifier keeps what it last sent (Slack: the message's thread), so it alone can tell. The
+   * service queues one {@link Intent.Kind#REPEAT} at a time per alert and notifier.
+   */
+  default boolean repeatDue(Transition firing, Instant now) {
+    return false;
+  }
+
+  /**
+   * What this notifier runs beside its deliveries (Slack's Socket Mode for its buttons), given what
+   * the daemon offers; empty for most. Started and closed with the notification service.
+   */
+  default Optional<Interactions> interactions(Interactions.Context context) {
     return Optional.empty();
   }
 

@@ -31,12 +31,24 @@ public final class Notifiers {
       ChannelPace pace,
       Clock clock) {
     Map<String, Notifier> out = new LinkedHashMap<>();
+    String legacyOwner =
+        config.notifiers().stream()
+            .filter(n -> n instanceof NotifierConfig.Slack s && s.token().isPresent())
+            .map(NotifierConfig::name)
+            .findFirst()
+            .orElse("");
     for (NotifierConfig n : config.notifiers()) {
-      out.put(n.name(), create(n, config, threads, groups, pace, clock));
+      out.put(
+          n.name(),
+          create(
+              n, config, threads.of(n.name(), n.name().equals(legacyOwner)), groups, pace, clock));
     }
     return out;
   }
 
+  /**
+   * @param threads the Slack messages of this notifier alone
+   */
   static Notifier create(
       NotifierConfig n,
       SpecwatchConfig config,
@@ -57,7 +69,7 @@ public final class Notifiers {
       return new LogNotifier(log.name());
     }
     if (n instanceof NotifierConfig.Webhook webhook) {
-      return new WebhookNotifier(webhook, config.grafanaUrl());
+      return new WebhookNotifier(webhook, config.grafanaUrl(), clock);
     }
     if (n instanceof NotifierConfig.Alertmanager am) {
       return new AlertmanagerNotifier(
@@ -65,6 +77,9 @@ public final class Notifiers {
     }
     if (n instanceof NotifierConfig.Grafana grafana) {
       return new GrafanaNotifier(grafana);
+    }
+    if (n instanceof NotifierConfig.PagerDuty pagerDuty) {
+      return new PagerDutyNotifier(pagerDuty, config.server().externalUrl(), clock);
     }
     throw new IllegalArgumentException("notifier type not wired: " + n.type());
   }

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * acknowledges). Each envelope is acknowledged to Slack first, then the message is updated to show
  * what was done. Off unless {@code app_token} is set.
  */
-public final class SlackActions implements AutoCloseable {
+public final class SlackActions implements Interactions {
   private static final Logger logger = LoggerFactory.getLogger(SlackActions.class);
 
   static final String BLOCK = "specwatch_actions";
@@ -49,15 +49,6 @@ public final class SlackActions implements AutoCloseable {
   static final String SILENCE_1H = "specwatch_silence_1h";
   static final String SILENCE_4H = "specwatch_silence_4h";
   static final String SILENCE_RESOLVED = "specwatch_silence_resolved";
-
-  /** The daemon's silences, as the web UI adds and expires them ({@code Daemon}). */
-  public interface Silencer {
-    Silence addSilence(
-        String recipe, Optional<String> rule, Duration duration, String comment, String author)
-        throws IOException;
-
-    boolean expireSilence(String id) throws IOException;
-  }
 
   /** The longest a "until resolved" silence lasts when the alert never resolves. */
   static final Duration UNTIL_RESOLVED_AT_MOST = Duration.ofDays(7);
@@ -111,7 +102,8 @@ public final class SlackActions implements AutoCloseable {
   }
 
   /** Opens the Socket Mode connection; a failure is logged and the buttons do nothing. */
-  void start() {
+  @Override
+  public void start() {
     try {
       client =
           slack.socketMode(
@@ -237,6 +229,29 @@ public final class SlackActions implements AutoCloseable {
 
   private static String string(JsonObject o, String key) {
     return o == null || !o.has(key) || o.get(key).isJsonNull() ? null : o.get(key).getAsString();
+  }
+
+  /** A silence pressed "until resolved" ends with its alert (docs/NOTIFICATIONS.md). */
+  @Override
+  public void transitioned(Transition t) {
+    if (t.kind() == Transition.Kind.FIRING) {
+      return;
+    }
+    Optional<String> id = threads.get(t.alertId()).map(SlackThreadStore.SlackThread::silence);
+    if (id.isEmpty()) {
+      return;
+    }
+    try {
+      silencer.expireSilence(id.get());
+      logger.info("{} resolved: its silence {} (until resolved) expired", t.alertId(), id.get());
+    } catch (IOException e) {
+      // It still ends by itself, at most a week after it was pressed.
+      logger.warn(
+          "{} resolved, but its silence {} could not be expired: {}",
+          t.alertId(),
+          id.get(),
+          e.getMessage());
+    }
   }
 
   @Override

@@ -103,17 +103,35 @@ public final class SlackNotifier implements Notifier {
   }
 
   /** Socket Mode for this notifier's buttons; empty without an app token. */
-  Optional<SlackActions> actions(KeyedStore<Transition> firing, SlackActions.Silencer silencer) {
-    if (config.appToken().isEmpty() || silencer == null) {
+  @Override
+  public Optional<Interactions> interactions(Interactions.Context context) {
+    if (config.appToken().isEmpty() || context.silencer() == null) {
       return Optional.empty();
     }
-    return Optional.of(new SlackActions(config, slack, threads, firing, urls, silencer, clock));
+    return Optional.of(
+        new SlackActions(
+            config, slack, threads, context.firing(), urls, context.silencer(), clock));
   }
 
   /** Bot-token mode repeats as thread replies; a webhook cannot reply in a thread. */
   @Override
   public Optional<Duration> repeatInterval() {
     return config.token().isPresent() ? Optional.of(config.repeatInterval()) : Optional.empty();
+  }
+
+  /**
+   * Due when the alert's thread's last post is a repeat interval old and nobody acknowledged it
+   * from Slack (docs/NOTIFICATIONS.md); an alert without a thread here has nothing to reply to.
+   */
+  @Override
+  public boolean repeatDue(Transition firing, Instant now) {
+    return repeatInterval()
+        .flatMap(every -> threads.get(firing.alertId()).map(th -> due(th, every, now)))
+        .orElse(false);
+  }
+
+  private static boolean due(SlackThreadStore.SlackThread th, Duration every, Instant now) {
+    return th.acknowledged() == null && !th.lastPostAt().plus(every).isAfter(now);
   }
 
   /**

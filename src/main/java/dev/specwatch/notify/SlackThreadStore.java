@@ -12,6 +12,11 @@ import java.util.Optional;
 /**
  * The Slack message of each firing alert, {@code (channel, ts)}, in {@code
  * <state.dir>/slack-messages.json}, so a resolve after a restart updates the original message.
+ *
+ * <p>Each Slack notifier sees only its own messages ({@link #of}): keys are {@code
+ * <notifier>|<alert id>}, so two notifiers (two channels, two workspaces) never edit or reply to
+ * each other's messages. Files written before keys had a notifier hold the alert id alone; the
+ * first Slack notifier with a bot token reads those too, and replaces each on its next write.
  */
 public final class SlackThreadStore {
   /**
@@ -64,41 +69,81 @@ public final class SlackThreadStore {
 
   private final KeyedStore<SlackThread> store;
 
+  /** {@code <notifier>|}, or empty: every key as stored (state import, tests). */
+  private final String scope;
+
+  /** Whether keys of before the notifier scope (the alert id alone) are this notifier's. */
+  private final boolean legacy;
+
   /** A store of its own (commands and tests); the daemon shares one per state directory. */
   public SlackThreadStore(Path stateDir) throws IOException {
     this(stateDir, new StateHealth(stateDir), Clock.systemUTC());
   }
 
   public SlackThreadStore(Path stateDir, StateHealth health, Clock clock) throws IOException {
-    this.store =
+    this(
         new JsonMapStore<>(
             stateDir.resolve("slack-messages.json"),
             SlackThread.class,
             health,
             clock,
             "the Slack messages of alerts firing now are forgotten: their repeats stop and their"
-                + " resolves are posted as new messages instead of updating the red ones");
+                + " resolves are posted as new messages instead of updating the red ones"));
   }
 
   /** Threads kept elsewhere (the shared database). */
   public SlackThreadStore(KeyedStore<SlackThread> store) {
+    this(store, "", false);
+  }
+
+  private SlackThreadStore(KeyedStore<SlackThread> store, String scope, boolean legacy) {
     this.store = store;
+    this.scope = scope;
+    this.legacy = legacy;
+  }
+
+  /**
+   * The messages of one notifier.
+   *
+   * @param legacyOwner whether this notifier also owns keys written before the notifier scope
+   */
+  public SlackThreadStore of(String notifier, boolean legacyOwner) {
+    return new SlackThreadStore(store, notifier + "|", legacyOwner);
   }
 
   public Optional<SlackThread> get(String alertId) {
-    return store.get(alertId);
+    Optional<SlackThread> mine = store.get(scope + alertId);
+    return mine.isEmpty() && legacy ? store.get(alertId) : mine;
   }
 
+  /** This notifier's messages by alert id (every key as stored, unscoped). */
   public Map<String, SlackThread> all() {
-    return store.all();
+    if (scope.isEmpty()) {
+      return store.all();
+    }
+    Map<String, SlackThread> out = new java.util.TreeMap<>();
+    for (Map.Entry<String, SlackThread> e : store.all().entrySet()) {
+      if (e.getKey().startsWith(scope)) {
+        out.put(e.getKey().substring(scope.length()), e.getValue());
+      } else if (legacy && e.getKey().indexOf('|') < 0) {
+        out.putIfAbsent(e.getKey(), e.getValue());
+      }
+    }
+    return out;
   }
 
   public void put(String alertId, SlackThread thread) {
-    store.put(alertId, thread);
+    store.put(scope + alertId, thread);
+    if (legacy) {
+      store.remove(alertId);
+    }
   }
 
   public void remove(String alertId) {
-    store.remove(alertId);
+    store.remove(scope + alertId);
+    if (legacy) {
+      store.remove(alertId);
+    }
   }
 
   /** Writes what a failed save left in memory; returns whether the file is up to date. */

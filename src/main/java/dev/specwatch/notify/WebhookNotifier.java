@@ -7,6 +7,7 @@ import dev.specwatch.model.NotifierConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.time.Clock;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -19,20 +20,36 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 
 /**
- * POSTs one JSON document per notification (schema in docs/NOTIFICATIONS.md). With a secret, the
- * header {@code X-Specwatch-Signature: sha256=<hex>} carries HMAC-SHA256 of the exact body, so the
- * receiver can verify the sender.
+ * POSTs one JSON document per notification (schema in docs/NOTIFICATIONS.md). Every request names
+ * its delivery ({@code X-Specwatch-Delivery}, the same on every retry of one notification) and the
+ * time it was sent ({@code X-Specwatch-Timestamp}, Unix seconds). With a secret, {@code
+ * X-Specwatch-Signature-V2: sha256=<hex>} is HMAC-SHA256 of {@code <timestamp>.<delivery>.<body>},
+ * so a receiver that checks the timestamp (5 minutes, as Slack and Stripe) and remembers delivery
+ * ids refuses a captured request replayed. {@code X-Specwatch-Signature} (the body alone, which a
+ * replay passes) is still sent for receivers written before; docs/NOTIFICATIONS.md says how to
+ * move.
  */
 public final class WebhookNotifier implements Notifier {
+  /** HMAC of the body alone: replayable, kept for receivers written before the V2 signature. */
   public static final String SIGNATURE_HEADER = "X-Specwatch-Signature";
+
+  public static final String SIGNATURE_V2_HEADER = "X-Specwatch-Signature-V2";
+  public static final String TIMESTAMP_HEADER = "X-Specwatch-Timestamp";
+  public static final String DELIVERY_HEADER = "X-Specwatch-Delivery";
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   private final NotifierConfig.Webhook config;
   private final Optional<URI> grafana;
+  private final Clock clock;
 
   public WebhookNotifier(NotifierConfig.Webhook config, Optional<URI> grafana) {
+    this(config, grafana, Clock.systemUTC());
+  }
+
+  public WebhookNotifier(NotifierConfig.Webhook config, Optional<URI> grafana, Clock clock) {
     this.config = config;
     this.grafana = grafana;
+    this.clock = clock;
   }
 
   @Override
@@ -48,16 +65,25 @@ public final class WebhookNotifier implements Notifier {
     } catch (JsonProcessingException e) {
       return new DeliveryResult.Permanent("cannot encode: " + e.getOriginalMessage());
     }
+    String timestamp = Long.toString(clock.instant().getEpochSecond());
     Request.Builder request =
         new Request.Builder()
             .url(config.url().toString())
             .post(RequestBody.create(body, JSON))
             .header("User-Agent", "specwatch")
-            .header("X-Specwatch-Event", intent.kind().name().toLowerCase(Locale.ROOT));
+            .header("X-Specwatch-Event", intent.kind().name().toLowerCase(Locale.ROOT))
+            .header(DELIVERY_HEADER, intent.id())
+            .header(TIMESTAMP_HEADER, timestamp);
     config.headers().forEach(request::header);
     config
         .secret()
-        .ifPresent(s -> request.header(SIGNATURE_HEADER, "sha256=" + hmacSha256(s.reveal(), body)));
+        .ifPresent(
+            s -> {
+              request.header(
+                  SIGNATURE_V2_HEADER,
+                  "sha256=" + hmacSha256(s.reveal(), signed(timestamp, intent.id(), body)));
+              request.header(SIGNATURE_HEADER, "sha256=" + hmacSha256(s.reveal(), body));
+            });
     return HttpDelivery.execute(request.build(), "webhook " + HttpDelivery.endpoint(config.url()));
   }
 
@@ -84,6 +110,14 @@ public final class WebhookNotifier implements Notifier {
     doc.put("position_acceptance", t.positionAcceptance());
     doc.put("dashboard_url", Links.dashboard(grafana, t).orElse(null));
     return doc;
+  }
+
+  /** What the V2 signature covers: {@code <timestamp>.<delivery>.<body>}. */
+  static byte[] signed(String timestamp, String delivery, byte[] body) {
+    byte[] head = (timestamp + "." + delivery + ".").getBytes(StandardCharsets.UTF_8);
+    byte[] out = java.util.Arrays.copyOf(head, head.length + body.length);
+    System.arraycopy(body, 0, out, head.length, body.length);
+    return out;
   }
 
   public static String hmacSha256(String secret, byte[] body) {

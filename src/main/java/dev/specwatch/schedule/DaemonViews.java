@@ -6,7 +6,7 @@ import dev.specwatch.alerting.Transition;
 import dev.specwatch.backend.StateBackend;
 import dev.specwatch.ha.ClusterView;
 import dev.specwatch.model.Policy;
-import dev.specwatch.notify.SlackActions;
+import dev.specwatch.notify.Silencer;
 import dev.specwatch.server.RecipeHistory;
 import dev.specwatch.server.SpecwatchMetrics;
 import dev.specwatch.server.StatusServer;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * wiring, its state backend and its own metrics, read from memory or the backend, never waiting on
  * an evaluation. The daemon builds one at start; a reload changes the wiring it reads.
  */
-final class DaemonViews implements StatusServer.Source, SlackActions.Silencer {
+final class DaemonViews implements StatusServer.Source, Silencer {
   private final Supplier<Daemon.Wiring> wiring;
   private final Supplier<List<String>> reload;
   private final StateBackend state;

@@ -33,6 +33,11 @@ final class ChaosRun implements AutoCloseable {
   static final Duration RECOVERY = Duration.ofSeconds(40);
   static final String TOKEN = "xoxb-chaos-planted-31337";
 
+  /** The second Slack notifier's token and channel, in the two-notifier scenario. */
+  static final String TOKEN_B = "xoxb-chaos-b-planted-4242";
+
+  static final String CHANNEL_B = "#team-b";
+
   final Path dir;
   final Fleet fleet;
   final FakeSlackApi slack;
@@ -47,8 +52,12 @@ final class ChaosRun implements AutoCloseable {
   private final List<String[]> webhookEvents = Collections.synchronizedList(new ArrayList<>());
   private volatile DaemonProcess daemon;
 
-  private ChaosRun(Path dir, boolean asNobody) throws Exception {
+  /** The Slack channels the scenario posts to, each expecting one firing and one resolve. */
+  final List<String> channels;
+
+  private ChaosRun(Path dir, boolean asNobody, boolean twoSlack) throws Exception {
     this.dir = dir;
+    this.channels = twoSlack ? List.of("#mtp", CHANNEL_B) : List.of("#mtp");
     this.asNobody = asNobody;
     this.slack = new FakeSlackApi();
     this.webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -71,12 +80,16 @@ final class ChaosRun implements AutoCloseable {
     this.fleet = Fleet.start("/dev/specwatch/testing/chaos.yaml");
     DaemonProcess.policy(
         dir.resolve("alerts"), "chaos", "it/chaos", "for: 2s\nkeep_firing_for: 2s\n");
-    this.config =
+    DaemonProcess.Config c =
         DaemonProcess.Config.of(fleet.prometheus().baseUri())
             .evaluation("1s", "10s")
             // A lone alert waits its group_wait, then goes alone: the grouping path in every fault.
-            .slack(TOKEN, slack.apiUrl(), "grouping: {group_wait: 2s}")
-            .webhook("http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
+            .slack(TOKEN, slack.apiUrl(), "grouping: {group_wait: 2s}");
+    if (twoSlack) {
+      c.slack("team-b", CHANNEL_B, TOKEN_B, slack.apiUrl(), "grouping: {group_wait: 0s}");
+    }
+    this.config =
+        c.webhook("http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
             .write(dir.resolve("specwatch.yaml"));
     this.log = dir.resolve("specwatch.log");
     if (asNobody) {
@@ -97,7 +110,14 @@ final class ChaosRun implements AutoCloseable {
 
   /** Starts the fleet, the stand-ins and the daemon; returns once the daemon is ready. */
   static ChaosRun start(Path dir, boolean asNobody) throws Exception {
-    ChaosRun run = new ChaosRun(dir, asNobody);
+    return start(dir, asNobody, false);
+  }
+
+  /**
+   * @param twoSlack a second Slack notifier (its own name, token and channel) beside the first
+   */
+  static ChaosRun start(Path dir, boolean asNobody, boolean twoSlack) throws Exception {
+    ChaosRun run = new ChaosRun(dir, asNobody, twoSlack);
     run.startDaemon();
     run.awaitReady();
     return run;
@@ -211,27 +231,21 @@ final class ChaosRun implements AutoCloseable {
   Figures finish(String fault, String note) throws Exception {
     long deadline = fleet.startedAt().plus(RECOVERY).plusSeconds(45).toEpochMilli();
     while (System.currentTimeMillis() < deadline
-        && !(slack.accepted().stream().anyMatch(ChaosRun::resolve)
+        && !(channels.stream().allMatch(ch -> count(slack.accepted(), ch, ChaosRun::resolve) > 0)
             && webhookCount("resolved") > 0)) {
       Thread.sleep(200);
     }
     Thread.sleep(3000); // anything sent twice would arrive by now
     List<FakeSlackApi.Call> accepted = slack.accepted();
-    long fires = accepted.stream().filter(ChaosRun::firing).count();
-    long resolves = accepted.stream().filter(ChaosRun::resolve).count();
-    long hookFires = webhookCount("firing");
-    long hookResolves = webhookCount("resolved");
-    int lost =
-        (fires == 0 ? 1 : 0)
-            + (resolves == 0 ? 1 : 0)
-            + (hookFires == 0 ? 1 : 0)
-            + (hookResolves == 0 ? 1 : 0);
-    int duplicated =
-        (int)
-            (Math.max(0, fires - 1)
-                + Math.max(0, resolves - 1)
-                + Math.max(0, hookFires - 1)
-                + Math.max(0, hookResolves - 1));
+    List<Long> counts = new ArrayList<>();
+    for (String ch : channels) {
+      counts.add(count(accepted, ch, ChaosRun::firing));
+      counts.add(count(accepted, ch, ChaosRun::resolve));
+    }
+    counts.add(webhookCount("firing"));
+    counts.add(webhookCount("resolved"));
+    int lost = (int) counts.stream().filter(n -> n == 0).count();
+    int duplicated = (int) counts.stream().mapToLong(n -> Math.max(0, n - 1)).sum();
     Instant regression = fleet.startedAt().plus(REGRESSION);
     Instant recovery = fleet.startedAt().plus(RECOVERY);
     Figures f =
@@ -264,6 +278,22 @@ final class ChaosRun implements AutoCloseable {
         StandardOpenOption.TRUNCATE_EXISTING);
     System.out.println("chaos: " + f.row().replace('\t', '|'));
     return f;
+  }
+
+  /**
+   * What {@code channel} accepted of one kind; a call to the other notifier's channel with this
+   * channel's token, or the reverse, counts for neither.
+   */
+  private long count(
+      List<FakeSlackApi.Call> accepted,
+      String channel,
+      java.util.function.Predicate<FakeSlackApi.Call> kind) {
+    String token = "Bearer " + (channel.equals(CHANNEL_B) ? TOKEN_B : TOKEN);
+    return accepted.stream()
+        .filter(kind)
+        .filter(c -> token.equals(c.authorization()))
+        .filter(c -> channel.equals(c.params().get("channel")) || channels.size() == 1)
+        .count();
   }
 
   long webhookCount(String event) {

@@ -90,6 +90,20 @@ class SlackFaultsIT {
 
   @Test
   @Tag("chaos")
+  void twoSlackNotifiersOneAlertWithA429() throws Exception {
+    try (ChaosRun run = ChaosRun.start(dir, false, true)) {
+      run.slack.enqueue(429, "{\"ok\":false,\"error\":\"ratelimited\"}", "2");
+      ChaosRun.Figures f =
+          run.finish(
+              "two Slack notifiers (two channels, two tokens), one alert; one 429",
+              "each channel: its own post, edit and reply, with its own token");
+      assertThat(f.lost()).as("before: #mtp's message was never resolved").isZero();
+      assertThat(f.duplicated()).as("before: #team-b got an extra [RESOLVED] post").isZero();
+    }
+  }
+
+  @Test
+  @Tag("chaos")
   void slackHangsFor25Seconds() throws Exception {
     try (ChaosRun run = ChaosRun.start(dir)) {
       run.slack.hang(true); // held requests are never processed: 503 when released

@@ -133,7 +133,7 @@ class ConfigLoaderTest {
                 + " 'fast'",
             config
                 + ":7:12: notifiers[0].type: unknown notifier type 'slak' (did you mean"
-                + " 'slack'?); one of slack, log, webhook, alertmanager, grafana");
+                + " 'slack'?); one of slack, log, webhook, alertmanager, grafana, pagerduty");
   }
 
   @Test

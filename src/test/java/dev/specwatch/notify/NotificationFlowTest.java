@@ -160,7 +160,12 @@ class NotificationFlowTest {
       assertThat(slack.calls())
           .extracting(FakeSlackApi.Call::method)
           .containsExactly("chat.postMessage");
-      String ts = new SlackThreadStore(c.stateDir()).get("m/acceptance_rate").orElseThrow().ts();
+      String ts =
+          new SlackThreadStore(c.stateDir())
+              .of("slack", false)
+              .get("m/acceptance_rate")
+              .orElseThrow()
+              .ts();
 
       // kill -9 and restart: still firing, nothing new is posted.
       notifications = new NotificationService(c, clock, DeliveryListener.NONE);
@@ -189,6 +194,149 @@ class NotificationFlowTest {
   }
 
   @Test
+  void aPagerDutyNotifierTriggersRepeatsAndResolvesThroughTheUnchangedService() throws Exception {
+    try (okhttp3.mockwebserver.MockWebServer pd = new okhttp3.mockwebserver.MockWebServer()) {
+      for (int i = 0; i < 3; i++) {
+        pd.enqueue(new okhttp3.mockwebserver.MockResponse().setResponseCode(202));
+      }
+      SpecwatchConfig c =
+          config(
+              "{type: pagerduty, routing_key: Rplanted0key, repeat_interval: 1h, url: \""
+                  + pd.url("/v2/enqueue")
+                  + "\"}");
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      AlertService alerts = service(c, notifications.sink());
+      acceptance.set(0.3);
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.afterCycle(alerts.state());
+      notifications.deliverOnce();
+      for (int minutes = 0; minutes < 70; minutes += 10) {
+        clock.advance(Duration.ofMinutes(10));
+        alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+        notifications.afterCycle(alerts.state());
+        notifications.deliverOnce();
+      }
+      acceptance.set(0.8);
+      clock.advance(Duration.ofSeconds(30));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.afterCycle(alerts.state());
+      notifications.deliverOnce();
+
+      List<String> events = new java.util.ArrayList<>();
+      while (pd.getRequestCount() > events.size()) {
+        com.fasterxml.jackson.databind.JsonNode e =
+            new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(pd.takeRequest().getBody().readUtf8());
+        events.add(e.path("event_action").asText() + " " + e.path("dedup_key").asText());
+      }
+      assertThat(events)
+          .as("one trigger, one repeat past the hour, one resolve, one dedup key")
+          .containsExactly(
+              "trigger specwatch/m/acceptance_rate",
+              "trigger specwatch/m/acceptance_rate",
+              "resolve specwatch/m/acceptance_rate");
+    }
+  }
+
+  /** Two Slack notifiers (two channels, two bot tokens), one alert, grouping off. */
+  private SpecwatchConfig twoSlackNotifiers(FakeSlackApi slack) throws IOException {
+    String common = ", api_url: \"" + slack.apiUrl() + "\", grouping: {group_wait: 0s}}";
+    return config(
+        "{type: slack, name: team-a, token: xoxb-a, channel: \"#team-a\""
+            + common
+            + "\n  - {type: slack, name: team-b, token: xoxb-b, channel: \"#team-b\""
+            + common);
+  }
+
+  /** What one channel received, as {@code method token ts|thread_ts}, in order. */
+  private static List<String> callsTo(FakeSlackApi slack, String channel) {
+    return slack.calls().stream()
+        .filter(call -> channel.equals(call.params().get("channel")))
+        .map(
+            call ->
+                call.method()
+                    + " "
+                    + call.authorization()
+                    + (call.params().containsKey("ts") ? " ts" : "")
+                    + (call.params().containsKey("thread_ts") ? " thread" : ""))
+        .toList();
+  }
+
+  @Test
+  void twoSlackNotifiersEachKeepTheirOwnMessage() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = twoSlackNotifiers(slack);
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      AlertService alerts = service(c, notifications.sink());
+      acceptance.set(0.3);
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.deliverOnce();
+      // Past the 4 h repeat interval: one reminder in each channel's own thread.
+      clock.advance(Duration.ofHours(4).plusMinutes(1));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.afterCycle(alerts.state());
+      notifications.deliverOnce();
+      acceptance.set(0.8);
+      clock.advance(Duration.ofSeconds(30));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.deliverOnce();
+      clock.advance(Duration.ofSeconds(1));
+      notifications.deliverOnce();
+      clock.advance(Duration.ofSeconds(1));
+      notifications.deliverOnce();
+
+      for (String team : List.of("a", "b")) {
+        String token = "Bearer xoxb-" + team;
+        assertThat(callsTo(slack, "#team-" + team))
+            .as(
+                "before: #team-a was never resolved and #team-b was edited twice, once with a's"
+                    + " token, and got an extra [RESOLVED] post")
+            .containsExactly(
+                "chat.postMessage " + token,
+                "chat.postMessage " + token + " thread",
+                "chat.update " + token + " ts",
+                "chat.postMessage " + token + " thread");
+      }
+      assertThat(slack.calls()).hasSize(8);
+    }
+  }
+
+  @Test
+  void aMessageStoredBeforeNotifierScopesBelongsToTheFirstSlackNotifier() throws Exception {
+    try (FakeSlackApi slack = new FakeSlackApi()) {
+      SpecwatchConfig c = twoSlackNotifiers(slack);
+      NotificationService notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      AlertService alerts = service(c, notifications.sink());
+      acceptance.set(0.3);
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      notifications.deliverOnce();
+      // What an older version left: team-a's message under the alert id alone, b's forgotten.
+      SlackThreadStore raw = new SlackThreadStore(c.stateDir());
+      SlackThreadStore.SlackThread a = raw.get("team-a|m/acceptance_rate").orElseThrow();
+      raw.remove("team-a|m/acceptance_rate");
+      raw.remove("team-b|m/acceptance_rate");
+      raw.put("m/acceptance_rate", a);
+
+      notifications = new NotificationService(c, clock, DeliveryListener.NONE);
+      alerts = service(c, notifications.sink());
+      acceptance.set(0.8);
+      clock.advance(Duration.ofSeconds(30));
+      alerts.runOnce(c.policies(), Duration.ofMinutes(5));
+      for (int i = 0; i < 3; i++) {
+        notifications.deliverOnce();
+        clock.advance(Duration.ofSeconds(1));
+      }
+      assertThat(callsTo(slack, "#team-a"))
+          .as("the old message is team-a's: edited and replied to")
+          .endsWith("chat.update Bearer xoxb-a ts", "chat.postMessage Bearer xoxb-a thread");
+      assertThat(callsTo(slack, "#team-b"))
+          .as("team-b, which lost its message, posts the resolve anew")
+          .containsExactly("chat.postMessage Bearer xoxb-b", "chat.postMessage Bearer xoxb-b");
+      assertThat(new SlackThreadStore(c.stateDir()).all()).as("nothing left").isEmpty();
+    }
+  }
+
+  @Test
   void remindersRepeatWhileFiringAndStopOnceAcknowledgedFromSlack() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
       SpecwatchConfig c = config(slack);
@@ -205,7 +353,7 @@ class NotificationFlowTest {
       assertThat(slack.calls()).hasSize(2);
       assertThat(slack.calls().get(1).params()).containsKey("thread_ts");
       // Acknowledged (what the Slack button records): four hours later, no reminder.
-      SlackThreadStore threads = new SlackThreadStore(c.stateDir());
+      SlackThreadStore threads = new SlackThreadStore(c.stateDir()).of("slack", false);
       SlackThreadStore.SlackThread th = threads.get("m/acceptance_rate").orElseThrow();
       threads.put("m/acceptance_rate", th.acknowledged("Acknowledged by <@U1> 16:01 UTC"));
       notifications = new NotificationService(c, clock, DeliveryListener.NONE);
@@ -221,10 +369,15 @@ class NotificationFlowTest {
   @Test
   void aSilencePressedUntilResolvedEndsWhenTheAlertResolves() throws Exception {
     try (FakeSlackApi slack = new FakeSlackApi()) {
-      SpecwatchConfig c = config(slack);
+      // The buttons (an app token) are what can press it.
+      SpecwatchConfig c =
+          config(
+              "{type: slack, token: xoxb-t, app_token: xapp-1-t, channel: \"#mtp\", api_url: \""
+                  + slack.apiUrl()
+                  + "\", grouping: {group_wait: 0s}}");
       List<String> expired = new java.util.ArrayList<>();
-      SlackActions.Silencer silencer =
-          new SlackActions.Silencer() {
+      Silencer silencer =
+          new Silencer() {
             @Override
             public dev.specwatch.alerting.Silence addSilence(
                 String recipe,
@@ -251,8 +404,9 @@ class NotificationFlowTest {
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
       notifications.deliverOnce();
       // What the "Silence until resolved" button records on the alert's message.
-      SlackThreadStore.SlackThread th = stores.threads().get("m/acceptance_rate").orElseThrow();
-      stores.threads().put("m/acceptance_rate", th.untilResolved("S1"));
+      SlackThreadStore threads = stores.threads().of("slack", false);
+      SlackThreadStore.SlackThread th = threads.get("m/acceptance_rate").orElseThrow();
+      threads.put("m/acceptance_rate", th.untilResolved("S1"));
       clock.advance(Duration.ofMinutes(1));
       alerts.runOnce(c.policies(), Duration.ofMinutes(5));
       assertThat(expired).as("still firing").isEmpty();

@@ -62,6 +62,7 @@ class NotifiersTest {
           - {type: webhook, url: "http://127.0.0.1:1/hook", secret: s}
           - {type: alertmanager, url: "http://127.0.0.1:9093"}
           - {type: grafana, url: "http://127.0.0.1:3000", token: glsa_x}
+          - {type: pagerduty, routing_key: R0123456789abcdef0123456789abcdef}
         """,
         StandardCharsets.UTF_8);
     SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
@@ -76,7 +77,8 @@ class NotifiersTest {
     Map<String, Notifier> notifiers =
         Notifiers.create(c, new SlackThreadStore(dir), Clock.systemUTC());
     assertThat(notifiers)
-        .containsOnlyKeys("slack", "hook", "log", "webhook", "alertmanager", "grafana");
+        .containsOnlyKeys(
+            "slack", "hook", "log", "webhook", "alertmanager", "grafana", "pagerduty");
   }
 
   @Test
@@ -111,6 +113,84 @@ class NotifiersTest {
           .isInstanceOf(DeliveryResult.Permanent.class)
           .asString()
           .contains("HTTP 404");
+    }
+  }
+
+  /**
+   * The verification recipe of docs/NOTIFICATIONS.md, written from the docs (its own HMAC): the V2
+   * signature over timestamp, delivery and body, at most 5 minutes old, each delivery once.
+   */
+  static final class Receiver {
+    final java.util.Set<String> seen = new java.util.HashSet<>();
+
+    boolean accepts(RecordedRequest r, byte[] body, Instant now) throws Exception {
+      String ts = r.getHeader("X-Specwatch-Timestamp");
+      String delivery = r.getHeader("X-Specwatch-Delivery");
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(
+          new javax.crypto.spec.SecretKeySpec(
+              "hmac-secret".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      mac.update((ts + "." + delivery + ".").getBytes(StandardCharsets.UTF_8));
+      String expected = "sha256=" + java.util.HexFormat.of().formatHex(mac.doFinal(body));
+      boolean signed =
+          java.security.MessageDigest.isEqual(
+              expected.getBytes(StandardCharsets.UTF_8),
+              String.valueOf(r.getHeader("X-Specwatch-Signature-V2"))
+                  .getBytes(StandardCharsets.UTF_8));
+      boolean fresh = Math.abs(now.getEpochSecond() - Long.parseLong(ts)) <= 300;
+      return signed && fresh && seen.add(delivery);
+    }
+  }
+
+  @Test
+  void webhookSignaturesCoverTheTimeAndTheDeliverySoAReplayIsRefused() throws Exception {
+    try (MockWebServer server = new MockWebServer()) {
+      server.enqueue(new MockResponse().setResponseCode(503));
+      server.enqueue(new MockResponse().setResponseCode(200));
+      dev.specwatch.testing.MutableClock clock =
+          new dev.specwatch.testing.MutableClock(Instant.parse("2026-12-03T10:00:00Z"));
+      WebhookNotifier notifier =
+          new WebhookNotifier(
+              new NotifierConfig.Webhook(
+                  "webhook",
+                  server.url("/hook").uri(),
+                  Optional.of(Secret.of("hmac-secret")),
+                  Map.of()),
+              Optional.empty(),
+              clock);
+      Intent intent = Intent.of("webhook", Intent.Kind.FIRING, transition(), clock.instant());
+      assertThat(notifier.send(intent)).isInstanceOf(DeliveryResult.Retry.class);
+      clock.advance(Duration.ofSeconds(40));
+      assertThat(notifier.send(intent)).isInstanceOf(DeliveryResult.Delivered.class);
+      RecordedRequest first = server.takeRequest();
+      RecordedRequest retry = server.takeRequest();
+      byte[] body = retry.getBody().readByteArray();
+      assertThat(retry.getHeader("X-Specwatch-Delivery"))
+          .as("one delivery id for every attempt of one notification")
+          .isEqualTo(first.getHeader("X-Specwatch-Delivery"))
+          .isEqualTo(intent.id());
+      assertThat(retry.getHeader("X-Specwatch-Timestamp"))
+          .as("the time of this attempt, in Unix seconds")
+          .isEqualTo(Long.toString(Instant.parse("2026-12-03T10:00:40Z").getEpochSecond()));
+
+      Receiver receiver = new Receiver();
+      assertThat(receiver.accepts(retry, body, clock.instant())).as("genuine").isTrue();
+      assertThat(receiver.accepts(retry, body, clock.instant()))
+          .as("the same delivery again")
+          .isFalse();
+      assertThat(new Receiver().accepts(retry, body, clock.instant().plusSeconds(360)))
+          .as("captured and replayed 6 minutes later")
+          .isFalse();
+      byte[] tampered =
+          new String(body, StandardCharsets.UTF_8)
+              .replace("0.41", "0.91")
+              .getBytes(StandardCharsets.UTF_8);
+      assertThat(new Receiver().accepts(retry, tampered, clock.instant()))
+          .as("a changed body")
+          .isFalse();
+      assertThat(retry.getHeader(WebhookNotifier.SIGNATURE_HEADER))
+          .as("the body-only signature, kept for receivers written before")
+          .isEqualTo("sha256=" + WebhookNotifier.hmacSha256("hmac-secret", body));
     }
   }
 }

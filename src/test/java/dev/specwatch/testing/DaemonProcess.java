@@ -120,10 +120,19 @@ public final class DaemonProcess implements AutoCloseable {
      * mapping ({@code grouping: {group_wait: 2s}}, {@code app_token: …}).
      */
     public Config slack(String token, URI apiUrl, String more) {
+      return slack("slack", "#mtp", token, apiUrl, more);
+    }
+
+    /** A Slack notifier named {@code name} posting to {@code channel}. */
+    public Config slack(String name, String channel, String token, URI apiUrl, String more) {
       notifiers.add(
-          "{type: slack, token: "
+          "{type: slack, name: "
+              + name
+              + ", token: "
               + token
-              + ", channel: \"#mtp\", api_url: \""
+              + ", channel: \""
+              + channel
+              + "\", api_url: \""
               + apiUrl
               + "\""
               + (more.isEmpty() ? "" : ", " + more)
