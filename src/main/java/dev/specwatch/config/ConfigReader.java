@@ -210,9 +210,23 @@ final class ConfigReader {
     }
     Optional<Secret> token = s.secret("bearer_token").map(Secret::of);
     Optional<java.net.URI> external = Converters.url(s, "external_url", false);
+    List<String> hosts =
+        s.list(
+            "allowed_hosts",
+            (node, path) -> {
+              if (node instanceof YamlNode.Scalar h && h.text().matches("[A-Za-z0-9.-]+")) {
+                return Optional.of(h.text());
+              }
+              s.problems()
+                  .add(
+                      node.location(),
+                      path,
+                      "expected a host name without scheme or port, e.g. specwatch.example.com");
+              return Optional.empty();
+            });
     s.finish();
     return new SpecwatchConfig.Server(
-        listen.orElse(SpecwatchConfig.Server.DEFAULT_LISTEN), token, external);
+        listen.orElse(SpecwatchConfig.Server.DEFAULT_LISTEN), token, external, hosts);
   }
 
   @SuppressWarnings("JavaUtilDate") // Quartz's CronExpression speaks java.util.Date

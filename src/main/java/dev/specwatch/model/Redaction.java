@@ -35,6 +35,12 @@ public final class Redaction {
       Pattern.compile("(?i)(hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+");
   private static final Pattern SLACK_TOKEN = Pattern.compile("\\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]+");
 
+  /** A URL query parameter that carries a credential whatever its value ({@code ?apikey=…}). */
+  private static final Pattern QUERY_CREDENTIAL =
+      Pattern.compile(
+          "(?i)([?&](?:api[_-]?key|key|token|access[_-]?token|auth|password|passwd|secret"
+              + "|signature|sig)=)[^&\\s\"'#]+");
+
   private Redaction() {}
 
   /** Registers a credential and the forms it is encoded in on the wire. */
@@ -107,6 +113,34 @@ public final class Redaction {
     out = USER_INFO.matcher(out).replaceAll("$1" + MASK + "@");
     out = SLACK_WEBHOOK.matcher(out).replaceAll("$1" + MASK);
     out = SLACK_TOKEN.matcher(out).replaceAll(MASK);
+    out = QUERY_CREDENTIAL.matcher(out).replaceAll("$1" + MASK);
     return out;
+  }
+
+  /**
+   * A URL to show (a status page, an API answer): without user-info, and with every query value
+   * replaced, since a query may carry a key under any name ({@code ?apikey=}, {@code ?x-token=}).
+   */
+  public static String url(java.net.URI uri) {
+    StringBuilder out = new StringBuilder();
+    out.append(uri.getScheme()).append("://");
+    if (uri.getRawUserInfo() != null) {
+      out.append(MASK).append('@');
+    }
+    out.append(uri.getHost() == null ? "" : uri.getHost());
+    if (uri.getPort() >= 0) {
+      out.append(':').append(uri.getPort());
+    }
+    out.append(uri.getRawPath() == null ? "" : uri.getRawPath());
+    if (uri.getRawQuery() != null) {
+      out.append('?');
+      String[] pairs = uri.getRawQuery().split("&");
+      for (int i = 0; i < pairs.length; i++) {
+        int eq = pairs[i].indexOf('=');
+        out.append(i == 0 ? "" : "&")
+            .append(eq < 0 ? pairs[i] : pairs[i].substring(0, eq) + "=" + MASK);
+      }
+    }
+    return out.toString();
   }
 }

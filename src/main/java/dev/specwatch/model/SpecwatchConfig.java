@@ -135,8 +135,15 @@ public record SpecwatchConfig(
    * @param externalUrl where people reach the daemon's web UI (links in notifications)
    */
   public record Server(
-      ListenAddress listen, Optional<Secret> bearerToken, Optional<URI> externalUrl) {
+      ListenAddress listen,
+      Optional<Secret> bearerToken,
+      Optional<URI> externalUrl,
+      java.util.List<String> allowedHosts) {
     public static final ListenAddress DEFAULT_LISTEN = new ListenAddress("127.0.0.1", 9464);
+
+    public Server(ListenAddress listen, Optional<Secret> bearerToken, Optional<URI> externalUrl) {
+      this(listen, bearerToken, externalUrl, java.util.List.of());
+    }
 
     public static Server defaults() {
       return new Server(DEFAULT_LISTEN, Optional.empty(), Optional.empty());

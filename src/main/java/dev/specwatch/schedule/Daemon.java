@@ -112,9 +112,7 @@ public final class Daemon implements AutoCloseable {
     wiring = wire(config);
     shards.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
     wiring.notifications().start();
-    server =
-        StatusServer.start(
-            config.server().listen().socketAddress(), config.server().bearerToken(), views);
+    server = StatusServer.start(config.server().listen().socketAddress(), config.server(), views);
     schedule = shards.schedule(this::evaluate, config.evaluation().interval());
     watchdog =
         Watchdog.start(

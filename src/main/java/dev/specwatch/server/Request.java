@@ -24,6 +24,7 @@ record Request(
     Map<String, String> cookies,
     Map<String, String> headers,
     boolean loopback,
+    String client,
     Sessions sessions) {
 
   /** Bodies larger than this are refused (a silence is a few hundred bytes). */
@@ -53,6 +54,7 @@ record Request(
         cookies(ex.getRequestHeaders().getFirst("Cookie")),
         headers,
         ex.getRemoteAddress().getAddress().isLoopbackAddress(),
+        ex.getRemoteAddress().getAddress().getHostAddress(),
         null);
   }
 
@@ -97,7 +99,8 @@ record Request(
   }
 
   Request withSessions(Sessions s) {
-    return new Request(method, path, pathParam, query, form, body, cookies, headers, loopback, s);
+    return new Request(
+        method, path, pathParam, query, form, body, cookies, headers, loopback, client, s);
   }
 
   /** The CSRF token forms must carry. */

@@ -23,18 +23,91 @@ import javax.crypto.spec.SecretKeySpec;
  * a body must be {@code application/json}, which no page can send cross-site without a preflight
  * the server never answers. {@code curl} and scripts send neither header.
  *
+ * <p>Without a token, a write must also name this server in its {@code Host} header: an IP address,
+ * {@code localhost}, the host of {@code server.listen} or {@code server.external_url}, or one of
+ * {@code server.allowed_hosts} (a reverse proxy's name). A DNS-rebinding page (evil.example
+ * resolved to 127.0.0.1) sends its own name as Host and a matching Origin, which the checks above
+ * let through.
+ *
  * <p>Forms are CSRF-safe: each carries a hidden token (an HMAC of the session, or of "anonymous")
  * that a cross-site page cannot read, checked on every form post, and cookies are {@code
- * SameSite=Strict}.
+ * SameSite=Strict}, and {@code Secure} when {@code server.external_url} is https. Wrong tokens are
+ * throttled ({@link LoginThrottle}).
  */
 final class Sessions {
   static final String COOKIE = "specwatch_session";
   private final Optional<Secret> token;
   private final byte[] key = new byte[32];
+  private final java.util.Set<String> hosts;
+  private final boolean secureCookie;
+  private final LoginThrottle throttle = new LoginThrottle();
+  private final java.time.Clock clock;
 
   Sessions(Optional<Secret> token) {
+    this(token, java.util.Set.of(), false, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * @param hosts the names a write's {@code Host} may carry besides IP addresses and localhost
+   * @param secureCookie whether people reach the server over https (the cookie is {@code Secure})
+   */
+  Sessions(
+      Optional<Secret> token,
+      java.util.Set<String> hosts,
+      boolean secureCookie,
+      java.time.Clock clock) {
     this.token = token;
+    this.clock = clock;
+    this.hosts =
+        hosts.stream()
+            .map(h -> h.toLowerCase(java.util.Locale.ROOT))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    this.secureCookie = secureCookie;
     new SecureRandom().nextBytes(key);
+  }
+
+  LoginThrottle throttle() {
+    return throttle;
+  }
+
+  /** Now, for the throttle. */
+  java.time.Instant now() {
+    return clock.instant();
+  }
+
+  /** The {@code Set-Cookie} value of a session. */
+  String cookie(String session) {
+    return COOKIE
+        + "="
+        + session
+        + "; Path=/; HttpOnly; SameSite=Strict"
+        + (secureCookie ? "; Secure" : "");
+  }
+
+  /**
+   * Why a request's {@code Host} is not this server's, or empty. A request without Host (HTTP/1.0
+   * from a script) passes: browsers always send it.
+   */
+  Optional<String> foreignHost(Request r) {
+    String host = r.header("Host");
+    if (host == null || host.isBlank()) {
+      return Optional.empty();
+    }
+    String name = host.strip().toLowerCase(java.util.Locale.ROOT);
+    if (name.startsWith("[")) {
+      return Optional.empty(); // an IPv6 literal
+    }
+    name = name.replaceFirst(":\\d*$", "");
+    if (name.equals("localhost")
+        || name.matches("\\d{1,3}(\\.\\d{1,3}){3}")
+        || hosts.contains(name)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "Host "
+            + host
+            + " is not this server's name (a DNS-rebinding page?); a reverse proxy's name goes in"
+            + " server.allowed_hosts");
   }
 
   boolean tokenConfigured() {
@@ -55,7 +128,9 @@ final class Sessions {
    * shows no sign of coming from another site ({@link #crossSite}).
    */
   boolean apiWriteAuthorized(Request r) {
-    return token.isPresent() ? apiAuthorized(r) : r.loopback() && crossSite(r).isEmpty();
+    return token.isPresent()
+        ? apiAuthorized(r)
+        : r.loopback() && crossSite(r).isEmpty() && foreignHost(r).isEmpty();
   }
 
   /**
@@ -92,7 +167,7 @@ final class Sessions {
 
   /** Form posts: a page session (or loopback without a token) and the form's CSRF token. */
   boolean formAuthorized(Request r) {
-    boolean who = token.isPresent() ? pageAuthorized(r) : r.loopback();
+    boolean who = token.isPresent() ? pageAuthorized(r) : r.loopback() && foreignHost(r).isEmpty();
     return who && equal(csrf(), r.form().getOrDefault("csrf", ""));
   }
 

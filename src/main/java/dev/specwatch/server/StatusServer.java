@@ -235,6 +235,26 @@ public final class StatusServer implements AutoCloseable {
 
   public static StatusServer start(InetSocketAddress address, Optional<Secret> token, Source source)
       throws IOException {
+    return start(address, new Sessions(token), source);
+  }
+
+  /** The server of a config's {@code server:} section, on {@code address}. */
+  public static StatusServer start(
+      InetSocketAddress address, dev.specwatch.model.SpecwatchConfig.Server config, Source source)
+      throws IOException {
+    java.util.Set<String> hosts = new java.util.HashSet<>(config.allowedHosts());
+    hosts.add(config.listen().host());
+    config.externalUrl().map(java.net.URI::getHost).ifPresent(hosts::add);
+    boolean https =
+        config.externalUrl().map(u -> "https".equalsIgnoreCase(u.getScheme())).orElse(false);
+    return start(
+        address,
+        new Sessions(config.bearerToken(), hosts, https, java.time.Clock.systemUTC()),
+        source);
+  }
+
+  static StatusServer start(InetSocketAddress address, Sessions sessions, Source source)
+      throws IOException {
     HttpServer server = HttpServer.create(address, 0);
     AtomicInteger n = new AtomicInteger();
     ExecutorService executor =
@@ -246,7 +266,6 @@ public final class StatusServer implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    Sessions sessions = new Sessions(token);
     List<Endpoint> all = new java.util.ArrayList<>(API);
     all.addAll(UiRoutes.ENDPOINTS);
     // One context: every request is routed by the table (contexts match by prefix).
@@ -307,40 +326,9 @@ public final class StatusServer implements AutoCloseable {
     } catch (IllegalArgumentException | IOException bad) {
       return Response.text(400, "bad request: " + bad.getMessage() + "\n");
     }
-    boolean allowed =
-        switch (e.access()) {
-          case PUBLIC -> true;
-          case API -> sessions.apiAuthorized(r);
-          case API_WRITE -> sessions.apiWriteAuthorized(r);
-          case PAGE -> sessions.pageAuthorized(r);
-          case FORM -> sessions.formAuthorized(r);
-        };
-    if (!allowed) {
-      return switch (e.access()) {
-        case PAGE -> Response.seeOther("/login");
-        case FORM -> Response.text(403, "forbidden: reload the page and submit the form again\n");
-        case API_WRITE ->
-            sessions.tokenConfigured()
-                ? Response.text(401, "missing or wrong bearer token\n")
-                    .withHeader("WWW-Authenticate", "Bearer")
-                : Sessions.crossSite(r)
-                    .map(
-                        why ->
-                            Response.text(
-                                403,
-                                "refused: the request looks sent by another site's page ("
-                                    + why
-                                    + "); send JSON from a script, or set server.bearer_token\n"))
-                    .orElseGet(
-                        () ->
-                            Response.text(
-                                403,
-                                "writes are accepted from loopback only (set"
-                                    + " server.bearer_token)\n"));
-        default ->
-            Response.text(401, "missing or wrong bearer token\n")
-                .withHeader("WWW-Authenticate", "Bearer");
-      };
+    Optional<Response> refused = Gate.refusal(e.access(), r, sessions);
+    if (refused.isPresent()) {
+      return refused.get();
     }
     try {
       return e.handler().handle(source, r.withSessions(sessions));

@@ -212,7 +212,7 @@ public final class StatusViews {
             + Durations.format(c.evaluation().interval())
             + " over "
             + Durations.format(c.evaluation().window()),
-        c.prometheus().url().toString(),
+        dev.specwatch.model.Redaction.url(c.prometheus().url()),
         c.recipes().stream().map(Policy::recipe).toList());
   }
 

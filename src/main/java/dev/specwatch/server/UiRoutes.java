@@ -357,16 +357,21 @@ final class UiRoutes {
   }
 
   private static Response doLogin(Source s, Request r) {
+    LoginThrottle throttle = r.sessions().throttle();
+    Optional<java.time.Duration> wait = throttle.locked(r.client(), r.sessions().now());
+    if (wait.isPresent()) {
+      return Gate.tooManyTries(wait.get());
+    }
     Optional<String> session = r.sessions().login(r.form().getOrDefault("token", ""));
     if (session.isEmpty()) {
-      return r.sessions().tokenConfigured()
-          ? login(r, "That is not the server's bearer token.")
-          : Response.seeOther("/");
+      if (!r.sessions().tokenConfigured()) {
+        return Response.seeOther("/");
+      }
+      throttle.failed(r.client(), r.sessions().now());
+      return login(r, "That is not the server's bearer token.");
     }
-    return Response.seeOther("/")
-        .withHeader(
-            "Set-Cookie",
-            Sessions.COOKIE + "=" + session.get() + "; Path=/; HttpOnly; SameSite=Strict");
+    throttle.succeeded(r.client());
+    return Response.seeOther("/").withHeader("Set-Cookie", r.sessions().cookie(session.get()));
   }
 
   private static Response css() throws IOException {

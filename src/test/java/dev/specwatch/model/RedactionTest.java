@@ -60,4 +60,18 @@ class RedactionTest {
         .isEqualTo("abc acceptance_rate 0.410 below 0.450");
     assertThat(Redaction.scrub(null)).isNull();
   }
+
+  @Test
+  void aKeyInAUrlsQueryIsNeverShown() {
+    java.net.URI url =
+        java.net.URI.create(
+            "https://user:pw@prom.example.com:9090/select/0?apikey=k3y-planted&x=1");
+    assertThat(Redaction.url(url))
+        .isEqualTo(
+            "https://<redacted>@prom.example.com:9090/select/0?apikey=<redacted>&x=<redacted>");
+    assertThat(
+            Redaction.scrub(
+                "GET https://prom.example.com/api/v1/query?query=up&api_key=abcd1234 failed"))
+        .isEqualTo("GET https://prom.example.com/api/v1/query?query=up&api_key=<redacted> failed");
+  }
 }

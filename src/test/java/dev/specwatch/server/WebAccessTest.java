@@ -269,6 +269,160 @@ class WebAccessTest {
     }
   }
 
+  /** A request as a browser would send it, with a Host header of its own (HttpClient forbids). */
+  static String raw(int port, String method, String path, String body, String... headers)
+      throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      StringBuilder req = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
+      for (int i = 0; i < headers.length; i += 2) {
+        req.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+      }
+      byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      req.append("Content-Length: ").append(bytes.length).append("\r\nConnection: close\r\n\r\n");
+      socket
+          .getOutputStream()
+          .write(req.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      return new String(
+          socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void withoutATokenADnsRebindingPageCannotWriteWhateverItsOrigin() throws Exception {
+    Silences source = new Silences();
+    try (StatusServer server =
+        StatusServer.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            new Sessions(
+                Optional.empty(),
+                java.util.Set.of("specwatch.internal"),
+                false,
+                java.time.Clock.systemUTC()),
+            source)) {
+      int port = server.port();
+      String json = "{\"recipe\": \"ds\", \"duration\": \"30m\", \"comment\": \"x\"}";
+      // evil.example resolved to 127.0.0.1: its page's requests carry its own name and origin.
+      String rebound =
+          raw(
+              port,
+              "POST",
+              "/api/v1/silences",
+              json,
+              "Host",
+              "evil.example:" + port,
+              "Origin",
+              "http://evil.example:" + port,
+              "Content-Type",
+              "application/json");
+      assertThat(rebound).startsWith("HTTP/1.1 403").contains("Host evil.example");
+      assertThat(
+              raw(
+                  port,
+                  "POST",
+                  "/-/reload",
+                  "",
+                  "Host",
+                  "evil.example:" + port,
+                  "Origin",
+                  "http://evil.example:" + port))
+          .as("before: 200")
+          .startsWith("HTTP/1.1 403");
+      assertThat(source.added).as("before: the silence was created (201)").isEmpty();
+      // The loopback address, localhost and a name in server.allowed_hosts are this server.
+      for (String host : List.of("127.0.0.1:" + port, "localhost:" + port, "specwatch.internal")) {
+        assertThat(
+                raw(
+                    port,
+                    "POST",
+                    "/api/v1/silences",
+                    json,
+                    "Host",
+                    host,
+                    "Content-Type",
+                    "application/json"))
+            .as(host)
+            .startsWith("HTTP/1.1 201");
+      }
+      assertThat(source.added).hasSize(3);
+    }
+  }
+
+  @Test
+  void wrongTokensAreThrottledSoEvenTheRightOneWaits() throws Exception {
+    Silences source = new Silences();
+    java.time.Clock fixed =
+        java.time.Clock.fixed(Instant.parse("2026-12-03T10:00:00Z"), java.time.ZoneOffset.UTC);
+    try (StatusServer server =
+        StatusServer.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            new Sessions(Optional.of(Secret.of(TOKEN)), java.util.Set.of(), true, fixed),
+            source)) {
+      int port = server.port();
+      String form = "application/x-www-form-urlencoded";
+      for (int i = 0; i < LoginThrottle.FREE; i++) {
+        assertThat(send(port, "POST", "/login", "token=guess" + i, form).statusCode())
+            .isEqualTo(401);
+      }
+      assertThat(
+              send(port, "GET", "/api/v1/status", null, null, "Authorization", "Bearer x")
+                  .statusCode())
+          .as("the API counts too: the 11th wrong token")
+          .isEqualTo(401);
+      HttpResponse<String> right = send(port, "POST", "/login", "token=" + TOKEN, form);
+      assertThat(right.statusCode())
+          .as("before: the right token worked after 500 wrong")
+          .isEqualTo(429);
+      assertThat(right.headers().firstValue("Retry-After")).contains("1");
+      assertThat(
+              send(port, "GET", "/api/v1/status", null, null, "Authorization", "Bearer " + TOKEN)
+                  .statusCode())
+          .isEqualTo(429);
+    }
+    try (StatusServer server =
+        StatusServer.start(
+            new InetSocketAddress("127.0.0.1", 0),
+            new Sessions(Optional.of(Secret.of(TOKEN)), java.util.Set.of(), true, fixed),
+            source)) {
+      HttpResponse<String> in =
+          send(
+              server.port(),
+              "POST",
+              "/login",
+              "token=" + TOKEN,
+              "application/x-www-form-urlencoded");
+      assertThat(in.statusCode()).isEqualTo(303);
+      assertThat(in.headers().firstValue("Set-Cookie").orElseThrow())
+          .as("behind an https external_url")
+          .contains("; Secure")
+          .contains("HttpOnly");
+    }
+  }
+
+  @Test
+  void theThrottleDoublesItsLockoutAndForgetsAQuietClient() {
+    LoginThrottle t = new LoginThrottle();
+    Instant now = Instant.parse("2026-12-03T10:00:00Z");
+    for (int i = 0; i < LoginThrottle.FREE; i++) {
+      t.failed("a", now);
+    }
+    assertThat(t.locked("a", now)).isEmpty();
+    t.failed("a", now);
+    assertThat(t.locked("a", now)).contains(Duration.ofSeconds(1));
+    t.failed("a", now.plusSeconds(1));
+    assertThat(t.locked("a", now.plusSeconds(1))).contains(Duration.ofSeconds(2));
+    for (int i = 0; i < 20; i++) {
+      t.failed("a", now.plusSeconds(2));
+    }
+    assertThat(t.locked("a", now.plusSeconds(2))).contains(LoginThrottle.LONGEST);
+    assertThat(t.locked("b", now)).as("another client").isEmpty();
+    t.failed("a", now.plus(Duration.ofMinutes(30)));
+    assertThat(t.locked("a", now.plus(Duration.ofMinutes(30)))).as("forgotten").isEmpty();
+    t.succeeded("a");
+    assertThat(t.locked("a", now)).isEmpty();
+  }
+
   @Test
   void aSilenceOfEveryRecipeNeedsItsConfirmation() throws Exception {
     Silences source = new Silences();
