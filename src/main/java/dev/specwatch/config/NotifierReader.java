@@ -4,6 +4,7 @@ import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Redaction;
 import dev.specwatch.model.Secret;
 import dev.specwatch.yaml.MapReader;
+import dev.specwatch.yaml.YamlNode;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,6 +37,29 @@ final class NotifierReader {
       }
     }
     return notifiers;
+  }
+
+  private static NotifierConfig.Slack.Presses readPresses(MapReader a) {
+    NotifierConfig.Slack.Presses out =
+        new NotifierConfig.Slack.Presses(
+            ids(a, "users", "[UW][A-Z0-9]+", "a Slack user id like U024BE7LH"),
+            ids(a, "user_groups", "S[A-Z0-9]+", "a Slack user group id like S0614TZR7"),
+            ids(a, "channels", "[CGD][A-Z0-9]+", "a Slack channel id like C024BE91L"));
+    a.finish();
+    return out;
+  }
+
+  /** A list of Slack ids, each checked against its shape. */
+  private static List<String> ids(MapReader a, String key, String shape, String example) {
+    return a.list(
+        key,
+        (node, path) -> {
+          if (node instanceof YamlNode.Scalar id && id.text().matches(shape)) {
+            return Optional.of(id.text());
+          }
+          a.problems().add(node.location(), path, "expected " + example);
+          return Optional.empty();
+        });
   }
 
   private static NotifierConfig.Slack.Grouping readGrouping(MapReader g, boolean botToken) {
@@ -89,6 +113,11 @@ final class NotifierReader {
               "app_token",
               "needs token (the bot token): the buttons act on messages the bot posted");
         }
+        if (n.has("actions_allowed") && appToken.isEmpty()) {
+          n.error(
+              "actions_allowed",
+              "needs app_token: without Socket Mode the alert messages have no buttons");
+        }
         NotifierConfig.Slack.Grouping grouping =
             n.map("grouping")
                 .map(g -> readGrouping(g, token.isPresent()))
@@ -99,7 +128,17 @@ final class NotifierReader {
         out =
             Optional.of(
                 new NotifierConfig.Slack(
-                    name, token, webhook, channel, api, repeat, appToken, grouping));
+                    name,
+                    token,
+                    webhook,
+                    channel,
+                    api,
+                    repeat,
+                    appToken,
+                    grouping,
+                    n.map("actions_allowed")
+                        .map(NotifierReader::readPresses)
+                        .orElse(NotifierConfig.Slack.Presses.IN_CHANNEL)));
       }
       case "log" -> out = Optional.of(new NotifierConfig.Log(name));
       case "grafana" -> {

@@ -2,6 +2,7 @@ package dev.specwatch.model;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,6 +20,7 @@ public sealed interface NotifierConfig {
    * @param appToken an app-level token ({@code xapp-…}, scope {@code connections:write}): Socket
    *     Mode, for the buttons on alert messages (docs/NOTIFICATIONS.md); empty: link buttons only
    * @param grouping how alerts firing together become one message; {@link Grouping#OFF}: one each
+   * @param presses who may press the buttons
    */
   record Slack(
       String name,
@@ -28,7 +30,8 @@ public sealed interface NotifierConfig {
       Optional<URI> apiUrl,
       Duration repeatInterval,
       Optional<Secret> appToken,
-      Grouping grouping)
+      Grouping grouping,
+      Presses presses)
       implements NotifierConfig {
     public static final Duration DEFAULT_REPEAT_INTERVAL = Duration.ofHours(4);
 
@@ -41,7 +44,42 @@ public sealed interface NotifierConfig {
         Optional<URI> apiUrl,
         Duration repeatInterval) {
       this(
-          name, token, webhookUrl, channel, apiUrl, repeatInterval, Optional.empty(), Grouping.OFF);
+          name,
+          token,
+          webhookUrl,
+          channel,
+          apiUrl,
+          repeatInterval,
+          Optional.empty(),
+          Grouping.OFF,
+          Presses.IN_CHANNEL);
+    }
+
+    /**
+     * Who may press an alert message's buttons ({@code actions_allowed}, docs/NOTIFICATIONS.md). A
+     * press counts when it comes from the channel the message is in (or one of {@code channels})
+     * and, when {@code users} or {@code userGroups} are given, from one of those users or a member
+     * of one of those user groups. Anyone else is told "not allowed" in Slack, and the press is
+     * logged.
+     *
+     * @param users Slack user ids ({@code U…}, {@code W…})
+     * @param userGroups Slack user group ids ({@code S…}), members read with usergroups.users.list
+     * @param channels channel ids a press may come from besides the message's own
+     */
+    public record Presses(List<String> users, List<String> userGroups, List<String> channels) {
+      /** Anyone in the message's own channel. */
+      public static final Presses IN_CHANNEL = new Presses(List.of(), List.of(), List.of());
+
+      public Presses {
+        users = List.copyOf(users);
+        userGroups = List.copyOf(userGroups);
+        channels = List.copyOf(channels);
+      }
+
+      /** Whether only some people may press: users or user groups are listed. */
+      public boolean restricted() {
+        return !users.isEmpty() || !userGroups.isEmpty();
+      }
     }
 
     /**

@@ -9,6 +9,7 @@ import static com.slack.api.model.block.element.BlockElements.button;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.slack.api.Slack;
+import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;
 import com.slack.api.model.block.LayoutBlock;
 import com.slack.api.model.block.element.BlockElement;
@@ -60,6 +61,7 @@ public final class SlackActions implements Interactions {
   private final SlackMessages.Urls urls;
   private final Silencer silencer;
   private final Clock clock;
+  private final SlackPresses presses;
   private SocketModeClient client;
 
   SlackActions(
@@ -77,6 +79,7 @@ public final class SlackActions implements Interactions {
     this.urls = urls;
     this.silencer = silencer;
     this.clock = clock;
+    this.presses = new SlackPresses(config.presses(), clock);
   }
 
   /** The firing message's buttons: those not used yet on this alert. */
@@ -139,6 +142,9 @@ public final class SlackActions implements Interactions {
     }
     JsonObject user = p.getAsJsonObject("user");
     String userId = string(user, "id");
+    String channel =
+        Optional.ofNullable(string(p.getAsJsonObject("channel"), "id"))
+            .orElse(string(p.getAsJsonObject("container"), "channel_id"));
     String author =
         "Slack user "
             + Optional.ofNullable(string(user, "username"))
@@ -150,40 +156,74 @@ public final class SlackActions implements Interactions {
       if (id == null || alertId == null || !id.startsWith("specwatch_")) {
         continue;
       }
-      act(id, alertId, userId, author);
+      act(new Press(id, alertId, userId, channel, author));
     }
   }
 
-  private void act(String action, String alertId, String userId, String author)
-      throws IOException, SlackApiException {
-    AlertKey key = AlertKey.parse(alertId);
+  /** One button pressed: which, on which alert, by whom, in which channel. */
+  record Press(String action, String alertId, String user, String channel, String author) {}
+
+  private void act(Press press) throws IOException, SlackApiException {
+    MethodsClient methods = slack.methods(config.token().get().reveal());
+    Optional<SlackThreadStore.SlackThread> thread = threads.get(press.alertId());
+    Optional<Transition> t = firing.get(press.alertId());
+    if (thread.isEmpty() || t.isEmpty()) {
+      // Resolved meanwhile (its message says so), never fired, or pressed before its post was
+      // recorded: nothing to act on, and no silence that no resolve would end.
+      logger.info(
+          "{} from Slack by {} on {}: not carried out, the alert is not firing",
+          press.action(),
+          press.user(),
+          press.alertId());
+      tell(methods, press, "Nothing done: " + press.alertId() + " is not firing any more.");
+      return;
+    }
+    SlackThreadStore.SlackThread th = thread.get();
+    Optional<String> refused =
+        presses.refusal(press.user(), press.channel(), th.channel(), methods);
+    if (refused.isPresent()) {
+      logger.warn(
+          "{} from Slack by {} in {} on {} refused: {}",
+          press.action(),
+          press.user(),
+          press.channel(),
+          press.alertId(),
+          refused.get());
+      tell(methods, press, refused.get());
+      return;
+    }
+    if (th.silenced() || (press.action().equals(ACK) && th.acknowledged() != null)) {
+      tell(methods, press, "Already done: " + th.acknowledged() + ".");
+      return;
+    }
     Instant now = clock.instant();
     String done;
     String silenceId = null;
-    if (action.equals(ACK)) {
-      done = "Acknowledged by <@" + userId + "> " + at(now) + ": no more reminders";
+    if (press.action().equals(ACK)) {
+      done = "Acknowledged by <@" + press.user() + "> " + at(now) + ": no more reminders";
     } else {
-      boolean untilResolved = action.equals(SILENCE_RESOLVED);
+      boolean untilResolved = press.action().equals(SILENCE_RESOLVED);
       Duration d =
           untilResolved
               ? UNTIL_RESOLVED_AT_MOST
-              : action.equals(SILENCE_1H) ? Duration.ofHours(1) : Duration.ofHours(4);
+              : press.action().equals(SILENCE_1H) ? Duration.ofHours(1) : Duration.ofHours(4);
+      AlertKey key = AlertKey.parse(press.alertId());
       Silence s =
           silencer.addSilence(
               key.recipe(),
               Optional.of(key.rule()),
               d,
               (untilResolved ? "until resolved, from Slack (" : "silenced from Slack (")
-                  + alertId
+                  + press.alertId()
                   + ")",
-              author);
+              press.author());
       silenceId = untilResolved ? s.id() : null;
       done =
           (untilResolved
-                  ? "Silenced until resolved (at most 7 days)"
-                  : "Silenced for " + d.toHours() + " h")
+                  ? SilencedText.UNTIL_RESOLVED
+                  : SilencedText.FOR + " " + d.toHours() + " h")
               + " by <@"
-              + userId
+              + press.user()
               + "> "
               + at(now)
               + (untilResolved ? "" : ", until " + at(s.endsAt()))
@@ -191,36 +231,42 @@ public final class SlackActions implements Interactions {
               + s.id()
               + ")";
     }
-    logger.info("{} from Slack: {}", action, alertId);
-    Optional<SlackThreadStore.SlackThread> thread = threads.get(alertId);
-    Optional<Transition> t = firing.get(alertId);
-    if (thread.isEmpty() || t.isEmpty()) {
-      // Resolved meanwhile (its message already says so), or pressed before its post was recorded.
-      logger.info(
-          "{} from Slack on {} not applied to the message: the alert is not firing with a recorded"
-              + " Slack message",
-          action,
-          alertId);
-      return;
-    }
-    SlackThreadStore.SlackThread th = thread.get();
-    boolean silenced = !action.equals(ACK);
+    logger.info("{} from Slack by {}: {}", press.action(), press.user(), press.alertId());
     SlackThreadStore.SlackThread acked = th.acknowledged(done);
-    threads.put(alertId, silenceId == null ? acked : acked.untilResolved(silenceId));
+    threads.put(press.alertId(), silenceId == null ? acked : acked.untilResolved(silenceId));
     List<LayoutBlock> blocks = SlackMessages.firing(t.get(), urls);
-    if (!silenced) {
-      blocks = withButtons(blocks, alertId, true);
+    if (press.action().equals(ACK)) {
+      blocks = withButtons(blocks, press.alertId(), true); // the silences stay on offer
     }
     List<LayoutBlock> updated = new ArrayList<>(blocks);
     updated.add(context(c -> c.elements(List.of(markdownText(":bell: " + done)))));
-    slack
-        .methods(config.token().get().reveal())
-        .chatUpdate(
-            req ->
-                req.channel(th.channel())
-                    .ts(th.ts())
-                    .text(SlackMessages.slackText(t.get(), now))
-                    .blocks(updated));
+    methods.chatUpdate(
+        req ->
+            req.channel(th.channel())
+                .ts(th.ts())
+                .text(SlackMessages.slackText(t.get(), now))
+                .blocks(updated));
+    tell(methods, press, done + ".");
+  }
+
+  /** The words a silenced message's note starts with ({@link SlackThreadStore.SlackThread}). */
+  static final class SilencedText {
+    static final String FOR = "Silenced for";
+    static final String UNTIL_RESOLVED = "Silenced until resolved (at most 7 days)";
+
+    private SilencedText() {}
+  }
+
+  /** Answers the presser alone (an ephemeral message); a failure is logged, never thrown. */
+  private void tell(MethodsClient methods, Press press, String text) {
+    if (press.channel() == null || press.user() == null) {
+      return;
+    }
+    try {
+      methods.chatPostEphemeral(req -> req.channel(press.channel()).user(press.user()).text(text));
+    } catch (IOException | SlackApiException e) {
+      logger.warn("could not answer the Slack user {}: {}", press.user(), e.getMessage());
+    }
   }
 
   private static String at(Instant t) {

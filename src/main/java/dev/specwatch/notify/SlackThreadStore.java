@@ -54,6 +54,11 @@ public final class SlackThreadStore {
       return parent == null ? ts : parent;
     }
 
+    /** Whether it was silenced from Slack: its message shows no buttons any more. */
+    public boolean silenced() {
+      return acknowledged != null && acknowledged.startsWith("Silenced");
+    }
+
     public SlackThread acknowledged(String by) {
       return new SlackThread(channel, ts, lastPostAt, by, silence, parent);
     }

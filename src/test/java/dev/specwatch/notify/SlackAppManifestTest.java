@@ -31,6 +31,8 @@ class SlackAppManifestTest {
       Map.of(
           "chatPostMessage", List.of("chat:write"),
           "chatUpdate", List.of("chat:write"),
+          "chatPostEphemeral", List.of("chat:write"),
+          "usergroupsUsersList", List.of("usergroups:read"),
           "conversationsList", List.of("channels:read", "groups:read"),
           "conversationsHistory", List.of("channels:history", "groups:history"));
 
@@ -60,7 +62,7 @@ class SlackAppManifestTest {
             json.getTypeFactory().constructCollectionType(List.class, String.class));
     Pattern call =
         Pattern.compile(
-            "\\.(chat[A-Z]\\w*|conversations[A-Z]\\w*|users[A-Z]\\w*|"
+            "\\.(chat[A-Z]\\w*|conversations[A-Z]\\w*|users[A-Z]\\w*|usergroups[A-Z]\\w*|"
                 + "reactions[A-Z]\\w*|files[A-Z]\\w*|pins[A-Z]\\w*)\\(");
     java.util.Set<String> called = new java.util.TreeSet<>();
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {

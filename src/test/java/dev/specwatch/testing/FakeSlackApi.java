@@ -205,6 +205,17 @@ public final class FakeSlackApi implements AutoCloseable {
                     : new Answer(200, "{\"ok\":true,\"url\":\"" + socketModeUrl + "\"}", null);
           } else if (answer == null && method.equals("conversations.history")) {
             answer = new Answer(200, history(params.getOrDefault("channel", "")), null);
+          } else if (answer == null && method.equals("usergroups.users.list")) {
+            List<String> members = userGroups.get(params.getOrDefault("usergroup", ""));
+            answer =
+                new Answer(
+                    200,
+                    members == null
+                        ? "{\"ok\":false,\"error\":\"no_such_subteam\"}"
+                        : "{\"ok\":true,\"users\":["
+                            + String.join(",", members.stream().map(u -> "\"" + u + "\"").toList())
+                            + "]}",
+                    null);
           } else if (answer == null && method.equals("conversations.list")) {
             answer = new Answer(200, channels(), null);
           } else if (answer == null) {
@@ -266,6 +277,14 @@ public final class FakeSlackApi implements AutoCloseable {
         });
     server.setExecutor(executor);
     server.start();
+  }
+
+  private final Map<String, List<String>> userGroups =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A user group and its members, as usergroups.users.list answers. */
+  public void userGroup(String id, String... members) {
+    userGroups.put(id, List.of(members));
   }
 
   /** A message chat.postMessage accepted: what conversations.history returns. */
