@@ -57,21 +57,56 @@ final class SlackAdoption {
    */
   Optional<SlackThreadStore.SlackThread> find(
       MethodsClient methods, String channel, Intent intent, Instant now) {
+    return search(
+            methods,
+            channel,
+            intent.createdAt().minus(LOOK_BACK),
+            payload -> intent.id().equals(String.valueOf(payload.get("intent"))))
+        .map(found -> new SlackThreadStore.SlackThread(found.channel(), found.ts(), now));
+  }
+
+  /** The metadata of a group message: its group's key. */
+  static Message.Metadata groupMetadata(String groupKey) {
+    return Message.Metadata.builder()
+        .eventType(EVENT_TYPE)
+        .eventPayload(Map.of("group", groupKey))
+        .build();
+  }
+
+  /** The {@code ts} of group {@code groupKey}'s message, posted from {@code since} on. */
+  Optional<String> findGroup(
+      MethodsClient methods, String channel, String groupKey, Instant since) {
+    return search(
+            methods,
+            channel,
+            since.minus(LOOK_BACK),
+            payload -> groupKey.equals(String.valueOf(payload.get("group"))))
+        .map(Found::ts);
+  }
+
+  private record Found(String channel, String ts) {}
+
+  /** The newest message of the channel since {@code oldest} whose metadata {@code matches}. */
+  private Optional<Found> search(
+      MethodsClient methods,
+      String channel,
+      Instant oldest,
+      java.util.function.Predicate<Map<String, Object>> matches) {
     try {
       Optional<String> id = channelId(methods, channel);
       if (id.isEmpty()) {
         return Optional.empty();
       }
-      String oldest = seconds(intent.createdAt().minus(LOOK_BACK));
+      String from = seconds(oldest);
       String cursor = null;
       for (int page = 0; page < 5; page++) {
-        String from = cursor;
+        String next = cursor;
         ConversationsHistoryResponse r =
             methods.conversationsHistory(
                 req -> {
-                  req.channel(id.get()).oldest(oldest).limit(200).includeAllMetadata(true);
-                  if (from != null) {
-                    req.cursor(from);
+                  req.channel(id.get()).oldest(from).limit(200).includeAllMetadata(true);
+                  if (next != null) {
+                    req.cursor(next);
                   }
                   return req;
                 });
@@ -84,8 +119,8 @@ final class SlackAdoption {
           if (md != null
               && EVENT_TYPE.equals(md.getEventType())
               && md.getEventPayload() != null
-              && intent.id().equals(String.valueOf(md.getEventPayload().get("intent")))) {
-            return Optional.of(new SlackThreadStore.SlackThread(id.get(), m.getTs(), now));
+              && matches.test(md.getEventPayload())) {
+            return Optional.of(new Found(id.get(), m.getTs()));
           }
         }
         cursor = r.getResponseMetadata() == null ? null : r.getResponseMetadata().getNextCursor();

@@ -20,6 +20,8 @@ import java.util.Map;
  *     group_interval)
  * @param members by alert id, in the order they joined
  * @param unreplied members whose resolve the message shows and whose thread reply is still to go
+ * @param postingAt when a post of the group message began whose outcome is not recorded (a crash
+ *     may have come between Slack's acceptance and the record); null otherwise
  */
 public record SlackGroup(
     String id,
@@ -29,7 +31,8 @@ public record SlackGroup(
     String ts,
     Instant lastEditAt,
     Map<String, Member> members,
-    List<String> unreplied) {
+    List<String> unreplied,
+    Instant postingAt) {
 
   public SlackGroup {
     members = new LinkedHashMap<>(members);
@@ -158,7 +161,7 @@ public record SlackGroup(
   }
 
   static SlackGroup waiting(String id, String channel, Instant openedAt, Instant sendAt) {
-    return new SlackGroup(id, channel, openedAt, sendAt, null, null, Map.of(), List.of());
+    return new SlackGroup(id, channel, openedAt, sendAt, null, null, Map.of(), List.of(), null);
   }
 
   @JsonIgnore
@@ -175,7 +178,7 @@ public record SlackGroup(
   SlackGroup with(String alertId, Member member) {
     Map<String, Member> m = new LinkedHashMap<>(members);
     m.put(alertId, member);
-    return new SlackGroup(id, channel, openedAt, sendAt, ts, lastEditAt, m, unreplied);
+    return new SlackGroup(id, channel, openedAt, sendAt, ts, lastEditAt, m, unreplied, postingAt);
   }
 
   /** The group message was posted or edited at {@code at}: it shows every member as they are. */
@@ -191,11 +194,25 @@ public record SlackGroup(
           }
           m.put(id, listed);
         });
-    return new SlackGroup(id, channel, openedAt, sendAt, messageTs, at, m, reply);
+    return new SlackGroup(id, channel, openedAt, sendAt, messageTs, at, m, reply, null);
   }
 
   SlackGroup replied() {
-    return new SlackGroup(id, channel, openedAt, sendAt, ts, lastEditAt, members, List.of());
+    return new SlackGroup(
+        id, channel, openedAt, sendAt, ts, lastEditAt, members, List.of(), postingAt);
+  }
+
+  /**
+   * About to be posted at {@code at}: recorded before the post, so that after a crash between
+   * Slack's acceptance and the record of its {@code ts} the post is looked for, not made twice.
+   */
+  SlackGroup posting(Instant at) {
+    return new SlackGroup(id, channel, openedAt, sendAt, ts, lastEditAt, members, unreplied, at);
+  }
+
+  /** The post failed with an answer: it did not reach the channel. */
+  SlackGroup notPosting() {
+    return new SlackGroup(id, channel, openedAt, sendAt, ts, lastEditAt, members, unreplied, null);
   }
 
   /** Every member's resolve delivered: the group can be forgotten. */

@@ -47,6 +47,7 @@ final class SlackGroups {
   private final SlackThreadStore threads;
   private final Function<Transition, List<LayoutBlock>> detail;
   private final SlackMessages.Urls urls;
+  private final SlackAdoption adoption;
 
   /**
    * @param detail a member's detail reply: its firing message, with buttons where Socket Mode is on
@@ -57,8 +58,10 @@ final class SlackGroups {
       KeyedStore<SlackGroup> store,
       SlackThreadStore threads,
       SlackMessages.Urls urls,
+      SlackAdoption adoption,
       Function<Transition, List<LayoutBlock>> detail) {
     this.notifier = notifier;
+    this.adoption = adoption;
     this.urls = urls;
     this.grouping = grouping;
     this.store = store;
@@ -125,8 +128,10 @@ final class SlackGroups {
   }
 
   private Optional<Step> fire(
-      String key, SlackGroup group, Transition t, Instant now, MethodsClient methods)
+      String key, SlackGroup joined, Transition t, Instant now, MethodsClient methods)
       throws IOException, SlackApiException {
+    SlackGroup group =
+        !joined.posted() && joined.postingAt() != null ? adopted(key, joined, methods) : joined;
     if (!group.posted()) {
       if (now.isBefore(group.sendAt())) {
         store.put(key, group);
@@ -137,14 +142,20 @@ final class SlackGroups {
         store.remove(key);
         return Optional.empty();
       }
+      // Recorded first: a crash between Slack's acceptance and the record of its ts then looks
+      // for the message (its metadata names the group) instead of posting it again.
+      SlackGroup posting = group.posting(now);
+      store.put(key, posting);
       ChatPostMessageResponse r =
           methods.chatPostMessage(
               req ->
-                  req.channel(group.channel())
-                      .text(SlackMessages.escape(SlackGroupMessages.text(group)))
-                      .blocks(SlackGroupMessages.blocks(group, grouping, urls)));
+                  req.channel(posting.channel())
+                      .text(SlackMessages.escape(SlackGroupMessages.text(posting)))
+                      .blocks(SlackGroupMessages.blocks(posting, grouping, urls))
+                      .metadata(SlackAdoption.groupMetadata(key)));
       Optional<DeliveryResult> failure = SlackNotifier.failure(r);
       if (failure.isPresent()) {
+        store.put(key, group.notPosting()); // Slack answered: nothing landed
         return Step.wrote(failure.get());
       }
       store.put(key, group.shown(r.getTs(), now));
@@ -183,6 +194,31 @@ final class SlackGroups {
       return Step.wrote(DeliveryResult.delivered());
     }
     return Step.quiet(DeliveryResult.delivered()); // landed before a crash: nothing left
+  }
+
+  /**
+   * A group whose post began before a crash: its message, when Slack has it, adopted as posted then
+   * (the members of the group as it was posted are listed on it; who joined since is not).
+   */
+  private SlackGroup adopted(String key, SlackGroup group, MethodsClient methods) {
+    Optional<String> ts = adoption.findGroup(methods, group.channel(), key, group.postingAt());
+    if (ts.isEmpty()) {
+      return group;
+    }
+    SlackGroup out = store.get(key).orElse(group).shown(ts.get(), group.postingAt());
+    for (Map.Entry<String, SlackGroup.Member> m : group.members().entrySet()) {
+      if (!out.members().containsKey(m.getKey())) {
+        out = out.with(m.getKey(), m.getValue());
+      }
+    }
+    store.put(key, out);
+    logger.info(
+        "the group message of {} alerts in {} was posted before a crash (ts {}): adopted, not"
+            + " posted again",
+        out.members().size(),
+        out.channel(),
+        ts.get());
+    return out;
   }
 
   private Optional<Step> resolve(

@@ -87,6 +87,7 @@ public final class SlackNotifier implements Notifier {
             groupStore,
             threads,
             urls,
+            adoption,
             t ->
                 config.appToken().isPresent()
                     ? SlackActions.withButtons(SlackMessages.firing(t, urls), t.alertId(), false)

@@ -190,6 +190,76 @@ class ClusterChaosIT {
     }
   }
 
+  /**
+   * Five recipes regress together into one channel; Slack accepts the group message and never
+   * answers; the replica is killed (-9) and restarted. Before: a second group message, the first
+   * red forever (group messages carried no metadata). After: the restarted replica finds the
+   * message by its metadata, adopts it, and edits it as the storm recovers.
+   */
+  @Test
+  void aGroupedStormKilledTheInstantSlackAcceptsItsMessageIsPostedOnce() throws Exception {
+    List<String> recipes =
+        IntStream.rangeClosed(1, 5).mapToObj(i -> String.format("storm-%02d", i)).toList();
+    try (ClusterRun run = new ClusterRun(dir, 1, "storm.yaml", recipes)) {
+      run.grouping("{group_wait: 5s, group_interval: 5s}");
+      run.slack.acceptThenHang();
+      run.start();
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (System.nanoTime() < deadline && topLevel(run).isEmpty()) {
+        Thread.sleep(100);
+      }
+      assertThat(topLevel(run)).as("the group message reached Slack").hasSize(1);
+      ClusterRun.Replica replica = run.replicas.get(0);
+      replica.kill9();
+      run.slack.release();
+      replica.start();
+      deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      while (System.nanoTime() < deadline
+          && !recipes.stream().allMatch(r -> recovered(run, r) > 0)) {
+        Thread.sleep(500);
+      }
+      Thread.sleep(5000); // anything late would show now
+      List<FakeSlackApi.Call> top = topLevel(run);
+      long lost = 0;
+      long duplicated = Math.max(0, top.size() - 1);
+      for (String r : recipes) {
+        long recoveries = recovered(run, r);
+        lost += recoveries == 0 ? 1 : 0;
+        duplicated += Math.max(0, recoveries - 1);
+      }
+      List<FakeSlackApi.Call> edits =
+          run.slack.accepted().stream().filter(c -> c.method().equals("chat.update")).toList();
+      boolean green =
+          !edits.isEmpty()
+              && !edits.get(edits.size() - 1).params().get("blocks").contains(":red_circle:");
+      write(
+          String.join(
+              "\t",
+              "grouped storm (5 recipes, one channel): kill -9 after Slack accepted the group"
+                  + " message, before it answered",
+              "" + lost,
+              "" + duplicated,
+              "-",
+              "-",
+              "-",
+              top.size()
+                  + " top-level message(s); the group message "
+                  + (green ? "edited green" : "left red")));
+      assertThat(replica.logText()).contains("adopted, not posted again");
+      assertThat(top).as("before: 2 top-level group messages").hasSize(1);
+      assertThat(green).as("before: the first group message stayed red").isTrue();
+      assertThat(lost).isZero();
+      assertThat(duplicated).isZero();
+    }
+  }
+
+  private static List<FakeSlackApi.Call> topLevel(ClusterRun run) {
+    return run.slack.accepted().stream()
+        .filter(c -> c.method().equals("chat.postMessage"))
+        .filter(c -> !c.params().containsKey("thread_ts"))
+        .toList();
+  }
+
   /** The recipe's own message (an alert sent alone) or its detail in a group's thread. */
   private static long messages(ClusterRun run, String recipe) {
     return run.slack.accepted().stream()
