@@ -36,7 +36,7 @@ final class DaemonViews implements StatusServer.Source, Silencer {
   private final NoDataLog noDataLog;
   private final Clock clock;
   private final Sparklines sparklines = new Sparklines();
-  private final RecipeHistoryCache histories = new RecipeHistoryCache();
+  private final RecipeHistoryLoader histories = new RecipeHistoryLoader(new RecipeHistoryCache());
 
   DaemonViews(
       Supplier<Daemon.Wiring> wiring,

@@ -7,11 +7,29 @@ import java.util.Optional;
  * few minutes: the speed-up by load over the last day, and the advisor over a window long enough to
  * be stable (the evaluation window of a minute makes it flip between k=3 and k=5), and the signals
  * over the span asked for, for the charts over time.
+ *
+ * @param loading the datasource has not answered yet: nothing here, the page says it is loading
  */
 public record RecipeHistory(
-    Optional<SpeedupView> speedup, Optional<Advice> advice, Optional<ChartData> charts) {
+    Optional<SpeedupView> speedup,
+    Optional<Advice> advice,
+    Optional<ChartData> charts,
+    boolean loading) {
   public static final RecipeHistory NONE =
       new RecipeHistory(Optional.empty(), Optional.empty(), Optional.empty());
+
+  /** What was computed. */
+  public RecipeHistory(
+      Optional<SpeedupView> speedup, Optional<Advice> advice, Optional<ChartData> charts) {
+    this(speedup, advice, charts, false);
+  }
+
+  /**
+   * Still loading: the datasource has not answered within the page's wait. The page says so and the
+   * next view shows what the load brought.
+   */
+  public static final RecipeHistory LOADING =
+      new RecipeHistory(Optional.empty(), Optional.empty(), Optional.empty(), true);
 
   /**
    * @param recommendedK null without enough data ({@code warning} says why)

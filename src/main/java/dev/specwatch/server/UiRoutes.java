@@ -153,7 +153,14 @@ final class UiRoutes {
           fromHistory
               .charts()
               .map(c -> RecipeChartViews.svgs(c, p, week, now))
-              .orElse(List.of("<p class=\"muted\">No answer from Prometheus for the charts.</p>")));
+              .orElse(
+                  List.of(
+                      fromHistory.loading()
+                          ? "<p class=\"muted\">" + LOADING + "</p>"
+                          : "<p class=\"muted\">No answer from Prometheus for the charts.</p>")));
+    }
+    if (fromHistory.loading()) {
+      v.put("history_loading", LOADING);
     }
     // The advisor over a stable window (the evaluation window's flips with a minute's traffic).
     fromHistory
@@ -349,6 +356,11 @@ final class UiRoutes {
     v.put("refresh", true);
     return Response.html(200, WebPages.render("status", v));
   }
+
+  /** What the recipe page says while the datasource is slow to give its history. */
+  static final String LOADING =
+      "Prometheus has not answered yet: the charts, the speed-up and the advice are still"
+          + " loading. Reload in a moment.";
 
   private static Response login(Request r, String error) {
     Map<String, Object> v = WebPages.page("Sign in", "", r);
