@@ -14,6 +14,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    JvmSettings.apply();
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
     System.exit(run(args, out, err));

@@ -21,12 +21,8 @@ import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.data.category.DefaultCategoryDataset;
 
-/** PNG charts for the digest (JFreeChart, headless). */
+/** PNG charts for the digest (JFreeChart, headless: {@code Main} sets java.awt.headless). */
 final class DigestCharts {
-  static {
-    System.setProperty("java.awt.headless", "true");
-  }
-
   private static final Color ACCEPTANCE = new Color(0x1f, 0x77, 0xb4);
   private static final Color LENGTH = new Color(0xff, 0x7f, 0x0e);
   private static final Color PREVIOUS = new Color(0xb0, 0xbe, 0xc5);

@@ -28,6 +28,10 @@ public record RecipeHistory(
    * Still loading: the datasource has not answered within the page's wait. The page says so and the
    * next view shows what the load brought.
    */
+  public static final String LOADING_TEXT =
+      "Prometheus has not answered yet: the charts, the speed-up and the advice are still"
+          + " loading. Reload in a moment.";
+
   public static final RecipeHistory LOADING =
       new RecipeHistory(Optional.empty(), Optional.empty(), Optional.empty(), true);
 

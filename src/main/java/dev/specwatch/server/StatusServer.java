@@ -37,27 +37,9 @@ public final class StatusServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(StatusServer.class);
 
   /**
-   * Limits of the JDK's HTTP server, read once per process when its first server starts: a client
-   * that sends a request (or reads a response) slower than this is disconnected, so half-sent
-   * requests cannot hold the workers and starve /healthz or the Prometheus scrape. An operator's
-   * own -D settings win.
+   * Request workers; slow clients are cut off after {@code sun.net.httpserver.maxReqTime}, which
+   * {@code Main} sets for the process (JvmSettings).
    */
-  static final Map<String, String> JDK_LIMITS =
-      Map.of(
-          "sun.net.httpserver.maxReqTime", "10",
-          "sun.net.httpserver.maxRspTime", "30",
-          "sun.net.httpserver.maxReqHeaders", "100");
-
-  static {
-    JDK_LIMITS.forEach(
-        (key, value) -> {
-          if (System.getProperty(key) == null) {
-            System.setProperty(key, value);
-          }
-        });
-  }
-
-  /** Request workers; slow clients are cut off after {@code maxReqTime}. */
   static final int WORKERS = 8;
 
   /** What the server shows; implemented by the daemon. */

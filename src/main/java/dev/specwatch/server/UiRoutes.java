@@ -39,8 +39,8 @@ final class UiRoutes {
           new Endpoint("/silences", "POST", Access.FORM, UiRoutes::createSilence),
           new Endpoint("/silences/{}", "POST", Access.FORM, UiRoutes::expireSilence),
           new Endpoint("/status", "GET", Access.PAGE, UiRoutes::status),
-          new Endpoint("/login", "GET", Access.PUBLIC, (s, r) -> login(r, null)),
-          new Endpoint("/login", "POST", Access.PUBLIC, UiRoutes::doLogin),
+          new Endpoint("/login", "GET", Access.PUBLIC, (s, r) -> LoginPage.form(r, null)),
+          new Endpoint("/login", "POST", Access.PUBLIC, LoginPage::submit),
           new Endpoint("/static/style.css", "GET", Access.PUBLIC, (s, r) -> css()));
 
   private static Response fleet(Source s, Request r) throws IOException {
@@ -156,11 +156,11 @@ final class UiRoutes {
               .orElse(
                   List.of(
                       fromHistory.loading()
-                          ? "<p class=\"muted\">" + LOADING + "</p>"
+                          ? "<p class=\"muted\">" + RecipeHistory.LOADING_TEXT + "</p>"
                           : "<p class=\"muted\">No answer from Prometheus for the charts.</p>")));
     }
     if (fromHistory.loading()) {
-      v.put("history_loading", LOADING);
+      v.put("history_loading", RecipeHistory.LOADING_TEXT);
     }
     // The advisor over a stable window (the evaluation window's flips with a minute's traffic).
     fromHistory
@@ -355,35 +355,6 @@ final class UiRoutes {
     v.put("config_recipes", c.recipes());
     v.put("refresh", true);
     return Response.html(200, WebPages.render("status", v));
-  }
-
-  /** What the recipe page says while the datasource is slow to give its history. */
-  static final String LOADING =
-      "Prometheus has not answered yet: the charts, the speed-up and the advice are still"
-          + " loading. Reload in a moment.";
-
-  private static Response login(Request r, String error) {
-    Map<String, Object> v = WebPages.page("Sign in", "", r);
-    v.put("error", error);
-    return Response.html(error == null ? 200 : 401, WebPages.render("login", v));
-  }
-
-  private static Response doLogin(Source s, Request r) {
-    LoginThrottle throttle = r.sessions().throttle();
-    Optional<java.time.Duration> wait = throttle.locked(r.client(), r.sessions().now());
-    if (wait.isPresent()) {
-      return Gate.tooManyTries(wait.get());
-    }
-    Optional<String> session = r.sessions().login(r.form().getOrDefault("token", ""));
-    if (session.isEmpty()) {
-      if (!r.sessions().tokenConfigured()) {
-        return Response.seeOther("/");
-      }
-      throttle.failed(r.client(), r.sessions().now());
-      return login(r, "That is not the server's bearer token.");
-    }
-    throttle.succeeded(r.client());
-    return Response.seeOther("/").withHeader("Set-Cookie", r.sessions().cookie(session.get()));
   }
 
   private static Response css() throws IOException {

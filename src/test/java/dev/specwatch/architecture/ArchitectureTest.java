@@ -146,6 +146,22 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * Global JVM properties are set in one place, by Main before anything runs (JvmSettings): before,
+   * the static initializers of StatusServer and DigestCharts set them whenever the class loaded.
+   */
+  @Test
+  void onlyJvmSettingsSetsSystemProperties() {
+    noClasses()
+        .that()
+        .doNotHaveSimpleName("JvmSettings")
+        .should()
+        .callMethod(System.class, "setProperty", String.class, String.class)
+        .orShould()
+        .callMethod(System.class, "setProperties", java.util.Properties.class)
+        .check(classes);
+  }
+
   @Test
   void noMainSourceFileIsLongerThan400Lines() throws IOException {
     Map<Path, Long> tooLong;
