@@ -5,6 +5,7 @@ import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionSink;
+import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
@@ -14,14 +15,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,33 +70,99 @@ public final class NotificationService implements AutoCloseable {
       Clock clock,
       DeliveryListener listener,
       Silencer silencer) {
+    this(config, stores, clock, listener, silencer, null);
+  }
+
+  /**
+   * The service of a reloaded config: each notifier whose config (and what it depends on: {@link
+   * Notifiers.Identity}) did not change is the one {@code previous} runs, with its worker and its
+   * Socket Mode connection, taken over by {@link #takeOver()}; only changed and new notifiers are
+   * built.
+   *
+   * @param previous the running service of the config before, or null
+   */
+  public NotificationService(
+      SpecwatchConfig config,
+      NotificationStores stores,
+      Clock clock,
+      DeliveryListener listener,
+      Silencer silencer,
+      NotificationService previous) {
     this.stores = stores;
     this.outbox = stores.outbox();
     this.firing = stores.firing();
     this.clock = clock;
-    this.notifiers =
-        Notifiers.create(
-            config, stores.threads(), stores.slackGroups(), stores.channelPace(), clock);
-    List<DeliveryWorker> perNotifier = new ArrayList<>();
-    for (Notifier n : notifiers.values()) {
-      perNotifier.add(
+    this.previous = previous;
+    Interactions.Context context = new Interactions.Context(firing, silencer);
+    Map<String, Running> built = new LinkedHashMap<>();
+    for (NotifierConfig n : config.notifiers()) {
+      Notifiers.Identity identity = Notifiers.Identity.of(n, config);
+      Running same = previous == null ? null : previous.running.get(n.name());
+      if (same != null && same.identity().equals(identity) && !previous.stopped) {
+        built.put(n.name(), same);
+        kept.add(n.name());
+        continue;
+      }
+      Notifier notifier =
+          Notifiers.create(
+              n,
+              config,
+              stores.threads(),
+              stores.slackGroups(),
+              stores.channelPace(),
+              clock,
+              Notifiers.legacyOwner(config));
+      DeliveryWorker worker =
           new DeliveryWorker(
               outbox,
-              Map.of(n.name(), n),
+              Map.of(notifier.name(), notifier),
               clock,
               new Random(),
               listener,
               stores.health(),
               stores::flush,
-              "specwatch-outbox-" + n.name()));
+              "specwatch-outbox-" + notifier.name());
+      built.put(n.name(), new Running(identity, notifier, worker, notifier.interactions(context)));
     }
-    this.workers = List.copyOf(perNotifier);
-    List<Interactions> running = new ArrayList<>();
-    Interactions.Context context = new Interactions.Context(firing, silencer);
-    for (Notifier n : notifiers.values()) {
-      n.interactions(context).ifPresent(running::add);
+    this.running = Map.copyOf(built);
+    Map<String, Notifier> byName = new LinkedHashMap<>();
+    built.forEach((name, r) -> byName.put(name, r.notifier()));
+    this.notifiers = java.util.Collections.unmodifiableMap(byName);
+    this.workers = built.values().stream().map(Running::worker).toList();
+    this.actions = built.values().stream().flatMap(r -> r.interactions().stream()).toList();
+  }
+
+  /** One notifier as it runs: what built it, its delivery worker, what it runs beside. */
+  private record Running(
+      Notifiers.Identity identity,
+      Notifier notifier,
+      DeliveryWorker worker,
+      Optional<Interactions> interactions) {}
+
+  private final Map<String, Running> running;
+
+  /** The service this one replaces, whose unchanged notifiers it keeps; or null. */
+  private final NotificationService previous;
+
+  /** Names of the notifiers kept from {@link #previous}: already running. */
+  private final Set<String> kept = new HashSet<>();
+
+  /** Names of this service's notifiers that a newer service took over: its stop leaves them. */
+  private final Set<String> handedOver = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Takes the unchanged notifiers over from the previous service, before it stops: its stop then
+   * leaves their workers and connections running for this service.
+   */
+  public void takeOver() {
+    if (previous != null) {
+      previous.handedOver.addAll(kept);
     }
-    this.actions = List.copyOf(running);
+  }
+
+  /** The names of the notifiers kept running from the previous config (tests, the reload log). */
+  public Set<String> kept() {
+    return Set.copyOf(kept);
   }
 
   /** What the notifiers run beside their deliveries (Slack's Socket Mode). */
@@ -199,7 +265,7 @@ public final class NotificationService implements AutoCloseable {
         }
       }
       if (!stillFiring.isEmpty()) {
-        resend(n, List.copyOf(stillFiring), now);
+        resends.resend(n, List.copyOf(stillFiring), now);
       }
     }
     if (!repeats.isEmpty()) {
@@ -215,62 +281,12 @@ public final class NotificationService implements AutoCloseable {
   /** Set by {@link #stop}: a cycle that ends after it queues nothing here. */
   private volatile boolean stopped;
 
-  /** A re-send of the alerts still firing, waiting for the re-send thread. */
-  private record Resend(List<Transition> firing, Instant at) {}
-
-  /**
-   * Re-sends run off the evaluation (an Alertmanager POST may take its whole timeout, and the
-   * evaluation holds the lock that reload and stop wait for): one thread, owned here and stopped
-   * with the workers; a re-send that has not started yet is replaced by a newer one.
-   */
-  private final ExecutorService resends =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "specwatch-resend");
-            t.setDaemon(true);
-            return t;
-          });
-
-  private final Map<String, Resend> waitingResends = new ConcurrentHashMap<>();
-
-  private void resend(Notifier n, List<Transition> firing, Instant now) {
-    if (waitingResends.put(n.name(), new Resend(firing, now)) != null || resends.isShutdown()) {
-      return; // the one already waiting sends this newer list
-    }
-    resendsInFlight.incrementAndGet();
-    try {
-      resends.execute(() -> resendNow(n));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // Stopped meanwhile: the service of the next config (or process) re-sends.
-      resendsInFlight.decrementAndGet();
-    }
-  }
-
-  /** On the re-send thread: the newest list waiting for {@code n}. */
-  private void resendNow(Notifier n) {
-    Resend r = waitingResends.remove(n.name());
-    try {
-      if (r == null) {
-        return; // sent by the task before this one
-      }
-      DeliveryResult result = n.resendFiring(r.firing(), r.at());
-      if (!(result instanceof DeliveryResult.Delivered)) {
-        logger.warn(
-            "re-sending {} firing alert(s) to {} failed: {}", r.firing().size(), n.name(), result);
-      }
-    } catch (RuntimeException e) {
-      logger.error("re-sending firing alerts to {} failed unexpectedly", n.name(), e);
-    } finally {
-      resendsInFlight.decrementAndGet();
-    }
-  }
-
-  private final java.util.concurrent.atomic.AtomicInteger resendsInFlight =
-      new java.util.concurrent.atomic.AtomicInteger();
+  /** Re-sends of the alerts still firing, off the evaluation. */
+  private final Resends resends = new Resends();
 
   /** Whether a re-send is waiting or running on the re-send thread (tests). */
   boolean resending() {
-    return resendsInFlight.get() > 0;
+    return resends.busy();
   }
 
   /**
@@ -291,8 +307,13 @@ public final class NotificationService implements AutoCloseable {
     } catch (IOException e) {
       stores.health().failed(e);
     }
-    workers.forEach(DeliveryWorker::start);
-    actions.forEach(Interactions::start);
+    running.forEach(
+        (name, r) -> {
+          if (!kept.contains(name)) {
+            r.worker().start();
+            r.interactions().ifPresent(Interactions::start);
+          }
+        });
   }
 
   /**
@@ -302,22 +323,19 @@ public final class NotificationService implements AutoCloseable {
    */
   public void stop(Duration bound) {
     stopped = true;
-    actions.forEach(Interactions::close);
+    List<Running> mine =
+        running.entrySet().stream()
+            .filter(e -> !handedOver.contains(e.getKey()))
+            .map(Map.Entry::getValue)
+            .toList();
+    mine.forEach(r -> r.interactions().ifPresent(Interactions::close));
     long deadline = System.nanoTime() + bound.toNanos();
     resends.shutdown();
-    workers.forEach(w -> w.stop(Duration.ZERO));
-    for (DeliveryWorker w : workers) {
-      w.stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    mine.forEach(r -> r.worker().stop(Duration.ZERO));
+    for (Running r : mine) {
+      r.worker().stop(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     }
-    try {
-      if (!resends.awaitTermination(
-          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-        resends.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      resends.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    resends.awaitStop(deadline);
   }
 
   @Override

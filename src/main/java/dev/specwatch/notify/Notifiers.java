@@ -31,19 +31,55 @@ public final class Notifiers {
       ChannelPace pace,
       Clock clock) {
     Map<String, Notifier> out = new LinkedHashMap<>();
-    String legacyOwner =
-        config.notifiers().stream()
-            .filter(n -> n instanceof NotifierConfig.Slack s && s.token().isPresent())
-            .map(NotifierConfig::name)
-            .findFirst()
-            .orElse("");
     for (NotifierConfig n : config.notifiers()) {
-      out.put(
-          n.name(),
-          create(
-              n, config, threads.of(n.name(), n.name().equals(legacyOwner)), groups, pace, clock));
+      out.put(n.name(), create(n, config, threads, groups, pace, clock, legacyOwner(config)));
     }
     return out;
+  }
+
+  /** One notifier of {@code config}, with its own view of the Slack messages. */
+  static Notifier create(
+      NotifierConfig n,
+      SpecwatchConfig config,
+      SlackThreadStore threads,
+      KeyedStore<SlackGroup> groups,
+      ChannelPace pace,
+      Clock clock,
+      String legacyOwner) {
+    return create(
+        n, config, threads.of(n.name(), n.name().equals(legacyOwner)), groups, pace, clock);
+  }
+
+  /**
+   * The Slack notifier that owns messages stored before they were keyed by notifier: the first with
+   * a bot token; empty when there is none.
+   */
+  static String legacyOwner(SpecwatchConfig config) {
+    return config.notifiers().stream()
+        .filter(n -> n instanceof NotifierConfig.Slack s && s.token().isPresent())
+        .map(NotifierConfig::name)
+        .findFirst()
+        .orElse("");
+  }
+
+  /**
+   * Everything a built notifier depends on: two configs whose notifier has the same identity build
+   * the same notifier, so a reload keeps the running one ({@link NotificationService}).
+   */
+  record Identity(
+      NotifierConfig notifier,
+      java.util.Optional<java.net.URI> grafana,
+      java.util.Optional<java.net.URI> ui,
+      java.time.Duration interval,
+      boolean legacyOwner) {
+    static Identity of(NotifierConfig n, SpecwatchConfig config) {
+      return new Identity(
+          n,
+          config.grafanaUrl(),
+          config.server().externalUrl(),
+          config.evaluation().interval(),
+          n.name().equals(Notifiers.legacyOwner(config)));
+    }
   }
 
   /**

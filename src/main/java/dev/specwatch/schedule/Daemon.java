@@ -102,6 +102,18 @@ public final class Daemon implements AutoCloseable {
    */
   public void start() throws IOException, SchedulerException {
     SpecwatchConfig config = loader.load(configPath);
+    try {
+      startWith(config);
+    } catch (IOException | SchedulerException | RuntimeException e) {
+      // Whatever started before the failure (state, delivery workers, the HTTP server, the
+      // schedule) stops again, in reverse: a failed start leaves nothing running.
+      stop(Duration.ofSeconds(5));
+      throw e;
+    }
+  }
+
+  /** Opens and starts everything, in order; {@link #stop} undoes it in reverse. */
+  private void startWith(SpecwatchConfig config) throws IOException, SchedulerException {
     state = StateBackend.open(config, clock);
     shards = new Shards(state, clock);
     liveness =
@@ -109,7 +121,7 @@ public final class Daemon implements AutoCloseable {
     readiness = new Readiness(state, liveness);
     views =
         new DaemonViews(() -> wiring, this::reload, shards, readiness, metrics, noDataLog, clock);
-    wiring = wire(config);
+    wiring = wire(config, null);
     shards.retireShards(config, wiring.prometheus(), wiring.notifications().sink());
     wiring.notifications().start();
     server = StatusServer.start(config.server().listen().socketAddress(), config.server(), views);
@@ -139,10 +151,19 @@ public final class Daemon implements AutoCloseable {
     return server.port();
   }
 
-  private Wiring wire(SpecwatchConfig config) throws IOException {
+  /**
+   * @param previous the running wiring, whose unchanged notifiers the new one keeps; or null
+   */
+  private Wiring wire(SpecwatchConfig config, Wiring previous) throws IOException {
     PrometheusClient prometheus = new PrometheusClient(config.prometheus());
     NotificationService notifications =
-        new NotificationService(config, state.notifications(), clock, metrics, views);
+        new NotificationService(
+            config,
+            state.notifications(),
+            clock,
+            metrics,
+            views,
+            previous == null ? null : previous.notifications());
     metrics.notifiers(notifications.notifiers().keySet());
     List<AlertService> services = shards.alertServices(config, prometheus, notifications.sink());
     return new Wiring(config, prometheus, services, notifications);
@@ -253,15 +274,19 @@ public final class Daemon implements AutoCloseable {
       Wiring old = wiring;
       Wiring fresh;
       try {
-        fresh = wire(next);
+        fresh = wire(next, old);
       } catch (IOException e) {
         logger.error("reload failed, still running the previous config: {}", e.getMessage());
         return List.of("reload failed: " + e.getMessage());
       }
       // The new config is live from here; a delivery still in flight keeps its claim (the new
       // workers wait for it). What cannot be applied now is reported, not hidden.
+      fresh.notifications().takeOver(); // the unchanged notifiers keep running
       old.notifications().stop(Duration.ofSeconds(5));
       fresh.notifications().start();
+      if (!fresh.notifications().kept().isEmpty()) {
+        logger.info("reload: notifiers unchanged, kept running: {}", fresh.notifications().kept());
+      }
       wiring = fresh;
       liveness.interval(next.evaluation().interval());
       List<String> notApplied =

@@ -26,6 +26,8 @@ public final class FakeSocketMode implements AutoCloseable {
 
   private final List<String> acks = new CopyOnWriteArrayList<>();
   private final List<WebSocket> clients = new CopyOnWriteArrayList<>();
+  private final java.util.concurrent.atomic.AtomicInteger opened =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final CountDownLatch connected = new CountDownLatch(1);
   private final CountDownLatch started = new CountDownLatch(1);
   private final WebSocketServer server;
@@ -36,6 +38,7 @@ public final class FakeSocketMode implements AutoCloseable {
           @Override
           public void onOpen(WebSocket conn, ClientHandshake handshake) {
             clients.add(conn);
+            opened.incrementAndGet();
             conn.send(
                 "{\"type\":\"hello\",\"num_connections\":1,\"debug_info\":{\"host\":\"local\"},"
                     + "\"connection_info\":{\"app_id\":\"A0SPECWATCH\"}}");
@@ -122,6 +125,15 @@ public final class FakeSocketMode implements AutoCloseable {
   }
 
   /** The envelope ids the client acknowledged, in order. */
+  /** How many connections were ever opened, and how many are open now. */
+  public int opened() {
+    return opened.get();
+  }
+
+  public int open() {
+    return clients.size();
+  }
+
   public List<String> acks() {
     return List.copyOf(acks);
   }
