@@ -74,7 +74,7 @@ demo: deps jar
 chaos: deps
 	rm -rf target/chaos
 	$(MVN) verify -Dspotless.check.skip=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dit.test='SlackFaultsIT,StateFaultsIT,ClusterChaosIT' -Dchaos.excludedGroups=none
+	  -Dit.test='SlackFaultsIT,StateFaultsIT,ClusterChaosIT,ReloadsIT' -Dchaos.excludedGroups=none
 	@echo; echo "fault	lost	duplicated	fire delay s	resolve delay s	webhook fire delay s	note"; \
 	  cat target/chaos/*.tsv
 
