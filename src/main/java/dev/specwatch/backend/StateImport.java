@@ -12,7 +12,7 @@ import dev.specwatch.detect.DropTest;
 import dev.specwatch.digest.DigestLedger;
 import dev.specwatch.notify.Intent;
 import dev.specwatch.notify.NotificationStores;
-import dev.specwatch.notify.SlackThreadStore;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import dev.specwatch.digest.DigestService;
 import dev.specwatch.digest.DigestSlack;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.notify.Notifiers;
-import dev.specwatch.notify.SlackThreadStore;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import java.io.IOException;

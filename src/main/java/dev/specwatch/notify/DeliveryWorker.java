@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DeliveryWorker implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(DeliveryWorker.class);
-  static final Duration BASE_DELAY = Duration.ofSeconds(1);
+  public static final Duration BASE_DELAY = Duration.ofSeconds(1);
   static final Duration MAX_DELAY = Duration.ofMinutes(5);
   private static final Duration IDLE_POLL = Duration.ofSeconds(1);
 

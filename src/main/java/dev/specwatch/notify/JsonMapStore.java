@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * reports the state directory as not writable and is retried by {@link #flush()}; it never throws,
  * so a delivery that succeeded is not mistaken for one that failed (and sent again).
  */
-final class JsonMapStore<V> implements KeyedStore<V> {
+public final class JsonMapStore<V> implements KeyedStore<V> {
   private final Path file;
   private final StateHealth health;
   private final TreeMap<String, V> values;
@@ -32,7 +32,7 @@ final class JsonMapStore<V> implements KeyedStore<V> {
   /**
    * @param lost what is lost when the file is damaged, for the operator
    */
-  JsonMapStore(Path file, Class<V> type, StateHealth health, Clock clock, String lost)
+  public JsonMapStore(Path file, Class<V> type, StateHealth health, Clock clock, String lost)
       throws IOException {
     this.file = file;
     this.health = health;

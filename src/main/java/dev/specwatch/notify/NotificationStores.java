@@ -2,6 +2,8 @@ package dev.specwatch.notify;
 
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
+import dev.specwatch.notify.slack.SlackGroup;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;

@@ -2,6 +2,10 @@ package dev.specwatch.notify;
 
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.slack.SlackGroup;
+import dev.specwatch.notify.slack.SlackMessages;
+import dev.specwatch.notify.slack.SlackNotifier;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.store.KeyedStore;
 import java.time.Clock;
 import java.util.LinkedHashMap;

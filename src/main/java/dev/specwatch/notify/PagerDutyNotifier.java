@@ -3,6 +3,7 @@ package dev.specwatch.notify;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.notify.slack.SlackMessages;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

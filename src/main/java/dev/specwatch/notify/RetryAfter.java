@@ -8,14 +8,14 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /** The one parser of HTTP {@code Retry-After} (RFC 9110: delay-seconds or an HTTP-date). */
-final class RetryAfter {
+public final class RetryAfter {
   /** Honoured at most this long: a receiver must not park a notification for hours. */
   static final Duration MAX = Duration.ofMinutes(15);
 
   private RetryAfter() {}
 
   /** The delay the header asks for, capped at {@link #MAX}; empty when absent or unreadable. */
-  static Optional<Duration> parse(String header, Instant now) {
+  public static Optional<Duration> parse(String header, Instant now) {
     if (header == null || header.isBlank()) {
       return Optional.empty();
     }

@@ -10,7 +10,7 @@ import dev.specwatch.alerting.SilenceStore;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.ha.Cluster;
-import dev.specwatch.notify.SlackThreadStore;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.testing.PostgresDatabase;
 import dev.specwatch.testing.Transitions;
 import java.nio.file.Files;

@@ -15,8 +15,8 @@ import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.Secret;
 import dev.specwatch.model.SpecwatchConfig;
-import dev.specwatch.notify.SlackNotifier;
-import dev.specwatch.notify.SlackThreadStore;
+import dev.specwatch.notify.slack.SlackNotifier;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Phase;
@@ -410,7 +410,7 @@ class DigestIT {
                       Optional.of("#x"),
                       Optional.of(slack.apiUrl()),
                       Duration.ofHours(4)),
-                  dev.specwatch.notify.SlackMessages.Urls.none(),
+                  dev.specwatch.notify.slack.SlackMessages.Urls.none(),
               new SlackThreadStore(dir), Clock.systemUTC());
       DigestService service =
           service(c, Clock.systemUTC(), 1)

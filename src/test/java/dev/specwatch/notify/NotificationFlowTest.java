@@ -7,6 +7,7 @@ import dev.specwatch.alerting.AlertService;
 import dev.specwatch.alerting.TransitionSink;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import dev.specwatch.prometheus.Sample;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.testing.FakePrometheus;

@@ -8,6 +8,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Secret;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.slack.SlackThreadStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,10 +28,10 @@ import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class NotifiersTest {
+public class NotifiersTest {
   @TempDir Path dir;
 
-  static Transition transition() {
+  public static Transition transition() {
     Instant t = Instant.parse("2026-11-30T12:00:00Z");
     return Transition.builder(AlertKey.parse("qwen/acceptance_rate"), Transition.Kind.FIRING, t)
         .sequence(3)

@@ -14,6 +14,7 @@ import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
+import dev.specwatch.notify.slack.SlackMessages;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.store.StateHealth;
 import dev.specwatch.testing.FakePrometheus;

@@ -1,5 +1,6 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
+import dev.specwatch.notify.JsonMapStore;
 import dev.specwatch.store.KeyedStore;
 import dev.specwatch.store.StateHealth;
 import java.io.IOException;
@@ -152,7 +153,7 @@ public final class SlackThreadStore {
   }
 
   /** Writes what a failed save left in memory; returns whether the file is up to date. */
-  boolean flush() {
+  public boolean flush() {
     return store.flush();
   }
 }

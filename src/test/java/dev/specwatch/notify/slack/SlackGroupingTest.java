@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,8 @@ import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertService;
 import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.notify.DeliveryListener;
+import dev.specwatch.notify.NotificationService;
 import dev.specwatch.prometheus.Sample;
 import dev.specwatch.signals.Evaluator;
 import dev.specwatch.testing.FakePrometheus;

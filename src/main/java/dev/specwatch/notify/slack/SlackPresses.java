@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.specwatch.alerting.Transition;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Severity;
+import dev.specwatch.notify.Intent;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

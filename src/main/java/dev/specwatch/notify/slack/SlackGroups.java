@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import com.slack.api.methods.MethodsClient;
 import com.slack.api.methods.SlackApiException;
@@ -6,6 +6,9 @@ import com.slack.api.methods.response.chat.ChatPostMessageResponse;
 import com.slack.api.model.block.LayoutBlock;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.notify.ChannelPace;
+import dev.specwatch.notify.DeliveryResult;
+import dev.specwatch.notify.Intent;
 import dev.specwatch.store.KeyedStore;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Secret;
+import dev.specwatch.notify.NotifiersTest;
+import dev.specwatch.notify.Silencer;
 import dev.specwatch.store.KeyedStore;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.MutableClock;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import com.slack.api.Slack;
 import com.slack.api.methods.MethodsClient;
@@ -10,6 +10,12 @@ import com.slack.api.util.json.GsonFactory;
 import com.slack.api.webhook.WebhookResponse;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.notify.ChannelPace;
+import dev.specwatch.notify.DeliveryResult;
+import dev.specwatch.notify.Intent;
+import dev.specwatch.notify.Interactions;
+import dev.specwatch.notify.Notifier;
+import dev.specwatch.notify.RetryAfter;
 import dev.specwatch.store.KeyedStore;
 import java.io.IOException;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import com.slack.api.Slack;
 import com.slack.api.SlackConfig;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static com.slack.api.model.block.Blocks.actions;
 import static com.slack.api.model.block.Blocks.context;
@@ -15,6 +15,8 @@ import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.RuleName;
+import dev.specwatch.notify.Intent;
+import dev.specwatch.notify.Links;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +52,7 @@ public final class SlackMessages {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  static String rule(Transition t) {
+  public static String rule(Transition t) {
     return t.position() == null ? t.rule() : t.rule() + "[" + t.position() + "]";
   }
 

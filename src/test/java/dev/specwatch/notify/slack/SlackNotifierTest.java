@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,12 @@ import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.Secret;
+import dev.specwatch.notify.ChannelPace;
+import dev.specwatch.notify.DeliveryListener;
+import dev.specwatch.notify.DeliveryResult;
+import dev.specwatch.notify.DeliveryWorker;
+import dev.specwatch.notify.FileOutbox;
+import dev.specwatch.notify.Intent;
 import dev.specwatch.testing.FakeSlackApi;
 import dev.specwatch.testing.MutableClock;
 import java.io.IOException;

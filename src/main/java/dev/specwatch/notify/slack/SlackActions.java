@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static com.slack.api.model.block.Blocks.actions;
 import static com.slack.api.model.block.Blocks.context;
@@ -20,6 +20,8 @@ import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.NotifierConfig;
+import dev.specwatch.notify.Interactions;
+import dev.specwatch.notify.Silencer;
 import dev.specwatch.store.KeyedStore;
 import java.io.IOException;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.specwatch.notify;
+package dev.specwatch.notify.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
