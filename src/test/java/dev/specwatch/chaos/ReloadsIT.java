@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two hundred reloads of the daemon (the shipped JVM flags, a Slack notifier with Socket Mode and a
- * webhook): threads and RSS from /proc before and after, and how often Socket Mode connected.
+ * Four hundred reloads of the daemon (the shipped JVM flags, a Slack notifier with Socket Mode and
+ * a webhook): threads and RSS from /proc before and after, and how often Socket Mode connected.
  * Before: 9 to 209 {@code slack-api-metrics} threads and RSS 132 to 151 MB.
  */
 class ReloadsIT {
@@ -32,6 +32,27 @@ class ReloadsIT {
       }
     }
     throw new IllegalStateException(field + " not in /proc/" + pid + "/status");
+  }
+
+  /** The heap in use after a full collection, in KiB (jcmd GC.run, then GC.heap_info). */
+  private static long liveHeap(long pid) throws Exception {
+    run("jcmd", Long.toString(pid), "GC.run");
+    String info = run("jcmd", Long.toString(pid), "GC.heap_info");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+    if (!m.find()) {
+      throw new IllegalStateException("no heap in use in: " + info);
+    }
+    return Long.parseLong(m.group(1));
+  }
+
+  private static String run(String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", cmd) + " failed: " + out);
+    }
+    return out;
   }
 
   @Test
@@ -61,15 +82,21 @@ class ReloadsIT {
         }
         long threadsBefore = status(pid, "Threads");
         long rssBefore = status(pid, "VmRSS");
-        for (int i = 0; i < 200; i++) {
-          assertThat(daemon.post("/-/reload", null).statusCode()).isEqualTo(200);
+        long heapBefore = liveHeap(pid);
+        long[] rss = new long[2];
+        for (int round = 0; round < 2; round++) {
+          for (int i = 0; i < 200; i++) {
+            assertThat(daemon.post("/-/reload", null).statusCode()).isEqualTo(200);
+          }
+          rss[round] = status(pid, "VmRSS");
         }
         long threadsAfter = status(pid, "Threads");
-        long rssAfter = status(pid, "VmRSS");
+        long rssAfter = rss[1];
+        long heapAfter = liveHeap(pid);
         String row =
             String.join(
                 "\t",
-                "200 reloads, Slack with Socket Mode and a webhook, -Xmx128m",
+                "400 reloads, Slack with Socket Mode and a webhook, -Xmx128m",
                 "0",
                 "0",
                 "-",
@@ -77,11 +104,15 @@ class ReloadsIT {
                 "-",
                 String.format(
                     Locale.ROOT,
-                    "threads %d → %d, RSS %.0f → %.0f MB, Socket Mode connections %d",
+                    "threads %d → %d; RSS %.0f → %.0f (after 200) → %.0f MB (after 400); heap in"
+                        + " use after a full GC %.1f → %.1f MB; Socket Mode connections %d",
                     threadsBefore,
                     threadsAfter,
                     rssBefore / 1024.0,
+                    rss[0] / 1024.0,
                     rssAfter / 1024.0,
+                    heapBefore / 1024.0,
+                    heapAfter / 1024.0,
                     socket.opened()));
         Path out = Path.of("target/chaos");
         Files.createDirectories(out);
@@ -93,6 +124,9 @@ class ReloadsIT {
         System.out.println("chaos: " + row.replace('\t', '|'));
         assertThat(threadsAfter).as(row).isLessThanOrEqualTo(threadsBefore + 2);
         assertThat(socket.opened()).as("one connection, kept across every reload").isEqualTo(1);
+        assertThat(heapAfter)
+            .as("live objects flat: " + row)
+            .isLessThanOrEqualTo(heapBefore + 4096);
       }
     }
   }
