@@ -16,6 +16,7 @@ import dev.specwatch.signals.TrtllmProfile;
 import dev.specwatch.signals.VllmProfile;
 import dev.specwatch.yaml.MapReader;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Why a recipe reads {@code no_data}, from what Prometheus does have: which of its match labels
@@ -45,48 +47,84 @@ public final class NoDataHints {
           Engine.SGLANG, SglangProfile.ACCEPT_LENGTH,
           Engine.TRTLLM, TrtllmProfile.DRAFT_TOKENS);
 
-  private final PrometheusClient client;
-  private final Optional<Instant> at;
-  private final Map<String, Set<String>> valuesCache = new HashMap<>();
+  /** What the datasource has of the engines' marker series: one label set per series. */
+  private final List<Map<String, String>> series;
 
-  private NoDataHints(PrometheusClient client, Optional<Instant> at) {
-    this.client = client;
-    this.at = at;
+  private NoDataHints(List<Map<String, String>> series) {
+    this.series = series;
   }
 
-  /** A hint per recipe in state no_data; none where the queries fail (check reports those). */
+  /**
+   * A hint per recipe in state no_data; none where the query fails (check reports those). One query
+   * for all of them, whatever their number: what the datasource has of the engines' marker series,
+   * by the labels the recipes match on; each hint is then worked out here.
+   */
   public static Map<String, String> of(
       List<Policy> policies, Evaluation evaluation, PrometheusClient client, Optional<Instant> at) {
-    NoDataHints hints = new NoDataHints(client, at);
     Map<String, Policy> byRecipe = new HashMap<>();
     policies.forEach(p -> byRecipe.put(p.recipe(), p));
-    Map<String, String> out = new LinkedHashMap<>();
+    List<Policy> lacking = new ArrayList<>();
     for (RecipeSnapshot r : evaluation.recipes()) {
       Policy p = byRecipe.get(r.recipe());
-      if (r.state() != RecipeState.NO_DATA || p == null) {
-        continue;
+      if (r.state() == RecipeState.NO_DATA && p != null) {
+        lacking.add(p);
       }
-      try {
-        out.put(r.recipe(), hints.hint(p));
-      } catch (PrometheusException e) {
-        // The evaluation's own queries succeeded; a failing hint query only loses the hint.
-        out.put(r.recipe(), "no hint: " + e.getMessage());
-      }
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    if (lacking.isEmpty()) {
+      return out;
+    }
+    NoDataHints hints;
+    try {
+      hints = new NoDataHints(series(lacking, client, at));
+    } catch (PrometheusException e) {
+      // The evaluation's own queries succeeded; a failing hint query only loses the hints.
+      lacking.forEach(p -> out.put(p.recipe(), "no hint: " + e.getMessage()));
+      return out;
+    }
+    lacking.forEach(p -> out.put(p.recipe(), hints.hint(p)));
+    return out;
+  }
+
+  /** {@code count by (__name__, <every label the recipes match on>) ({__name__=~"<markers>"})}. */
+  private static List<Map<String, String>> series(
+      List<Policy> lacking, PrometheusClient client, Optional<Instant> at)
+      throws PrometheusException {
+    Set<String> labels = new TreeSet<>();
+    lacking.forEach(p -> p.matchers().forEach(m -> labels.add(m.name())));
+    Set<String> names = new TreeSet<>(SERVED.values());
+    names.addAll(SPECULATIVE.values());
+    List<String> by = new ArrayList<>(List.of("__name__"));
+    by.addAll(labels);
+    String query =
+        "count by ("
+            + String.join(", ", by)
+            + ") ({__name__=~"
+            + PromQl.quote(String.join("|", names.stream().map(NoDataHints::literal).toList()))
+            + "})";
+    List<Map<String, String>> out = new ArrayList<>();
+    for (Sample s : client.query(query, at).samples()) {
+      out.add(s.labels());
     }
     return out;
   }
 
-  private String hint(Policy p) throws PrometheusException {
+  /** A metric name as a regular expression matching it alone (its colons and dots literal). */
+  private static String literal(String metric) {
+    return metric.replace(".", "\\.");
+  }
+
+  private String hint(Policy p) {
     String served = SERVED.get(p.engine());
-    String selector = PromQl.selector(p.matchers());
-    boolean servedHere = count(served + selector) > 0;
+    List<LabelMatcher> all = p.matchers();
+    boolean servedHere = has(served, all);
     if (servedHere && p.numSpeculativeTokens() == 0) {
       return "the match finds "
           + served
           + ", but the window does not hold two scrapes of it yet (the server, Prometheus or"
           + " specwatch just started, or the scrape interval is longer than the window)";
     }
-    if (servedHere && count(SPECULATIVE.get(p.engine()) + selector) > 0) {
+    if (servedHere && has(SPECULATIVE.get(p.engine()), all)) {
       return "the speculative-decoding series exist, but the window does not hold two scrapes of"
           + " them yet (the server, Prometheus or specwatch just started, or the scrape interval"
           + " is longer than the window)";
@@ -97,7 +135,7 @@ public final class NoDataHints {
           + " but no speculative-decoding series: is speculative decoding on for this model?";
     }
     for (Map.Entry<Engine, String> other : SERVED.entrySet()) {
-      if (other.getKey() != p.engine() && count(other.getValue() + selector) > 0) {
+      if (other.getKey() != p.engine() && has(other.getValue(), all)) {
         return "the match finds "
             + other.getValue()
             + ": set engine: "
@@ -105,15 +143,15 @@ public final class NoDataHints {
             + " in the policy";
       }
     }
-    if (count(served) == 0) {
+    if (!has(served, List.of())) {
       return NOTHING_SCRAPED
           + served
           + " series at all: is the "
           + p.engine().key()
           + " server scraped yet (its job, target and metrics_path)?";
     }
-    for (LabelMatcher m : p.matchers()) {
-      if (count(served + PromQl.selector(List.of(m))) > 0) {
+    for (LabelMatcher m : all) {
+      if (has(served, List.of(m))) {
         continue;
       }
       String says = m.name() + m.op().symbol() + PromQl.quote(m.value());
@@ -142,28 +180,39 @@ public final class NoDataHints {
         + " series, but no series has them all: check the combination";
   }
 
-  private double count(String selector) throws PrometheusException {
-    List<Sample> s = client.query("count(" + selector + ")", at).samples();
-    return s.isEmpty() ? 0 : s.get(0).value();
+  /** Whether the datasource has a series of {@code metric} that every matcher selects. */
+  private boolean has(String metric, List<LabelMatcher> matchers) {
+    return series.stream()
+        .anyMatch(
+            labels ->
+                metric.equals(labels.get("__name__"))
+                    && matchers.stream().allMatch(m -> selects(m, labels)));
   }
 
-  private Set<String> values(String metric, String label) throws PrometheusException {
-    String key = metric + "\u0000" + label;
-    Set<String> cached = valuesCache.get(key);
-    if (cached != null) {
-      return cached;
-    }
+  /** A matcher as Prometheus applies it: a missing label is the empty string, regexes anchored. */
+  static boolean selects(LabelMatcher m, Map<String, String> labels) {
+    String value = labels.getOrDefault(m.name(), "");
+    return switch (m.op()) {
+      case EQUAL -> value.equals(m.value());
+      case NOT_EQUAL -> !value.equals(m.value());
+      case REGEX -> anchored(m.value()).matcher(value).matches();
+      case NOT_REGEX -> !anchored(m.value()).matcher(value).matches();
+    };
+  }
+
+  private static java.util.regex.Pattern anchored(String regex) {
+    return java.util.regex.Pattern.compile("^(?:" + regex + ")$");
+  }
+
+  /** The values {@code label} takes on the series of {@code metric}. */
+  private Set<String> values(String metric, String label) {
     Set<String> values = new LinkedHashSet<>();
-    for (Sample s :
-        client
-            .query("count by (" + PromQl.labelList(List.of(label)) + ") (" + metric + ")", at)
-            .samples()) {
-      String v = s.labels().get(label);
-      if (v != null) {
+    for (Map<String, String> labels : series) {
+      String v = labels.get(label);
+      if (metric.equals(labels.get("__name__")) && v != null) {
         values.add(v);
       }
     }
-    valuesCache.put(key, values);
     return values;
   }
 

@@ -22,12 +22,11 @@ import org.slf4j.LoggerFactory;
  * {@link NoDataHints} finds in what Prometheus does have (a typo in {@code model_name} with a
  * did-you-mean, another engine's series, no speculative decoding), when the recipe starts reading
  * no data, and once when it has data again. The hints are served on {@code /api/v1/recipes} and the
- * recipe page. At most {@link #PER_CYCLE} recipes are explained per evaluation, so a fleet of typos
- * costs a bounded number of queries per cycle.
+ * recipe page. Explaining them costs one query per evaluation whatever their number ({@link
+ * NoDataHints}), so every recipe due is explained at once.
  */
 final class NoDataLog {
   private static final Logger logger = LoggerFactory.getLogger(Daemon.class);
-  static final int PER_CYCLE = 20;
   static final Duration REFRESH = Duration.ofMinutes(1);
 
   /** A reason, and when it was looked up. */
@@ -62,7 +61,7 @@ final class NoDataLog {
           known == null
               || known.text().startsWith(NoDataHints.NOTHING_SCRAPED)
               || !known.at().plus(REFRESH).isAfter(now);
-      if (noData.contains(p.recipe()) && lasted && stale && due.size() < PER_CYCLE) {
+      if (noData.contains(p.recipe()) && lasted && stale) {
         due.add(p);
       }
     }

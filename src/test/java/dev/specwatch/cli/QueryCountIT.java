@@ -1,0 +1,125 @@
+package dev.specwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.testing.Fleet;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What {@code check} costs the datasource, counted by the real Prometheus itself (its own {@code
+ * prometheus_http_requests_total} for the query API, read from its /metrics): the same number of
+ * queries for 6 and 600 recipes, with none or 200 of them without data. Before, the no-data
+ * diagnosis ran up to seven queries per recipe without data (6 recipes: 46 queries; 60 more without
+ * data: 406).
+ */
+@ExtendWith(Fleet.Extension.class)
+class QueryCountIT {
+  private static final List<String> MODELS =
+      List.of(
+          "it/steady-mtp", "it/regressed", "it/low-traffic", "it/vllm-old", "it/we\\\"ird\\\\näme");
+
+  @TempDir Path dir;
+  final HttpClient http = HttpClient.newHttpClient();
+
+  /** A config with {@code withData} recipes over the fleet's models and {@code without} more. */
+  private Path config(Fleet fleet, String name, int withData, int without) throws IOException {
+    Path alerts = Files.createDirectories(dir.resolve(name + "/alerts"));
+    for (int i = 0; i < withData; i++) {
+      policy(alerts, "r" + i, MODELS.get(i % MODELS.size()));
+    }
+    for (int i = 0; i < without; i++) {
+      policy(alerts, "absent" + i, "it/absent-" + i);
+    }
+    Path file = dir.resolve(name + "/specwatch.yaml");
+    Files.writeString(
+        file,
+        "prometheus: {url: \""
+            + fleet.prometheus().baseUri()
+            + "\"}\nevaluation: {window: 30s}\npolicies: alerts\n",
+        StandardCharsets.UTF_8);
+    return file;
+  }
+
+  private static void policy(Path alerts, String name, String model) throws IOException {
+    Files.writeString(
+        alerts.resolve(name + ".yaml"),
+        "recipe: "
+            + name
+            + "\nmatch: {job: vllm, model_name: \""
+            + model
+            + "\"}\nnum_speculative_tokens: 3\nmin_drafts: 10\n"
+            + "thresholds:\n  acceptance_rate: {below: 0.45}\n",
+        StandardCharsets.UTF_8);
+  }
+
+  /** Requests Prometheus has answered on its query API so far, from its own counters. */
+  private long queries(Fleet fleet) throws Exception {
+    String metrics =
+        http.send(
+                HttpRequest.newBuilder(URI.create(fleet.prometheus().baseUri() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    Matcher m =
+        Pattern.compile(
+                "(?m)^prometheus_http_requests_total\\{[^}]*handler=\"/api/v1/[^\"]*\"[^}]*} (\\S+)$")
+            .matcher(metrics);
+    long n = 0;
+    while (m.find()) {
+      n += (long) Double.parseDouble(m.group(1));
+    }
+    return n;
+  }
+
+  @Test
+  void checkSendsAsManyQueriesForSixHundredRecipesAsForSixWithOrWithoutData(Fleet fleet)
+      throws Exception {
+    // The fleet's series scraped and the window full: every recipe with data reads ok.
+    Path first = config(fleet, "warm", MODELS.size(), 0);
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(120))
+        .pollInterval(java.time.Duration.ofSeconds(2))
+        .until(
+            () -> {
+              MainTest.Result w = MainTest.run("check", "--config", first.toString());
+              String out = w.out() + w.err();
+              return out.lines().anyMatch(l -> l.matches("r0\\s+vllm\\s+ok\\s.*"))
+                  && !out.contains("window not full");
+            });
+    Map<String, Long> sent = new LinkedHashMap<>();
+    for (int[] shape : new int[][] {{5, 0}, {5, 200}, {5, 595}}) {
+      String name = shape[0] + "+" + shape[1];
+      Path config = config(fleet, name, shape[0], shape[1]);
+      long before = queries(fleet);
+      MainTest.Result r = MainTest.run("check", "--config", config.toString());
+      long after = queries(fleet);
+      sent.put(shape[0] + " with data, " + shape[1] + " without", after - before);
+      if (shape[1] > 0) {
+        assertThat(r.out())
+            .as("the hint is still given")
+            .contains("selects no series of vllm:generation_tokens_total");
+      }
+    }
+    System.out.println("check's queries: " + sent);
+    long all = sent.get("5 with data, 0 without");
+    assertThat(sent.get("5 with data, 200 without"))
+        .as("the no-data diagnosis of 200 recipes is one query: " + sent)
+        .isEqualTo(all + 1);
+    assertThat(sent.get("5 with data, 595 without")).as(sent.toString()).isEqualTo(all + 1);
+  }
+}
