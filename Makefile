@@ -19,7 +19,7 @@ deps-postgres:
 
 ## test: promtool checks of the rules, the systemd unit, the dashboards' and manifests' schemas, then the Maven build with all tests
 test: deps-postgres rules-check unit-check schema-check
-	$(MVN) verify
+	@status=0; $(MVN) verify || status=$$?; bash deploy/scripts/slowest-tests.sh; exit $$status
 
 ## schema-check: dashboards against @grafana/schema, Kubernetes manifests against kubernetes-models (TypeScript), and a self-test that planted errors fail
 schema-check: deps
