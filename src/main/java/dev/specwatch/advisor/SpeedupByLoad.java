@@ -95,8 +95,8 @@ public final class SpeedupByLoad {
   }
 
   /**
-   * @param paysUpToRunning the largest {@code running_max} of a bucket with a speed-up above 1;
-   *     null when no bucket with enough data has one
+   * @param paysUpToRunning the largest {@code running_max} of a bucket whose verdict is {@code
+   *     pays} (its interval above 1); null when none is
    */
   public record Result(List<Bucket> byLoad, Integer paysUpToRunning) {
     /**
@@ -178,7 +178,9 @@ public final class SpeedupByLoad {
               base.perRequest(),
               verdict,
               null));
-      if (ratio > 1) {
+      // Pays when the interval is above 1, not the point estimate: a bucket reading 1.008
+      // (0.994–1.022) is unclear, and "pays up to 127" on it overclaimed.
+      if (verdict.equals("pays")) {
         paysUpTo = max;
       }
     }

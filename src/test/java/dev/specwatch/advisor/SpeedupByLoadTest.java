@@ -101,6 +101,31 @@ class SpeedupByLoadTest {
     assertThat(first.high()).isGreaterThan(first.speedup());
   }
 
+  /**
+   * Issue 40's overclaim: a bucket whose point estimate is just above 1 but whose interval holds 1
+   * (unclear) is not a load where speculation pays. Before, "pays up to 127" came from such a
+   * bucket (1.008, 0.994–1.022, truth 0.995).
+   */
+  @Test
+  void aBucketAboveOneOnlyByItsPointEstimateDoesNotCountAsPaying() {
+    List<SpeedupByLoad.Step> spec = new ArrayList<>();
+    List<SpeedupByLoad.Step> base = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      spec.add(new SpeedupByLoad.Step(90 * (1 + 0.01 * (i % 7)), 1));
+      base.add(new SpeedupByLoad.Step(45 * (1 + 0.01 * (i % 5)), 1));
+    }
+    for (int i = 0; i < 300; i++) {
+      spec.add(new SpeedupByLoad.Step(100 * 20 * (1.008 + 0.3 * ((i % 2) * 2 - 1)), 100));
+      base.add(new SpeedupByLoad.Step(100 * 20 * (1 + 0.3 * ((i % 3) - 1)), 100));
+    }
+    SpeedupByLoad.Result r = SpeedupByLoad.measure(spec, base, 60);
+    SpeedupByLoad.Bucket heavy = r.byLoad().get(r.byLoad().size() - 1);
+    assertThat(heavy.runningMax()).isEqualTo(127);
+    assertThat(heavy.speedup()).isGreaterThan(1.0);
+    assertThat(heavy.verdict()).isEqualTo("unclear");
+    assertThat(r.paysUpToRunning()).as("before: 127").isEqualTo(1);
+  }
+
   @Test
   void aBucketWithTooLittleDataOnEitherSideSaysSoInsteadOfANumber() {
     List<SpeedupByLoad.Step> spec = new ArrayList<>();
