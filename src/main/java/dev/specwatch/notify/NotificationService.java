@@ -95,8 +95,9 @@ public final class NotificationService implements AutoCloseable {
     this.previous = previous;
     Interactions.Context context = new Interactions.Context(firing, silencer);
     Map<String, Running> built = new LinkedHashMap<>();
+    String legacyOwner = Notifiers.legacyOwner(config);
     for (NotifierConfig n : config.notifiers()) {
-      Notifiers.Identity identity = Notifiers.Identity.of(n, config);
+      Notifiers.Identity identity = Notifiers.Identity.of(n, config, legacyOwner);
       Running same = previous == null ? null : previous.running.get(n.name());
       if (same != null && same.identity().equals(identity) && !previous.stopped) {
         built.put(n.name(), same);
@@ -111,7 +112,7 @@ public final class NotificationService implements AutoCloseable {
               stores.slackGroups(),
               stores.channelPace(),
               clock,
-              Notifiers.legacyOwner(config));
+              legacyOwner);
       DeliveryWorker worker =
           new DeliveryWorker(
               outbox,
@@ -246,11 +247,14 @@ public final class NotificationService implements AutoCloseable {
     }
     for (Notifier n : notifiers.values()) {
       for (Transition t : stillFiring) {
+        if (!n.repeatDue(t, now)) {
+          continue;
+        }
         Intent repeat = Intent.of(n.name(), Intent.Kind.REPEAT, t, now);
         // One reminder queued at a time: while the receiver is down the reminder waits in the
         // outbox and its last post stays old, which would otherwise queue another reminder at
         // every evaluation.
-        if (!queuedRepeats.contains(repeat.stream()) && n.repeatDue(t, now)) {
+        if (!queuedRepeats.contains(repeat.stream())) {
           repeats.add(
               new Intent(
                   repeat.id() + "-" + now.toEpochMilli(),

@@ -35,23 +35,11 @@ public final class Notifiers {
       ChannelPace pace,
       Clock clock) {
     Map<String, Notifier> out = new LinkedHashMap<>();
+    String legacyOwner = legacyOwner(config);
     for (NotifierConfig n : config.notifiers()) {
-      out.put(n.name(), create(n, config, threads, groups, pace, clock, legacyOwner(config)));
+      out.put(n.name(), create(n, config, threads, groups, pace, clock, legacyOwner));
     }
     return out;
-  }
-
-  /** One notifier of {@code config}, with its own view of the Slack messages. */
-  static Notifier create(
-      NotifierConfig n,
-      SpecwatchConfig config,
-      SlackThreadStore threads,
-      KeyedStore<SlackGroup> groups,
-      ChannelPace pace,
-      Clock clock,
-      String legacyOwner) {
-    return create(
-        n, config, threads.of(n.name(), n.name().equals(legacyOwner)), groups, pace, clock);
   }
 
   /**
@@ -76,18 +64,24 @@ public final class Notifiers {
       java.util.Optional<java.net.URI> ui,
       java.time.Duration interval,
       boolean legacyOwner) {
-    static Identity of(NotifierConfig n, SpecwatchConfig config) {
+    /**
+     * @param legacyOwner {@link Notifiers#legacyOwner} of {@code config}
+     */
+    static Identity of(NotifierConfig n, SpecwatchConfig config, String legacyOwner) {
       return new Identity(
           n,
           config.grafanaUrl(),
           config.server().externalUrl(),
           config.evaluation().interval(),
-          n.name().equals(Notifiers.legacyOwner(config)));
+          n.name().equals(legacyOwner));
     }
   }
 
   /**
-   * @param threads the Slack messages of this notifier alone
+   * One notifier of {@code config}.
+   *
+   * @param threads every Slack message; the notifier sees its own ({@link SlackThreadStore#of})
+   * @param legacyOwner {@link #legacyOwner} of {@code config}
    */
   static Notifier create(
       NotifierConfig n,
@@ -95,12 +89,13 @@ public final class Notifiers {
       SlackThreadStore threads,
       KeyedStore<SlackGroup> groups,
       ChannelPace pace,
-      Clock clock) {
+      Clock clock,
+      String legacyOwner) {
     if (n instanceof NotifierConfig.Slack slack) {
       return new SlackNotifier(
           slack,
           new SlackMessages.Urls(config.grafanaUrl(), config.server().externalUrl()),
-          threads,
+          threads.of(n.name(), n.name().equals(legacyOwner)),
           groups,
           pace,
           clock);
