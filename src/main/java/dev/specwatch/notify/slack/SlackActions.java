@@ -222,8 +222,8 @@ public final class SlackActions implements Interactions {
       silenceId = untilResolved ? s.id() : null;
       done =
           (untilResolved
-                  ? SilencedText.UNTIL_RESOLVED
-                  : SilencedText.FOR + " " + d.toHours() + " h")
+                  ? "Silenced until resolved (at most 7 days)"
+                  : "Silenced for " + d.toHours() + " h")
               + " by <@"
               + press.user()
               + "> "
@@ -234,7 +234,8 @@ public final class SlackActions implements Interactions {
               + ")";
     }
     logger.info("{} from Slack by {}: {}", press.action(), press.user(), press.alertId());
-    SlackThreadStore.SlackThread acked = th.acknowledged(done);
+    SlackThreadStore.SlackThread acked =
+        press.action().equals(ACK) ? th.acknowledged(done) : th.silencedBy(done);
     threads.put(press.alertId(), silenceId == null ? acked : acked.untilResolved(silenceId));
     List<LayoutBlock> blocks = SlackMessages.firing(t.get(), urls);
     if (press.action().equals(ACK)) {
@@ -249,14 +250,6 @@ public final class SlackActions implements Interactions {
                 .text(SlackMessages.slackText(t.get(), now))
                 .blocks(updated));
     tell(methods, press, done + ".");
-  }
-
-  /** The words a silenced message's note starts with ({@link SlackThreadStore.SlackThread}). */
-  static final class SilencedText {
-    static final String FOR = "Silenced for";
-    static final String UNTIL_RESOLVED = "Silenced until resolved (at most 7 days)";
-
-    private SilencedText() {}
   }
 
   /** Answers the presser alone (an ephemeral message); a failure is logged, never thrown. */

@@ -28,6 +28,7 @@ public final class SlackThreadStore {
    * @param silence the silence pressed "until resolved", expired when the alert resolves; or null
    * @param parent the group message whose thread holds this alert's message ({@code ts}, a reply);
    *     null when the alert has a message of its own
+   * @param silenced whether it was silenced from Slack: its message shows no buttons any more
    */
   public record SlackThread(
       String channel,
@@ -35,19 +36,15 @@ public final class SlackThreadStore {
       Instant lastPostAt,
       String acknowledged,
       String silence,
-      String parent) {
+      String parent,
+      boolean silenced) {
     public SlackThread(String channel, String ts, Instant lastPostAt) {
-      this(channel, ts, lastPostAt, null, null, null);
-    }
-
-    public SlackThread(
-        String channel, String ts, Instant lastPostAt, String acknowledged, String silence) {
-      this(channel, ts, lastPostAt, acknowledged, silence, null);
+      this(channel, ts, lastPostAt, null, null, null, false);
     }
 
     /** A grouped alert's detail reply {@code ts} in the thread of its group's message. */
     static SlackThread reply(String channel, String ts, String parent, Instant postedAt) {
-      return new SlackThread(channel, ts, postedAt, null, null, parent);
+      return new SlackThread(channel, ts, postedAt, null, null, parent, false);
     }
 
     /** Where replies go: the thread of the alert's own message, or of its group's. */
@@ -55,21 +52,21 @@ public final class SlackThreadStore {
       return parent == null ? ts : parent;
     }
 
-    /** Whether it was silenced from Slack: its message shows no buttons any more. */
-    public boolean silenced() {
-      return acknowledged != null && acknowledged.startsWith("Silenced");
+    public SlackThread acknowledged(String by) {
+      return new SlackThread(channel, ts, lastPostAt, by, silence, parent, silenced);
     }
 
-    public SlackThread acknowledged(String by) {
-      return new SlackThread(channel, ts, lastPostAt, by, silence, parent);
+    /** Silenced from Slack, as {@code by} says (which also stops the reminders). */
+    public SlackThread silencedBy(String by) {
+      return new SlackThread(channel, ts, lastPostAt, by, silence, parent, true);
     }
 
     public SlackThread untilResolved(String silenceId) {
-      return new SlackThread(channel, ts, lastPostAt, acknowledged, silenceId, parent);
+      return new SlackThread(channel, ts, lastPostAt, acknowledged, silenceId, parent, silenced);
     }
 
     SlackThread postedAt(Instant at) {
-      return new SlackThread(channel, ts, at, acknowledged, silence, parent);
+      return new SlackThread(channel, ts, at, acknowledged, silence, parent, silenced);
     }
   }
 
@@ -122,20 +119,9 @@ public final class SlackThreadStore {
     return mine.isEmpty() && legacy ? store.get(alertId) : mine;
   }
 
-  /** This notifier's messages by alert id (every key as stored, unscoped). */
+  /** Every message as stored, by key ({@code <notifier>|<alert id>}): state import, tests. */
   public Map<String, SlackThread> all() {
-    if (scope.isEmpty()) {
-      return store.all();
-    }
-    Map<String, SlackThread> out = new java.util.TreeMap<>();
-    for (Map.Entry<String, SlackThread> e : store.all().entrySet()) {
-      if (e.getKey().startsWith(scope)) {
-        out.put(e.getKey().substring(scope.length()), e.getValue());
-      } else if (legacy && e.getKey().indexOf('|') < 0) {
-        out.putIfAbsent(e.getKey(), e.getValue());
-      }
-    }
-    return out;
+    return store.all();
   }
 
   public void put(String alertId, SlackThread thread) {
