@@ -22,7 +22,8 @@ import java.util.Map;
 
 /**
  * specwatch's own metrics, served on {@code /metrics} in the Prometheus text format. One instance
- * per process: counters keep counting across config reloads. Thread-safe.
+ * per process: counters keep counting across config reloads. Thread-safe. Without exemplars:
+ * specwatch has no tracer, and the client would keep a scheduler thread to rate-limit them.
  */
 public final class SpecwatchMetrics implements DeliveryListener {
   private final PrometheusRegistry registry = new PrometheusRegistry();
@@ -33,56 +34,66 @@ public final class SpecwatchMetrics implements DeliveryListener {
           .help(
               "Duration of one evaluation of every recipe, incl. alerting and queueing notifications.")
           .classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+          .withoutExemplars()
           .register(registry);
   private final Counter evaluations =
       Counter.builder()
           .name("specwatch_evaluations_total")
           .help("Evaluations by result: ok, or datasource_error when any query failed.")
           .labelNames("result")
+          .withoutExemplars()
           .register(registry);
   private final Counter queries =
       Counter.builder()
           .name("specwatch_queries_total")
           .help("PromQL queries sent to the datasource.")
+          .withoutExemplars()
           .register(registry);
   private final Gauge lastSuccess =
       Gauge.builder()
           .name("specwatch_last_successful_evaluation_timestamp_seconds")
           .help("When the last evaluation without datasource errors finished (Unix seconds).")
+          .withoutExemplars()
           .register(registry);
   private final Gauge recipes =
       Gauge.builder()
           .name("specwatch_recipes")
           .help("Recipes by state at the last evaluation.")
           .labelNames("state")
+          .withoutExemplars()
           .register(registry);
   private final Gauge alerts =
       Gauge.builder()
           .name("specwatch_alerts")
           .help("Active alerts by state (pending, firing).")
           .labelNames("state")
+          .withoutExemplars()
           .register(registry);
   private final Counter notificationsSent =
       Counter.builder()
           .name("specwatch_notifications_sent_total")
           .help("Notifications delivered, by notifier.")
           .labelNames("notifier")
+          .withoutExemplars()
           .register(registry);
   private final Counter notificationsFailed =
       Counter.builder()
           .name("specwatch_notification_failures_total")
           .help("Failed notification attempts (retried or given up), by notifier.")
           .labelNames("notifier")
+          .withoutExemplars()
           .register(registry);
   private final Gauge outboxDepth =
       Gauge.builder()
           .name("specwatch_outbox_depth")
           .help("Notifications waiting in the outbox.")
+          .withoutExemplars()
           .register(registry);
   private final Gauge transitionsQueued =
       Gauge.builder()
           .name("specwatch_transitions_queued")
           .help("Alert transitions recorded but not yet handed to the outbox.")
+          .withoutExemplars()
           .register(registry);
 
   private final Gauge stateWritable =
@@ -91,11 +102,13 @@ public final class SpecwatchMetrics implements DeliveryListener {
           .help(
               "1 while the state directory can be written; 0 while it cannot (evaluation and"
                   + " notifications are paused: nothing is sent that cannot be recorded).")
+          .withoutExemplars()
           .register(registry);
   private final Gauge stateRecoveries =
       Gauge.builder()
           .name("specwatch_state_files_recovered")
           .help("Damaged state files moved aside since start (see /api/v1/status).")
+          .withoutExemplars()
           .register(registry);
 
   /** Records one evaluation cycle that took {@code seconds} and finished at {@code at}. */
