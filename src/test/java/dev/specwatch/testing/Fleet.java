@@ -62,7 +62,17 @@ public final class Fleet implements AutoCloseable {
 
   private static Fleet start(String scenarioResource, Clock clock)
       throws IOException, URISyntaxException {
-    Path file = Path.of(Fleet.class.getResource(scenarioResource).toURI());
+    return start(Path.of(Fleet.class.getResource(scenarioResource).toURI()), clock);
+  }
+
+  /**
+   * A fleet of its own serving a scenario file a test wrote (many models); the caller closes it.
+   */
+  public static Fleet startFile(Path scenarioFile) throws IOException {
+    return start(scenarioFile, Clock.systemUTC());
+  }
+
+  private static Fleet start(Path file, Clock clock) throws IOException {
     Scenario scenario = ScenarioLoader.load(file);
     Instant started = Instant.now();
     Simulator sim = new Simulator(scenario, clock);
