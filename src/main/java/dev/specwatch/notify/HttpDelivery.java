@@ -6,13 +6,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 
-/** The HTTP client shared by the webhook, Alertmanager and Grafana notifiers. */
+/** HTTP delivery for the webhook, Alertmanager, Grafana and PagerDuty notifiers. */
 final class HttpDelivery {
-  static final OkHttpClient CLIENT = HttpClients.shared();
 
   /** Compact JSON for request bodies (the state files are indented, wire formats are not). */
   static final com.fasterxml.jackson.databind.ObjectWriter JSON_BODY =
@@ -27,7 +25,7 @@ final class HttpDelivery {
    * honoured); other statuses are permanent. {@code what} names the endpoint without secrets.
    */
   static DeliveryResult execute(Request request, String what) {
-    try (Response response = CLIENT.newCall(request).execute()) {
+    try (Response response = HttpClients.forUrl(request.url()).newCall(request).execute()) {
       int status = response.code();
       if (status >= 200 && status < 300) {
         return DeliveryResult.delivered();

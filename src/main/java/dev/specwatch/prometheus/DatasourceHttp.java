@@ -23,7 +23,7 @@ final class DatasourceHttp {
 
   static OkHttpClient client(PrometheusSettings settings) {
     OkHttpClient.Builder builder =
-        HttpClients.shared()
+        HttpClients.forUrl(settings.url())
             .newBuilder()
             .connectTimeout(settings.timeout())
             .readTimeout(settings.timeout())
