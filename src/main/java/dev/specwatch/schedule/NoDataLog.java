@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,11 +24,18 @@ import org.slf4j.LoggerFactory;
  * did-you-mean, another engine's series, no speculative decoding), when the recipe starts reading
  * no data, and once when it has data again. The hints are served on {@code /api/v1/recipes} and the
  * recipe page. Explaining them costs one query per evaluation whatever their number ({@link
- * NoDataHints}), so every recipe due is explained at once.
+ * NoDataHints}), so every recipe due is explained at once; the log names the first ten on lines of
+ * their own and the rest on one line.
  */
 final class NoDataLog {
   private static final Logger logger = LoggerFactory.getLogger(Daemon.class);
   static final Duration REFRESH = Duration.ofMinutes(1);
+
+  /** Recipes named on a line of their own per evaluation; the rest share one line. */
+  static final int LINES = 10;
+
+  /** Recipes named on the shared line. */
+  static final int NAMES = 20;
 
   /** A reason, and when it was looked up. */
   private record Hint(String text, Instant at) {}
@@ -65,24 +73,74 @@ final class NoDataLog {
         due.add(p);
       }
     }
+    Map<String, String> said = new LinkedHashMap<>();
     if (!due.isEmpty()) {
       NoDataHints.of(due, e, client, Optional.of(now))
           .forEach(
               (recipe, hint) -> {
                 Hint before = hints.put(recipe, new Hint(hint, now));
                 if (before == null || !before.text().equals(hint)) {
-                  logger.warn("recipe {} reads no data, so it cannot alert: {}", recipe, hint);
+                  said.put(recipe, hint);
                 }
               });
     }
+    List<String> recovered = new ArrayList<>();
     for (String recipe : evaluated) {
       if (!noData.contains(recipe)) {
         noDataSince.remove(recipe);
         if (hints.remove(recipe) != null) {
-          logger.info("recipe {} has data again", recipe);
+          recovered.add(recipe);
         }
       }
     }
+    noData(said).forEach(logger::warn);
+    dataAgain(recovered).forEach(logger::info);
+  }
+
+  /**
+   * The lines for recipes that newly read no data: one each for the first {@link #LINES}, then one
+   * line for the rest (a fleet whose Prometheus lost a job would otherwise log thousands of lines
+   * at once; every reason stays on /api/v1/recipes, the recipe pages and in {@code check}).
+   */
+  static List<String> noData(Map<String, String> hints) {
+    List<String> lines = new ArrayList<>();
+    hints.entrySet().stream()
+        .limit(LINES)
+        .forEach(
+            h ->
+                lines.add(
+                    "recipe "
+                        + h.getKey()
+                        + " reads no data, so it cannot alert: "
+                        + h.getValue()));
+    if (hints.size() > LINES) {
+      int more = hints.size() - LINES;
+      lines.add(
+          (more == 1
+                  ? "1 more recipe reads no data, so it cannot alert: "
+                  : more + " more recipes read no data, so they cannot alert: ")
+              + names(hints.keySet().stream().skip(LINES).toList())
+              + " (each one's reason: specwatch check, /api/v1/recipes, the recipe pages)");
+    }
+    return lines;
+  }
+
+  /** The lines for recipes that have data again: as {@link #noData}, one each, then the rest. */
+  static List<String> dataAgain(List<String> recipes) {
+    List<String> lines = new ArrayList<>();
+    recipes.stream().limit(LINES).forEach(r -> lines.add("recipe " + r + " has data again"));
+    if (recipes.size() > LINES) {
+      int more = recipes.size() - LINES;
+      lines.add(
+          (more == 1 ? "1 more recipe has data again: " : more + " more recipes have data again: ")
+              + names(recipes.subList(LINES, recipes.size())));
+    }
+    return lines;
+  }
+
+  private static String names(List<String> recipes) {
+    String shown = String.join(", ", recipes.subList(0, Math.min(NAMES, recipes.size())));
+    return recipes.size() > NAMES ? shown + ", …" : shown;
   }
 
   Optional<String> hint(String recipe) {
