@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,11 +46,23 @@ public final class NoDataHints {
           Engine.SGLANG, SglangProfile.ACCEPT_LENGTH,
           Engine.TRTLLM, TrtllmProfile.DRAFT_TOKENS);
 
-  /** What the datasource has of the engines' marker series: one label set per series. */
-  private final List<Map<String, String>> series;
+  /** What the datasource has of the engines' marker series, by metric name. */
+  private final Map<String, List<Map<String, String>>> byName = new HashMap<>();
+
+  /**
+   * Those series by metric and label name, then by the label's value (in the order first seen),
+   * built on first use: thousands of recipes without data against thousands of series cost one
+   * lookup each, not a scan (make scale-bench, 2026-12-03: a scan per recipe and label took 10 s of
+   * CPU per evaluation at 10,000 recipes).
+   */
+  private final Map<String, Map<String, List<Map<String, String>>>> byValue = new HashMap<>();
 
   private NoDataHints(List<Map<String, String>> series) {
-    this.series = series;
+    for (Map<String, String> labels : series) {
+      byName
+          .computeIfAbsent(labels.getOrDefault("__name__", ""), k -> new ArrayList<>())
+          .add(labels);
+    }
   }
 
   /**
@@ -74,14 +85,21 @@ public final class NoDataHints {
     if (lacking.isEmpty()) {
       return out;
     }
-    NoDataHints hints;
+    List<Map<String, String>> series;
     try {
-      hints = new NoDataHints(series(lacking, client, at));
+      series = series(lacking, client, at);
     } catch (PrometheusException e) {
       // The evaluation's own queries succeeded; a failing hint query only loses the hints.
       lacking.forEach(p -> out.put(p.recipe(), "no hint: " + e.getMessage()));
       return out;
     }
+    return hints(lacking, series);
+  }
+
+  /** The hint of each recipe without data, from what the datasource lists (one label set each). */
+  static Map<String, String> hints(List<Policy> lacking, List<Map<String, String>> series) {
+    NoDataHints hints = new NoDataHints(series);
+    Map<String, String> out = new LinkedHashMap<>();
     lacking.forEach(p -> out.put(p.recipe(), hints.hint(p)));
     return out;
   }
@@ -182,15 +200,35 @@ public final class NoDataHints {
 
   /** Whether the datasource has a series of {@code metric} that every matcher selects. */
   private boolean has(String metric, List<LabelMatcher> matchers) {
-    return series.stream()
-        .anyMatch(
-            labels ->
-                metric.equals(labels.get("__name__"))
-                    && matchers.stream().allMatch(m -> selects(m, labels)));
+    List<Map<String, String>> candidates = byName.getOrDefault(metric, List.of());
+    for (LabelMatcher m : matchers) {
+      if (m.op() == LabelMatcher.Op.EQUAL && !m.value().isEmpty()) {
+        candidates = index(metric, m.name()).getOrDefault(m.value(), List.of());
+        break;
+      }
+    }
+    return candidates.stream()
+        .anyMatch(labels -> matchers.stream().allMatch(m -> selects(m, labels)));
+  }
+
+  /** The series of {@code metric} by their value of {@code label} (those without it left out). */
+  private Map<String, List<Map<String, String>>> index(String metric, String label) {
+    return byValue.computeIfAbsent(
+        metric + "\0" + label,
+        key -> {
+          Map<String, List<Map<String, String>>> index = new LinkedHashMap<>();
+          for (Map<String, String> labels : byName.getOrDefault(metric, List.of())) {
+            String v = labels.get(label);
+            if (v != null) {
+              index.computeIfAbsent(v, x -> new ArrayList<>()).add(labels);
+            }
+          }
+          return index;
+        });
   }
 
   /** A matcher as Prometheus applies it: a missing label is the empty string, regexes anchored. */
-  static boolean selects(LabelMatcher m, Map<String, String> labels) {
+  boolean selects(LabelMatcher m, Map<String, String> labels) {
     String value = labels.getOrDefault(m.name(), "");
     return switch (m.op()) {
       case EQUAL -> value.equals(m.value());
@@ -200,20 +238,16 @@ public final class NoDataHints {
     };
   }
 
-  private static java.util.regex.Pattern anchored(String regex) {
-    return java.util.regex.Pattern.compile("^(?:" + regex + ")$");
+  /** Compiled once per hint run, not once per series tested. */
+  private final Map<String, java.util.regex.Pattern> patterns = new HashMap<>();
+
+  private java.util.regex.Pattern anchored(String regex) {
+    return patterns.computeIfAbsent(regex, r -> java.util.regex.Pattern.compile("^(?:" + r + ")$"));
   }
 
-  /** The values {@code label} takes on the series of {@code metric}. */
+  /** The values {@code label} takes on the series of {@code metric}, in the order first seen. */
   private Set<String> values(String metric, String label) {
-    Set<String> values = new LinkedHashSet<>();
-    for (Map<String, String> labels : series) {
-      String v = labels.get(label);
-      if (metric.equals(labels.get("__name__")) && v != null) {
-        values.add(v);
-      }
-    }
-    return values;
+    return index(metric, label).keySet();
   }
 
   private static List<String> first(Set<String> values, int n) {

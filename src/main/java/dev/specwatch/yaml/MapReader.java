@@ -5,6 +5,7 @@ import dev.specwatch.model.Location;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -301,39 +302,71 @@ public final class MapReader {
     }
   }
 
-  public static Optional<String> closest(String key, Set<String> candidates) {
+  /**
+   * The candidate nearest to {@code key} by edit distance (case-insensitive, the first of equals),
+   * when it is within {@code max(2, length / 3)} edits. Linear in the candidates and cheap for
+   * each: a candidate whose length alone puts it out of reach is skipped, and the distance stops at
+   * the first row past the best so far (the no-data hints ask this of thousands of label values for
+   * each of thousands of recipes).
+   */
+  public static Optional<String> closest(String key, Collection<String> candidates) {
+    String lower = key.toLowerCase(Locale.ROOT);
+    int allowed = Math.max(2, key.length() / 3);
     String best = null;
-    int bestDistance = Integer.MAX_VALUE;
+    int limit = allowed; // a candidate must beat this to be the best so far
+    int[][] rows = new int[2][];
     for (String candidate : candidates) {
-      int d = distance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-      if (d < bestDistance) {
+      if (Math.abs(candidate.length() - lower.length()) > limit) {
+        continue;
+      }
+      int d = distance(lower, candidate.toLowerCase(Locale.ROOT), limit, rows);
+      if (d <= limit) {
         best = candidate;
-        bestDistance = d;
+        if (d == 0) {
+          break;
+        }
+        limit = d - 1;
       }
     }
-    int allowed = Math.max(2, key.length() / 3);
-    return bestDistance <= allowed ? Optional.of(best) : Optional.empty();
+    return Optional.ofNullable(best);
   }
 
   /** Levenshtein distance. */
   static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
+    return distance(a, b, Integer.MAX_VALUE - 1, new int[2][]);
+  }
+
+  /**
+   * Levenshtein distance, or {@code limit + 1} as soon as it is known to exceed {@code limit}
+   * (every cell of a row above it). {@code rows} are reused between calls.
+   */
+  static int distance(String a, String b, int limit, int[][] rows) {
+    if (rows[0] == null || rows[0].length < b.length() + 1) {
+      rows[0] = new int[b.length() + 1];
+      rows[1] = new int[b.length() + 1];
+    }
+    int[] previous = rows[0];
+    int[] current = rows[1];
     for (int j = 0; j <= b.length(); j++) {
       previous[j] = j;
     }
     for (int i = 1; i <= a.length(); i++) {
       current[0] = i;
+      int rowMin = i;
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         current[j] =
             Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+        rowMin = Math.min(rowMin, current[j]);
+      }
+      if (rowMin > limit) {
+        return limit + 1;
       }
       int[] swap = previous;
       previous = current;
       current = swap;
     }
-    return previous[b.length()];
+    return Math.min(previous[b.length()], limit + 1);
   }
 
   private static String plain(double d) {

@@ -85,6 +85,74 @@ class MapReaderTest {
     assertThat(MapReader.closest("zzzzzz", Set.of("window", "interval"))).isEmpty();
   }
 
+  /**
+   * The pruned search (length filter, a distance that stops past the best so far) picks what the
+   * plain definition picks: the first candidate at the smallest full Levenshtein distance, if
+   * within max(2, length / 3). Random keys and candidates over a small alphabet, so near misses
+   * abound.
+   */
+  @Test
+  void theClosestCandidateIsTheOneThePlainDefinitionPicks() {
+    java.util.Random random = new java.util.Random(20261203);
+    for (int round = 0; round < 2_000; round++) {
+      String key = word(random);
+      java.util.List<String> candidates = new java.util.ArrayList<>();
+      int n = random.nextInt(30);
+      for (int i = 0; i < n; i++) {
+        candidates.add(
+            random.nextInt(4) == 0 ? key.toUpperCase(java.util.Locale.ROOT) : word(random));
+      }
+      String best = null;
+      int bestDistance = Integer.MAX_VALUE;
+      for (String c : candidates) {
+        int d =
+            plainDistance(
+                key.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
+        if (d < bestDistance) {
+          best = c;
+          bestDistance = d;
+        }
+      }
+      java.util.Optional<String> expected =
+          bestDistance <= Math.max(2, key.length() / 3)
+              ? java.util.Optional.of(best)
+              : java.util.Optional.empty();
+      assertThat(MapReader.closest(key, candidates))
+          .as(key + " among " + candidates)
+          .isEqualTo(expected);
+      for (String c : candidates) {
+        assertThat(MapReader.distance(key, c)).isEqualTo(plainDistance(key, c));
+      }
+    }
+  }
+
+  private static String word(java.util.Random random) {
+    StringBuilder b = new StringBuilder();
+    int length = 1 + random.nextInt(12);
+    for (int i = 0; i < length; i++) {
+      b.append("abc-/".charAt(random.nextInt(5)));
+    }
+    return b.toString();
+  }
+
+  /** Levenshtein by its recursive definition, memoised. */
+  private static int plainDistance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      for (int j = 0; j <= b.length(); j++) {
+        d[i][j] =
+            i == 0
+                ? j
+                : j == 0
+                    ? i
+                    : Math.min(
+                        Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1),
+                        d[i - 1][j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+
   @Test
   void durationsReadAndPrintLikePrometheus() {
     assertThat(Durations.parse("1h30m")).contains(Duration.ofMinutes(90));
