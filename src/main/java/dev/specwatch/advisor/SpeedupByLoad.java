@@ -48,7 +48,8 @@ public final class SpeedupByLoad {
    * @param baselineHours data behind the baseline side
    * @param speedup null when either side has too little data ({@code note} says which)
    * @param verdict {@code pays} (the interval is above 1), {@code costs} (below 1), {@code
-   *     unclear}, or {@code too_little_data}
+   *     breaks_even} (the interval holds 1: no better and no worse than the baseline, as far as the
+   *     data can tell), or {@code too_little_data}
    */
   public record Bucket(
       int runningMin,
@@ -104,6 +105,24 @@ public final class SpeedupByLoad {
      * with a speed-up where the speculative deployment ran the most hours (on a tie, the lower
      * load); null when no bucket has a number.
      */
+    /**
+     * "; break-even at 64–127 running (the 95 % interval holds 1×)": the loads whose verdict is
+     * {@code breaks_even}, as the recipe page, {@code advise}, {@code speedup} and the digest say
+     * them after "pays up to"; empty when there are none.
+     */
+    public String breaksEvenClause() {
+      List<String> loads =
+          byLoad.stream()
+              .filter(b -> BREAKS_EVEN.equals(b.verdict()))
+              .map(
+                  b ->
+                      b.runningMin() == b.runningMax()
+                          ? Integer.toString(b.runningMin())
+                          : b.runningMin() + "–" + b.runningMax())
+              .toList();
+      return SpeedupByLoad.breaksEvenClause(loads);
+    }
+
     public Bucket mostRun() {
       Bucket most = null;
       for (Bucket b : byLoad) {
@@ -114,6 +133,16 @@ public final class SpeedupByLoad {
       return most;
     }
   }
+
+  /** {@link Result#breaksEvenClause} of these loads ("64–127"); empty for none. */
+  public static String breaksEvenClause(List<String> loads) {
+    return loads.isEmpty()
+        ? ""
+        : "; break-even at " + String.join(", ", loads) + " running (the 95 % interval holds 1×)";
+  }
+
+  /** The verdict of a bucket whose interval holds 1. */
+  public static final String BREAKS_EVEN = "breaks_even";
 
   /** The bucket of a mean running-requests value: 0 for 1, 1 for 2–3, 2 for 4–7, …; −1 idle. */
   public static int bucketOf(double running) {
@@ -164,7 +193,7 @@ public final class SpeedupByLoad {
                   + square(base.standardError() / base.perRequest()));
       double low = ratio * Math.exp(-Z95 * se);
       double high = ratio * Math.exp(Z95 * se);
-      String verdict = low > 1 ? "pays" : high < 1 ? "costs" : "unclear";
+      String verdict = low > 1 ? "pays" : high < 1 ? "costs" : BREAKS_EVEN;
       buckets.add(
           new Bucket(
               min,
@@ -179,7 +208,7 @@ public final class SpeedupByLoad {
               verdict,
               null));
       // Pays when the interval is above 1, not the point estimate: a bucket reading 1.008
-      // (0.994–1.022) is unclear, and "pays up to 127" on it overclaimed.
+      // (0.994–1.022) breaks even, and "pays up to 127" on it overclaimed.
       if (verdict.equals("pays")) {
         paysUpTo = max;
       }

@@ -316,9 +316,10 @@ record SpeedupReport(
       out.println(most.mostRunLine());
     }
     out.println(
-        result.paysUpToRunning() == null
-            ? "speculation pays at no measured load"
-            : "pays up to " + result.paysUpToRunning() + " running requests");
+        (result.paysUpToRunning() == null
+                ? "speculation pays at no measured load"
+                : "pays up to " + result.paysUpToRunning() + " running requests")
+            + result.breaksEvenClause());
     String line = finishedLine();
     if (line != null) {
       out.println(line);

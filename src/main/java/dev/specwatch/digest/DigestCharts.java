@@ -88,7 +88,8 @@ final class DigestCharts {
 
   /**
    * The week's measured speed-up by load (docs/SPEEDUP.md): one bar per bucket of running requests,
-   * green where it paid, red where it cost, grey where unclear, a line at 1×.
+   * green where it paid, red where it cost, grey where it broke even (the interval holds 1), a line
+   * at 1×.
    */
   static byte[] speedup(RecipeWeek r) {
     DefaultCategoryDataset data = new DefaultCategoryDataset();

@@ -310,6 +310,11 @@ public final class DigestRenderer {
         + (s.paysUpToRunning() == null
             ? "paid at no measured load"
             : "paid up to " + s.paysUpToRunning() + " running requests")
+        + dev.specwatch.advisor.SpeedupByLoad.breaksEvenClause(
+            s.byLoad().stream()
+                .filter(b -> dev.specwatch.advisor.SpeedupByLoad.BREAKS_EVEN.equals(b.verdict()))
+                .map(RecipeWeek.Bar::load)
+                .toList())
         + (s.stoppedPaying() == null ? "" : "; " + s.stoppedPaying());
   }
 }

@@ -15,6 +15,15 @@ public record SpeedupView(
     buckets = List.copyOf(buckets);
   }
 
+  /** {@link dev.specwatch.advisor.SpeedupByLoad.Result#breaksEvenClause} of these buckets. */
+  public String breaksEvenClause() {
+    return dev.specwatch.advisor.SpeedupByLoad.breaksEvenClause(
+        buckets.stream()
+            .filter(b -> dev.specwatch.advisor.SpeedupByLoad.BREAKS_EVEN.equals(b.verdict()))
+            .map(Bucket::load)
+            .toList());
+  }
+
   /** One bucket of running requests; {@code speedup} null with too little data. */
   public record Bucket(
       int runningMin,
@@ -54,7 +63,7 @@ public record SpeedupView(
   /**
    * A bar chart: one bar per bucket (its speed-up, with the 95 % interval as a whisker), a dashed
    * line at 1× (below it speculation costs), green where it pays, red where it costs, grey where
-   * unclear; buckets without enough data are an empty slot labelled "–".
+   * breaks even; buckets without enough data are an empty slot labelled "–".
    */
   String svg() {
     int n = Math.max(1, buckets.size());
@@ -125,7 +134,7 @@ public record SpeedupView(
                 b.speedup(),
                 b.low(),
                 b.high(),
-                b.verdict()));
+                b.verdict().replace('_', ' ')));
         double yLow = 10 + plot * (1 - Math.min(b.low(), top) / top);
         double yHigh = 10 + plot * (1 - Math.min(b.high(), top) / top);
         s.append(

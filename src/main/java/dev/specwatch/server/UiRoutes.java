@@ -182,9 +182,11 @@ final class UiRoutes {
                 v.put("speedup_most_run", sp.mostRun());
                 v.put(
                     "speedup_pays",
-                    sp.paysUpTo() == null
-                        ? "Speculation paid at no measured load."
-                        : "Speculation paid up to " + sp.paysUpTo() + " running requests.");
+                    (sp.paysUpTo() == null
+                            ? "Speculation paid at no measured load"
+                            : "Speculation paid up to " + sp.paysUpTo() + " running requests")
+                        + sp.breaksEvenClause()
+                        + ".");
                 v.put("speedup_rows", sp.rows());
               });
     }

@@ -103,8 +103,8 @@ class SpeedupByLoadTest {
 
   /**
    * Issue 40's overclaim: a bucket whose point estimate is just above 1 but whose interval holds 1
-   * (unclear) is not a load where speculation pays. Before, "pays up to 127" came from such a
-   * bucket (1.008, 0.994–1.022, truth 0.995).
+   * (breaks even) is not a load where speculation pays, and is said as break-even. Before, "pays up
+   * to 127" came from such a bucket (1.008, 0.994–1.022, truth 0.995).
    */
   @Test
   void aBucketAboveOneOnlyByItsPointEstimateDoesNotCountAsPaying() {
@@ -122,8 +122,10 @@ class SpeedupByLoadTest {
     SpeedupByLoad.Bucket heavy = r.byLoad().get(r.byLoad().size() - 1);
     assertThat(heavy.runningMax()).isEqualTo(127);
     assertThat(heavy.speedup()).isGreaterThan(1.0);
-    assertThat(heavy.verdict()).isEqualTo("unclear");
+    assertThat(heavy.verdict()).isEqualTo("breaks_even");
     assertThat(r.paysUpToRunning()).as("before: 127").isEqualTo(1);
+    assertThat(r.breaksEvenClause())
+        .isEqualTo("; break-even at 64–127 running (the 95 % interval holds 1×)");
   }
 
   @Test

@@ -77,13 +77,15 @@ class DigestStoppedPayingIT {
       assertThat(s.stoppedPaying())
           .as(s.toString())
           .isEqualTo("stopped paying above 7 running requests on Tue");
-      // Over the week 8-15 costs (one day paid, two cost). In one-minute steps (every screen's
+      // Over the week 8-15 breaks even (one day paid, two cost: its interval holds 1), and the
+      // digest says so. In one-minute steps (every screen's
       // step) the minutes where the load jumps between 2 and 10 average to 4-7 and form a bucket
       // of their own, which pays (half 2x, half the 8-15 speed): it paid up to 7, not 15.
       assertThat(s.paysUpToRunning()).isEqualTo(7);
       assertThat(new DigestRenderer(Optional.empty()).render(d).text())
           .contains(
-              "paid up to 7 running requests; stopped paying above 7 running requests on Tue");
+              "paid up to 7 running requests; break-even at 8–15 running (the 95 % interval holds"
+                  + " 1×); stopped paying above 7 running requests on Tue");
     }
   }
 
