@@ -200,11 +200,16 @@ public final class NoDataHints {
 
   /** Whether the datasource has a series of {@code metric} that every matcher selects. */
   private boolean has(String metric, List<LabelMatcher> matchers) {
+    // The fewest series any equality matcher leaves (job="vllm" leaves them all; the model's own
+    // name one or two): the rest are tested one by one.
     List<Map<String, String>> candidates = byName.getOrDefault(metric, List.of());
     for (LabelMatcher m : matchers) {
       if (m.op() == LabelMatcher.Op.EQUAL && !m.value().isEmpty()) {
-        candidates = index(metric, m.name()).getOrDefault(m.value(), List.of());
-        break;
+        List<Map<String, String>> these =
+            index(metric, m.name()).getOrDefault(m.value(), List.of());
+        if (these.size() < candidates.size()) {
+          candidates = these;
+        }
       }
     }
     return candidates.stream()
