@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar deb install-test kubernetes schema-check rules rules-check unit-check fmt demo bench detect-bench heldout-bench window-bound chaos clean
+.PHONY: all test deps deps-postgres build jar deb install-test kubernetes schema-check rules rules-check unit-check fmt demo bench scale-bench detect-bench heldout-bench window-bound chaos clean
 
 all: test
 
@@ -78,7 +78,7 @@ chaos: deps
 	@echo; echo "fault	lost	duplicated	fire delay s	resolve delay s	webhook fire delay s	note"; \
 	  cat target/chaos/*.tsv
 
-## bench: specwatch's own CPU, allocation and heap per evaluation; three replicas on PostgreSQL with 10,000 recipes and their failover (docs/PERFORMANCE.md)
+## bench: specwatch's own CPU, allocation and heap per evaluation; the daemon beside vmalert (RSS, threads, CPU); three replicas on PostgreSQL with 10,000 recipes and their failover (docs/PERFORMANCE.md)
 bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.bench.EvaluationBench \
@@ -88,7 +88,17 @@ bench: deps-postgres
 	  dev.specwatch.schedule.DaemonBench
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
 	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.FootprintBench
+	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.ClusterBench
+
+## scale-bench: the daemon with 10,000 recipes (a third without data, change detection on each) for an hour in the shipped heap (docs/PERFORMANCE.md)
+scale-bench: deps
+	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -Xmx2g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.ScaleBench
 
 ## heldout-bench: the change rule and static lines on noise families it was not designed on (docs/DETECTION.md)
 heldout-bench: deps-postgres
