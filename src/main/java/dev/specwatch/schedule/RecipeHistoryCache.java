@@ -160,6 +160,7 @@ final class RecipeHistoryCache {
             + " steps",
         buckets,
         r.paysUpToRunning(),
+        r.breaksEvenClause(),
         most == null ? null : most.mostRunLine());
   }
 }

@@ -7,21 +7,18 @@ import java.util.Locale;
  * A recipe's measured speed-up by load over the last day, for its page (docs/SPEEDUP.md).
  *
  * @param buckets in order of load; a bucket without a number says why in {@code note}
+ * @param breaksEven "; break-even at 64–127 running (…)" after "paid up to", or empty
  * @param mostRun the headline every screen gives: the speed-up at the load it ran most, or null
  */
 public record SpeedupView(
-    String baseline, String span, List<Bucket> buckets, Integer paysUpTo, String mostRun) {
+    String baseline,
+    String span,
+    List<Bucket> buckets,
+    Integer paysUpTo,
+    String breaksEven,
+    String mostRun) {
   public SpeedupView {
     buckets = List.copyOf(buckets);
-  }
-
-  /** {@link dev.specwatch.advisor.SpeedupByLoad.Result#breaksEvenClause} of these buckets. */
-  public String breaksEvenClause() {
-    return dev.specwatch.advisor.SpeedupByLoad.breaksEvenClause(
-        buckets.stream()
-            .filter(b -> dev.specwatch.advisor.SpeedupByLoad.BREAKS_EVEN.equals(b.verdict()))
-            .map(Bucket::load)
-            .toList());
   }
 
   /** One bucket of running requests; {@code speedup} null with too little data. */

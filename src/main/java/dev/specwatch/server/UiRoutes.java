@@ -185,7 +185,7 @@ final class UiRoutes {
                     (sp.paysUpTo() == null
                             ? "Speculation paid at no measured load"
                             : "Speculation paid up to " + sp.paysUpTo() + " running requests")
-                        + sp.breaksEvenClause()
+                        + sp.breaksEven()
                         + ".");
                 v.put("speedup_rows", sp.rows());
               });
