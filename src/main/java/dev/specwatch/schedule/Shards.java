@@ -141,13 +141,13 @@ final class Shards {
   }
 
   /**
-   * Starts the schedule: one evaluation job per shard, on the backend's job store, and a thread for
-   * each job that can run at once (both jobs disallow concurrent runs of themselves): one per shard
-   * and one for the digest, at most 8.
+   * Starts the schedule: one evaluation job per shard, on the backend's job store, with a thread
+   * for each shard's job, one for the digest and one spare (a reload's reschedule or the
+   * watchdog's evaluate-now while both run), at most 8.
    */
   Schedule schedule(IntConsumer evaluateShard, Duration interval) throws SchedulerException {
     return Schedule.start(
-        backend.scheduler(Math.min(8, count() + 1)), evaluateShard, count(), interval);
+        backend.scheduler(Math.min(8, count() + 2)), evaluateShard, count(), interval);
   }
 
   /** After a shard's evaluation: kept for this process's views, shared through the backend. */
