@@ -142,8 +142,8 @@ final class Shards {
 
   /**
    * Starts the schedule: one evaluation job per shard, on the backend's job store, with a thread
-   * for each shard's job, one for the digest and one spare (a reload's reschedule or the
-   * watchdog's evaluate-now while both run), at most 8.
+   * for each shard's job, one for the digest and one spare (a reload's reschedule or the watchdog's
+   * evaluate-now while both run), at most 8.
    */
   Schedule schedule(IntConsumer evaluateShard, Duration interval) throws SchedulerException {
     return Schedule.start(
