@@ -93,8 +93,8 @@ final class NoDataLog {
         }
       }
     }
-    noData(said).forEach(logger::warn);
-    dataAgain(recovered).forEach(logger::info);
+    noData(said).forEach(line -> logger.warn("{}", line));
+    dataAgain(recovered).forEach(line -> logger.info("{}", line));
   }
 
   /**
