@@ -250,23 +250,13 @@ class DaemonIT {
     HttpResponse<String> reload = post(port, "/-/reload");
     assertThat(reload.statusCode()).isEqualTo(200);
     assertThat(reload.body()).contains("\"status\" : \"ok\"");
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .untilAsserted(
-            () ->
-                assertThat(get(port, "/api/v1/recipes", true).body())
-                    .contains("\"name\" : \"regressed\""));
+    awaitListed("regressed", log, daemon);
 
     // SIGHUP does the same.
     policy(alerts, "idle", "it/goes-idle", "");
     Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(daemon.pid())).start();
     assertThat(hup.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .untilAsserted(
-            () ->
-                assertThat(get(port, "/api/v1/recipes", true).body())
-                    .contains("\"name\" : \"idle\""));
+    awaitListed("idle", log, daemon);
     assertThat(evaluations(get(port, "/metrics", false).body()))
         .as("counters keep counting across reloads")
         .isGreaterThan(before);
@@ -282,6 +272,34 @@ class DaemonIT {
     daemon.destroy();
     assertThat(daemon.waitFor(20, TimeUnit.SECONDS)).isTrue();
     assertThat(daemon.exitValue()).isZero();
+  }
+
+  /**
+   * Waits up to 20 s for {@code /api/v1/recipes} to list {@code recipe}; on time-out the failure
+   * carries the daemon's log and its threads (a reload or an evaluation stuck shows there).
+   */
+  private void awaitListed(String recipe, Path log, Process daemon) throws Exception {
+    try {
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .untilAsserted(
+              () ->
+                  assertThat(get(port, "/api/v1/recipes", true).body())
+                      .contains("\"name\" : \"" + recipe + "\""));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      Process jcmd =
+          new ProcessBuilder("jcmd", Long.toString(daemon.pid()), "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String threads = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      throw new AssertionError(
+          e.getMessage()
+              + "\nthe daemon's log:\n"
+              + Files.readString(log)
+              + "\nits threads:\n"
+              + threads,
+          e);
+    }
   }
 
   /**

@@ -410,7 +410,12 @@ class SlackNotifierTest {
     for (int i = 0; i < 200; i++) {
       notifier(threads);
     }
-    assertThat(slackThreads()).as("threads named slack after 200 more notifiers").isEqualTo(before);
+    // Not "equal": the SDK's own threads (its executors, idle HTTP connections) may end or start
+    // between the two counts (25 against 26 once); the leak this guards against is one per
+    // notifier.
+    assertThat(slackThreads())
+        .as("threads named slack after 200 more notifiers")
+        .isLessThanOrEqualTo(before + 10);
   }
 
   private static long slackThreads() {
