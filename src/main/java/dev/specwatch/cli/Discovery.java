@@ -4,10 +4,12 @@ import dev.specwatch.model.Engine;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.Sample;
-import dev.specwatch.schedule.NoDataHints;
+import dev.specwatch.signals.Discovered;
+import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.Signal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,12 +17,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What Prometheus says is served: every {@code (job, model_name)} that exports an engine's
- * generation-token counter, with the engine and release shape told from the series names
- * (docs/ENGINES.md), k where the series show it, traffic, and the signals specwatch can judge. Six
- * queries for the whole fleet, none per model.
+ * generation-token counter or its speculative series, with the engine and release shape told from
+ * the series names by the engine's profile (docs/ENGINES.md), k where the series show it, traffic,
+ * and the signals specwatch can judge. Six queries for the whole fleet, none per model.
  */
 final class Discovery {
   /**
@@ -43,14 +46,6 @@ final class Discovery {
       List<String> signals,
       List<String> missing) {}
 
-  private static final String NAMES =
-      "vllm:(generation_tokens_total|num_requests_running|spec_decode_num_(drafts|draft_tokens"
-          + "|accepted_tokens|accepted_tokens_per_pos)_total)"
-          + "|sglang:(generation_tokens_total|num_running_reqs|spec_verify_calls_total"
-          + "|spec_accept_length|spec_num_steps)"
-          + "|trtllm_(generation_tokens_total|num_requests_running|spec_decode_num_draft_tokens_total"
-          + "|spec_decode_drafted_tokens_total)";
-
   private final PrometheusClient client;
   private final Optional<Instant> at;
 
@@ -59,37 +54,56 @@ final class Discovery {
     this.at = at;
   }
 
+  /**
+   * Every model some engine's profile recognises: by its {@link EngineProfile#SERVED} counter, or
+   * by its speculative series where that counter is missing (TensorRT-LLM counts generation tokens
+   * only when a request finishes). One query for the series names, one per profile figure, one for
+   * the traffic: six for the whole fleet today.
+   */
   List<Found> find() throws PrometheusException {
+    Set<String> wanted = new TreeSet<>();
+    for (Engine engine : Engine.values()) {
+      wanted.addAll(EngineProfile.of(engine).discoverySeries());
+    }
     Map<List<String>, Set<String>> names = new TreeMap<>(Discovery::compare);
-    for (Sample s : query("group by (__name__, job, model_name) ({__name__=~\"" + NAMES + "\"})")) {
+    String regex = String.join("|", wanted);
+    for (Sample s : query("group by (__name__, job, model_name) ({__name__=~\"" + regex + "\"})")) {
       names
           .computeIfAbsent(key(s), k -> new LinkedHashSet<>())
           .add(s.labels().getOrDefault("__name__", ""));
     }
-    Map<List<String>, Double> vllmK =
-        byKey(
-            "count by (job, model_name) (group by (job, model_name, position)"
-                + " (vllm:spec_decode_num_accepted_tokens_per_pos_total))");
-    Map<List<String>, Double> trtK =
-        byKey(
-            "count by (job, model_name) (group by (job, model_name, token_position)"
-                + " (trtllm_spec_decode_drafted_tokens_total))");
-    Map<List<String>, Double> sglangK = byKey("max by (job, model_name) (sglang:spec_num_steps)");
-    Map<List<String>, Double> dpRanks =
-        byKey(
-            "count by (job, model_name) (group by (job, model_name, dp_rank)"
-                + " (sglang:spec_accept_length))");
+    Map<Engine, Map<String, Map<List<String>, Double>>> figures = new EnumMap<>(Engine.class);
+    for (Engine engine : Engine.values()) {
+      Map<String, Map<List<String>, Double>> byName = new TreeMap<>();
+      for (Map.Entry<String, String> f :
+          new TreeMap<>(EngineProfile.of(engine).discoveryFigures()).entrySet()) {
+        byName.put(f.getKey(), byKey(f.getValue()));
+      }
+      figures.put(engine, byName);
+    }
     Map<List<String>, Double> traffic =
         byKey(
             "sum by (job, model_name) (rate({__name__=~\""
-                + String.join("|", new java.util.TreeSet<>(NoDataHints.SERVED.values()))
+                + String.join("|", new TreeSet<>(EngineProfile.SERVED.values()))
                 + "\"}[5m]))");
     List<Found> out = new ArrayList<>();
     names.forEach(
         (key, present) -> {
           for (Engine engine : Engine.values()) {
-            if (present.contains(NoDataHints.SERVED.get(engine))) {
-              out.add(found(key, engine, present, vllmK, trtK, sglangK, dpRanks, traffic.get(key)));
+            EngineProfile profile = EngineProfile.of(engine);
+            boolean served = present.contains(EngineProfile.SERVED.get(engine));
+            if (served || profile.speculativeSeries().stream().anyMatch(present::contains)) {
+              Map<String, Double> mine = new HashMap<>();
+              figures
+                  .get(engine)
+                  .forEach(
+                      (name, values) -> {
+                        if (values.containsKey(key)) {
+                          mine.put(name, values.get(key));
+                        }
+                      });
+              Discovered d = profile.discovered(new Discovered.Series(present, mine));
+              out.add(found(key, engine, served, d, traffic.get(key)));
             }
           }
         });
@@ -97,79 +111,8 @@ final class Discovery {
   }
 
   private static Found found(
-      List<String> key,
-      Engine engine,
-      Set<String> present,
-      Map<List<String>, Double> vllmK,
-      Map<List<String>, Double> trtK,
-      Map<List<String>, Double> sglangK,
-      Map<List<String>, Double> dpRanks,
-      Double traffic) {
-    List<String> signals = new ArrayList<>();
-    List<String> missing = new ArrayList<>();
-    String shape;
-    Optional<Integer> k = Optional.empty();
-    String kSource;
-    boolean speculative;
-    boolean positions = false;
-    boolean running;
-    switch (engine) {
-      case VLLM -> {
-        speculative = present.contains("vllm:spec_decode_num_draft_tokens_total");
-        boolean full = present.contains("vllm:spec_decode_num_drafts_total");
-        positions = present.contains("vllm:spec_decode_num_accepted_tokens_per_pos_total");
-        shape = full ? "per-position" : "token-counters-only (before vllm PR #16665)";
-        k = Optional.ofNullable(vllmK.get(key)).map(Double::intValue);
-        kSource =
-            k.isPresent()
-                ? "positions exported (vllm:spec_decode_num_accepted_tokens_per_pos_total)"
-                : "not exported by this vLLM: set num_speculative_tokens from its"
-                    + " --speculative-config";
-        running = present.contains("vllm:num_requests_running");
-        if (speculative && !positions) {
-          missing.add("position_acceptance: not exported by this vLLM");
-        }
-      }
-      case SGLANG -> {
-        boolean verify = present.contains("sglang:spec_verify_calls_total");
-        speculative = verify || present.contains("sglang:spec_accept_length");
-        Double ranks = dpRanks.get(key);
-        shape =
-            (verify ? "verify-calls" : "gauges-only (approximate)")
-                + (ranks != null && ranks > 1
-                    ? ", DP attention (" + ranks.intValue() + " schedulers)"
-                    : "");
-        k = Optional.ofNullable(sglangK.get(key)).map(Double::intValue);
-        kSource =
-            k.isPresent()
-                ? "sglang:spec_num_steps (the active speculative_num_steps)"
-                : "not exported by this SGLang: set num_speculative_tokens to its"
-                    + " --speculative-num-steps";
-        running = present.contains("sglang:num_running_reqs");
-        missing.add("position_acceptance: not exported by SGLang");
-        if (speculative && !verify) {
-          missing.add(
-              "exact accepted length: no sglang:spec_verify_calls_total, the gauge is"
-                  + " approximate");
-        }
-      }
-      default -> {
-        speculative = present.contains("trtllm_spec_decode_num_draft_tokens_total");
-        positions = present.contains("trtllm_spec_decode_drafted_tokens_total");
-        shape = positions ? "per-position" : "iteration stats only";
-        k = Optional.ofNullable(trtK.get(key)).map(Double::intValue);
-        kSource =
-            k.isPresent()
-                ? "token positions exported (trtllm_spec_decode_drafted_tokens_total)"
-                : "not exported: set num_speculative_tokens to the max_draft_len of its"
-                    + " speculative_config";
-        running = present.contains("trtllm_num_requests_running");
-        if (speculative && !positions) {
-          missing.add("position_acceptance: trtllm-serve fills it only with return_perf_metrics");
-        }
-      }
-    }
-    if (!speculative) {
+      List<String> key, Engine engine, boolean served, Discovered d, Double traffic) {
+    if (!d.speculative()) {
       return new Found(
           key.get(0),
           key.get(1),
@@ -182,25 +125,44 @@ final class Discovery {
           List.of(Signal.GENERATION_TOKENS_PER_SECOND.key()),
           List.of("speculative decoding: not on for this model (no draft series)"));
     }
+    List<String> signals = new ArrayList<>();
+    List<String> missing = new ArrayList<>(d.missing());
     signals.add(Signal.ACCEPTANCE_RATE.key());
     signals.add(Signal.MEAN_ACCEPTED_LENGTH.key());
-    if (positions) {
+    if (d.positions()) {
       signals.add(Signal.POSITION_ACCEPTANCE.key());
     }
     signals.add(Signal.DRAFT_TOKENS_PER_SECOND.key());
     signals.add(Signal.ACCEPTED_TOKENS_PER_SECOND.key());
-    signals.add(Signal.GENERATION_TOKENS_PER_SECOND.key());
+    if (served) {
+      signals.add(Signal.GENERATION_TOKENS_PER_SECOND.key());
+    } else {
+      missing.add(
+          Signal.GENERATION_TOKENS_PER_SECOND.key()
+              + ": no "
+              + EngineProfile.SERVED.get(engine)
+              + " series (the speed-up and the digest's throughput need it)");
+    }
     signals.add(Signal.DRAFTS_IN_WINDOW.key());
-    if (running) {
+    if (d.running()) {
       signals.add(Signal.RUNNING_REQUESTS.key());
     } else {
       missing.add("running_requests: no running-requests gauge");
     }
-    if (k.isEmpty()) {
-      missing.add("k: " + kSource);
+    if (d.k().isEmpty()) {
+      missing.add("k: " + d.kSource());
     }
     return new Found(
-        key.get(0), key.get(1), engine, shape, k, kSource, traffic, true, signals, missing);
+        key.get(0),
+        key.get(1),
+        engine,
+        d.shape(),
+        d.k(),
+        d.kSource(),
+        traffic,
+        true,
+        signals,
+        missing);
   }
 
   private List<Sample> query(String promql) throws PrometheusException {

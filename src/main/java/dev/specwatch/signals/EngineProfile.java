@@ -59,6 +59,30 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile, Trtllm
     return new SignalForm(false, SignalForm.EXPORTED, List.of());
   }
 
+  /**
+   * The series {@code discover} looks for, by {@code (job, model_name)}: the served counter, the
+   * speculative ones and the running-requests gauge. Their names alone tell the release shape.
+   */
+  Set<String> discoverySeries();
+
+  /**
+   * Series whose presence says the model is served by this engine with speculative decoding: such a
+   * model is listed by {@code discover} even where the {@link #SERVED} counter is missing (it says
+   * what that costs), not dropped.
+   */
+  Set<String> speculativeSeries();
+
+  /**
+   * The figures {@code discover} asks of Prometheus for this engine, by name: PromQL returning one
+   * series per {@code (job, model_name)} (one query each for the whole fleet, none per model).
+   */
+  default java.util.Map<String, String> discoveryFigures() {
+    return java.util.Map.of();
+  }
+
+  /** What the series of one {@code (job, model_name)} say of its shape, k and what is missing. */
+  Discovered discovered(Discovered.Series series);
+
   static EngineProfile of(Engine engine) {
     return switch (engine) {
       case VLLM -> VllmProfile.INSTANCE;

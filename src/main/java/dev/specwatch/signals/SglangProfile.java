@@ -1,7 +1,9 @@
 package dev.specwatch.signals;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,6 +34,7 @@ public final class SglangProfile implements EngineProfile {
   public static final String VERIFY_CALLS = "sglang:spec_verify_calls_total";
   public static final String GENERATION_TOKENS = "sglang:generation_tokens_total";
   public static final String RUNNING_REQUESTS = "sglang:num_running_reqs";
+  public static final String NUM_STEPS = "sglang:spec_num_steps";
 
   /** The scheduler's parallelism labels: series that differ only in these are one scheduler. */
   static final String RANK_LABELS = "tp_rank, pp_rank, moe_ep_rank";
@@ -61,6 +64,50 @@ public final class SglangProfile implements EngineProfile {
             "approximate: this SGLang exports no spec_verify_calls_total, so the accepted length is"
                 + " the schedulers' spec_accept_length gauge (their last log interval, weighted by"
                 + " running requests), not the exact figure over the window"));
+  }
+
+  @Override
+  public Set<String> discoverySeries() {
+    return Set.of(GENERATION_TOKENS, RUNNING_REQUESTS, VERIFY_CALLS, ACCEPT_LENGTH, NUM_STEPS);
+  }
+
+  @Override
+  public Set<String> speculativeSeries() {
+    return Set.of(VERIFY_CALLS, ACCEPT_LENGTH);
+  }
+
+  @Override
+  public Map<String, String> discoveryFigures() {
+    return Map.of(
+        "k",
+        "max by (job, model_name) (" + NUM_STEPS + ")",
+        "schedulers",
+        "count by (job, model_name) (group by (job, model_name, dp_rank) (" + ACCEPT_LENGTH + "))");
+  }
+
+  @Override
+  public Discovered discovered(Discovered.Series s) {
+    boolean verify = s.has(VERIFY_CALLS);
+    boolean speculative = verify || s.has(ACCEPT_LENGTH);
+    Optional<Integer> k = Discovered.k(s);
+    int schedulers = s.figure("schedulers").map(Double::intValue).orElse(1);
+    List<String> missing = new ArrayList<>();
+    missing.add("position_acceptance: not exported by SGLang");
+    if (speculative && !verify) {
+      missing.add("exact accepted length: no " + VERIFY_CALLS + ", the gauge is approximate");
+    }
+    return new Discovered(
+        (verify ? "verify-calls" : "gauges-only (approximate)")
+            + (schedulers > 1 ? ", DP attention (" + schedulers + " schedulers)" : ""),
+        k,
+        k.isPresent()
+            ? NUM_STEPS + " (the active speculative_num_steps)"
+            : "not exported by this SGLang: set num_speculative_tokens to its"
+                + " --speculative-num-steps",
+        speculative,
+        false,
+        s.has(RUNNING_REQUESTS),
+        missing);
   }
 
   @Override

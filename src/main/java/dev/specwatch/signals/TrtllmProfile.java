@@ -4,6 +4,7 @@ import dev.specwatch.model.LabelMatcher;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -50,6 +51,42 @@ public final class TrtllmProfile implements EngineProfile {
             : "not exported: trtllm-serve fills the per-position counters only with"
                 + " return_perf_metrics",
         List.of());
+  }
+
+  @Override
+  public Set<String> discoverySeries() {
+    return Set.of(GENERATION_TOKENS, RUNNING_REQUESTS, DRAFT_TOKENS, DRAFTED_PER_POSITION);
+  }
+
+  @Override
+  public Set<String> speculativeSeries() {
+    return Set.of(DRAFT_TOKENS);
+  }
+
+  @Override
+  public Map<String, String> discoveryFigures() {
+    return Map.of("k", Discovered.positionCount(DRAFTED_PER_POSITION, "token_position"));
+  }
+
+  @Override
+  public Discovered discovered(Discovered.Series s) {
+    boolean positions = s.has(DRAFTED_PER_POSITION);
+    Optional<Integer> k = Discovered.k(s);
+    List<String> missing = new ArrayList<>();
+    if (s.has(DRAFT_TOKENS) && !positions) {
+      missing.add("position_acceptance: trtllm-serve fills it only with return_perf_metrics");
+    }
+    return new Discovered(
+        positions ? "per-position" : "iteration stats only",
+        k,
+        k.isPresent()
+            ? "token positions exported (" + DRAFTED_PER_POSITION + ")"
+            : "not exported: set num_speculative_tokens to the max_draft_len of its"
+                + " speculative_config",
+        s.has(DRAFT_TOKENS),
+        positions,
+        s.has(RUNNING_REQUESTS),
+        missing);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.specwatch.signals;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -62,6 +63,47 @@ public final class VllmProfile implements EngineProfile {
   @Override
   public boolean needsK() {
     return true;
+  }
+
+  @Override
+  public Set<String> discoverySeries() {
+    return Set.of(
+        GENERATION_TOKENS,
+        RUNNING_REQUESTS,
+        DRAFTS,
+        DRAFT_TOKENS,
+        ACCEPTED_TOKENS,
+        ACCEPTED_PER_POSITION);
+  }
+
+  @Override
+  public Set<String> speculativeSeries() {
+    return Set.of(DRAFT_TOKENS);
+  }
+
+  @Override
+  public Map<String, String> discoveryFigures() {
+    return Map.of("k", Discovered.positionCount(ACCEPTED_PER_POSITION, "position"));
+  }
+
+  @Override
+  public Discovered discovered(Discovered.Series s) {
+    boolean positions = s.has(ACCEPTED_PER_POSITION);
+    Optional<Integer> k = Discovered.k(s);
+    List<String> missing = new ArrayList<>();
+    if (s.has(DRAFT_TOKENS) && !positions) {
+      missing.add("position_acceptance: not exported by this vLLM");
+    }
+    return new Discovered(
+        s.has(DRAFTS) ? "per-position" : "token-counters-only (before vllm PR #16665)",
+        k,
+        k.isPresent()
+            ? "positions exported (" + ACCEPTED_PER_POSITION + ")"
+            : "not exported by this vLLM: set num_speculative_tokens from its --speculative-config",
+        s.has(DRAFT_TOKENS),
+        positions,
+        s.has(RUNNING_REQUESTS),
+        missing);
   }
 
   @Override

@@ -13,7 +13,9 @@ import java.util.List;
  * @param version the release shape of the engine's metrics (docs/ENGINES.md): for SGLang {@code
  *     verify-calls} (the default: with {@code sglang:spec_verify_calls_total}) or {@code
  *     gauges-only} (older releases); for vLLM {@code per-position} (the default: {@code num_drafts}
- *     and the per-position counter) or {@code token-counters-only} (before vllm PR #16665)
+ *     and the per-position counter) or {@code token-counters-only} (before vllm PR #16665); for
+ *     TensorRT-LLM {@code iteration-stats} (the default: every family) or {@code
+ *     no-finished-requests} (the iteration counters only, as before a request finishes)
  */
 public record ModelScenario(
     String modelName,
@@ -22,9 +24,16 @@ public record ModelScenario(
     List<Phase> phases,
     boolean repeat,
     String version) {
+  /**
+   * TensorRT-LLM before a request finishes: only the iteration counters and gauges, none of the
+   * per-request ones (generation and prompt tokens, the per-position counters).
+   */
+  public static final String NO_FINISHED_REQUESTS = "no-finished-requests";
+
   public static final List<String> SGLANG_VERSIONS = List.of("verify-calls", "gauges-only");
   public static final List<String> VLLM_VERSIONS = List.of("per-position", "token-counters-only");
-  public static final List<String> TRTLLM_VERSIONS = List.of("iteration-stats");
+  public static final List<String> TRTLLM_VERSIONS =
+      List.of("iteration-stats", NO_FINISHED_REQUESTS);
   public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm");
 
   public ModelScenario(

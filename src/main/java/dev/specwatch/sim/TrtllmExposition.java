@@ -19,6 +19,12 @@ final class TrtllmExposition {
       return;
     }
     double t = elapsed.toNanos() / 1e9;
+    // The per-request families are counted when a request finishes; in prometheus_client's
+    // multiprocess mode a family without samples is not written at all.
+    List<ModelScenario> finished =
+        models.stream()
+            .filter(m -> !m.version().equals(ModelScenario.NO_FINISHED_REQUESTS))
+            .toList();
     counter(
         out,
         "trtllm_spec_decode_num_draft_tokens_total",
@@ -37,39 +43,17 @@ final class TrtllmExposition {
         out,
         "trtllm_generation_tokens_total",
         "Cumulative number of generation (output) tokens produced.",
-        models,
+        finished,
         elapsed,
         c -> c.generationTokens());
     counter(
         out,
         "trtllm_prompt_tokens_total",
         "Cumulative number of prompt (input) tokens processed.",
-        models,
+        finished,
         elapsed,
         c -> c.promptTokens());
-    Simulator.header(
-        out,
-        "trtllm_spec_decode_drafted_tokens_total",
-        "Total drafted tokens per speculative decoding position.",
-        "counter");
-    for (ModelScenario m : models) {
-      ModelCounters c = ModelCounters.of(m, elapsed);
-      for (int pos = 0; pos < c.positions(); pos++) {
-        positionLine(out, "trtllm_spec_decode_drafted_tokens_total", m, pos, c.drafts());
-      }
-    }
-    Simulator.header(
-        out,
-        "trtllm_spec_decode_accepted_tokens_total",
-        "Total accepted tokens per speculative decoding position.",
-        "counter");
-    for (ModelScenario m : models) {
-      ModelCounters c = ModelCounters.of(m, elapsed);
-      long[] accepted = c.acceptedPerPosition();
-      for (int pos = 0; pos < accepted.length; pos++) {
-        positionLine(out, "trtllm_spec_decode_accepted_tokens_total", m, pos, accepted[pos]);
-      }
-    }
+    perPosition(out, finished, elapsed);
     Simulator.header(out, "trtllm_num_requests_running", "Number of active requests", "gauge");
     for (ModelScenario m : models) {
       line(out, "trtllm_num_requests_running", m, ModelCounters.phaseAt(m, t).runningRequests());
@@ -98,6 +82,37 @@ final class TrtllmExposition {
     }
   }
 
+  /** The per-position counters, filled when a request finishes. */
+  private static void perPosition(
+      StringBuilder out, List<ModelScenario> finished, Duration elapsed) {
+    if (finished.isEmpty()) {
+      return;
+    }
+    Simulator.header(
+        out,
+        "trtllm_spec_decode_drafted_tokens_total",
+        "Total drafted tokens per speculative decoding position.",
+        "counter");
+    for (ModelScenario m : finished) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      for (int pos = 0; pos < c.positions(); pos++) {
+        positionLine(out, "trtllm_spec_decode_drafted_tokens_total", m, pos, c.drafts());
+      }
+    }
+    Simulator.header(
+        out,
+        "trtllm_spec_decode_accepted_tokens_total",
+        "Total accepted tokens per speculative decoding position.",
+        "counter");
+    for (ModelScenario m : finished) {
+      ModelCounters c = ModelCounters.of(m, elapsed);
+      long[] accepted = c.acceptedPerPosition();
+      for (int pos = 0; pos < accepted.length; pos++) {
+        positionLine(out, "trtllm_spec_decode_accepted_tokens_total", m, pos, accepted[pos]);
+      }
+    }
+  }
+
   /** One of the counters' values. */
   @FunctionalInterface
   private interface Field {
@@ -111,6 +126,9 @@ final class TrtllmExposition {
       List<ModelScenario> models,
       Duration elapsed,
       Field field) {
+    if (models.isEmpty()) {
+      return;
+    }
     Simulator.header(out, name, help, "counter");
     for (ModelScenario m : models) {
       labels(out.append(name), m).append("} ").append(field.of(ModelCounters.of(m, elapsed)));

@@ -107,6 +107,13 @@ class GoldenFixturesIT {
           "nvidia/DeepSeek-R1-FP4",
           3,
           "  acceptance_rate: {below: 0.5}\n" + pos0);
+      policy(
+          alerts,
+          "trtllm-iteration-stats-only",
+          "trtllm",
+          "nvidia/Llama-3.3-70B-Instruct-FP4",
+          3,
+          "  acceptance_rate: {below: 0.5}");
       Path config = dir.resolve("specwatch.yaml");
       Files.writeString(
           config,
@@ -126,7 +133,7 @@ class GoldenFixturesIT {
                 MainTest.Result run =
                     MainTest.run("check", "--config", config.toString(), "--output", "json");
                 Map<String, JsonNode> r = recipes(run.out());
-                assertThat(r).hasSize(6);
+                assertThat(r).hasSize(FixtureServer.FIXTURES.size());
                 // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second. To
                 // 1 %: at 2 % the first poll could catch a window 98 % full, where the 2 % checks
                 // of the other engines' rates below read just outside.
@@ -189,6 +196,14 @@ class GoldenFixturesIT {
       assertPositions(trt, 0.9, 0.7, 0.5);
       assertThat(trt.path("generation_tokens_per_second").asDouble())
           .isCloseTo(310, within(310 * 0.02));
+      // Before a request finishes: the iteration counters only. 195 / 300 = 0.65, 1 + 3 x 0.65 =
+      // 2.95; no positions and no generation tokens yet.
+      JsonNode iter = r.get("trtllm-iteration-stats-only").path("signals");
+      assertThat(iter.path("acceptance_rate").asDouble()).isCloseTo(0.65, within(1e-6));
+      assertThat(iter.path("mean_accepted_length").asDouble()).isCloseTo(2.95, within(1e-6));
+      assertThat(iter.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
+      assertThat(iter.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
+      assertThat(iter.path("generation_tokens_per_second").isNull()).as(iter.toString()).isTrue();
       // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
       assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
       assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
@@ -286,7 +301,7 @@ class GoldenFixturesIT {
                     .containsExactly("sglang-gauges-only/acceptance_rate firing");
               });
       JsonNode recipes = JSON.readTree(get(http, port, "/api/v1/recipes")).path("recipes");
-      assertThat(recipes).hasSize(6);
+      assertThat(recipes).hasSize(FixtureServer.FIXTURES.size());
       assertThat(recipes)
           .allSatisfy(r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
     } finally {
@@ -304,7 +319,7 @@ class GoldenFixturesIT {
         .body();
   }
 
-  /** {@code discover} on the same Prometheus: six models, three engines, from series names. */
+  /** {@code discover} on the same Prometheus: every fixture's model, three engines, by names. */
   private void discoverListsEveryModelWithItsEngine(Path config, Instant at) throws IOException {
     Path written = dir.resolve("discovered");
     MainTest.Result run =
@@ -351,6 +366,23 @@ class GoldenFixturesIT {
         .startsWith("gauges-only (approximate), DP attention (2 schedulers)");
     assertThat(byJob.get("sglang-verify-calls").path("shape").asText()).isEqualTo("verify-calls");
     assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
+    // Listed although trtllm_generation_tokens_total has no series yet (before, it was omitted),
+    // with what that costs.
+    JsonNode iteration = byJob.get("trtllm-iteration-stats-only");
+    assertThat(iteration.path("model_name").asText())
+        .isEqualTo("nvidia/Llama-3.3-70B-Instruct-FP4");
+    assertThat(iteration.path("shape").asText()).isEqualTo("iteration stats only");
+    assertThat(iteration.path("k").isNull()).isTrue();
+    assertThat(iteration.path("signals"))
+        .extracting(JsonNode::asText)
+        .contains("acceptance_rate", "running_requests")
+        .doesNotContain("generation_tokens_per_second", "position_acceptance");
+    assertThat(iteration.path("missing"))
+        .extracting(JsonNode::asText)
+        .contains(
+            "generation_tokens_per_second: no trtllm_generation_tokens_total series (the speed-up"
+                + " and the digest's throughput need it)",
+            "position_acceptance: trtllm-serve fills it only with return_perf_metrics");
 
     // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions), without a day of
     // history a starter threshold from the acceptance just observed (it alerts from the first

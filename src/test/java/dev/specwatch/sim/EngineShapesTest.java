@@ -29,6 +29,7 @@ class EngineShapesTest {
     "sglang-dp-attention, sglang, verify-calls, 2, 4",
     "sglang-gauges-only, sglang, gauges-only, 2, 4",
     "trtllm, trtllm, iteration-stats, 1, 3",
+    "trtllm-iteration-stats-only, trtllm, no-finished-requests, 1, 3",
   })
   void simulatorServesTheUpstreamShape(
       String fixture, String engine, String version, int engines, int k) {

@@ -28,7 +28,8 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-verify-calls",
           "sglang-dp-attention",
           "sglang-gauges-only",
-          "trtllm");
+          "trtllm",
+          "trtllm-iteration-stats-only");
 
   private final HttpServer server;
 
