@@ -129,4 +129,53 @@ class QueryCountIT {
         .isEqualTo(all + 1);
     assertThat(sent.get("5 with data, 595 without")).as(sent.toString()).isEqualTo(all + 1);
   }
+
+  /**
+   * With data for every recipe too: 600 recipes over 600 models cost what 6 do, and 200 of them
+   * without data add the one query of the no-data diagnosis. A fleet of its own: 600 vLLM models in
+   * the simulator, scraped by one real Prometheus.
+   */
+  @Test
+  void sixHundredRecipesWithDataCostWhatSixDo() throws Exception {
+    StringBuilder scenario = new StringBuilder("name: six-hundred\nmodels:\n");
+    for (int i = 0; i < 600; i++) {
+      scenario
+          .append("  - model_name: many/m")
+          .append(i)
+          .append("\n    num_speculative_tokens: 3\n    phases:\n      - name: steady\n")
+          .append("        requests_per_second: 1\n        position_acceptance: [0.9, 0.7, 0.5]\n");
+    }
+    Path file = dir.resolve("six-hundred.yaml");
+    Files.writeString(file, scenario, StandardCharsets.UTF_8);
+    try (Fleet fleet = Fleet.startFile(file)) {
+      IntFunction<String> model = i -> "many/m" + i;
+      Path first = config(fleet, "warm", 600, 0, model);
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(120))
+          .pollInterval(java.time.Duration.ofSeconds(2))
+          .until(
+              () -> {
+                MainTest.Result w = MainTest.run("check", "--config", first.toString());
+                String out = w.out() + w.err();
+                return out.lines().filter(l -> l.matches("r\\d+\\s+vllm\\s+ok\\s.*")).count() == 600
+                    && !out.contains("window not full");
+              });
+      Map<String, Long> sent = new LinkedHashMap<>();
+      for (int[] shape : new int[][] {{6, 0}, {600, 0}, {6, 200}, {400, 200}}) {
+        Path config = config(fleet, shape[0] + "+" + shape[1], shape[0], shape[1], model);
+        long before = queries(fleet);
+        MainTest.Result r = MainTest.run("check", "--config", config.toString());
+        long after = queries(fleet);
+        sent.put(shape[0] + " with data, " + shape[1] + " without", after - before);
+        assertThat(r.out().lines().filter(l -> l.matches("r\\d+\\s+vllm\\s+ok\\s.*")).count())
+            .as("every recipe with data reads ok")
+            .isEqualTo(shape[0]);
+      }
+      System.out.println("check's queries, 600 models: " + sent);
+      long six = sent.get("6 with data, 0 without");
+      assertThat(sent.get("600 with data, 0 without")).as(sent.toString()).isEqualTo(six);
+      assertThat(sent.get("6 with data, 200 without")).as(sent.toString()).isEqualTo(six + 1);
+      assertThat(sent.get("400 with data, 200 without")).as(sent.toString()).isEqualTo(six + 1);
+    }
+  }
 }
