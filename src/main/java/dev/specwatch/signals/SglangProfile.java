@@ -35,6 +35,7 @@ public final class SglangProfile implements EngineProfile {
   public static final String GENERATION_TOKENS = "sglang:generation_tokens_total";
   public static final String RUNNING_REQUESTS = "sglang:num_running_reqs";
   public static final String NUM_STEPS = "sglang:spec_num_steps";
+  public static final String NUM_DRAFT_TOKENS = "sglang:spec_num_draft_tokens";
 
   /** The scheduler's parallelism labels: series that differ only in these are one scheduler. */
   static final String RANK_LABELS = "tp_rank, pp_rank, moe_ep_rank";
@@ -68,7 +69,13 @@ public final class SglangProfile implements EngineProfile {
 
   @Override
   public Set<String> discoverySeries() {
-    return Set.of(GENERATION_TOKENS, RUNNING_REQUESTS, VERIFY_CALLS, ACCEPT_LENGTH, NUM_STEPS);
+    return Set.of(
+        GENERATION_TOKENS,
+        RUNNING_REQUESTS,
+        VERIFY_CALLS,
+        ACCEPT_LENGTH,
+        NUM_STEPS,
+        NUM_DRAFT_TOKENS);
   }
 
   @Override
@@ -79,8 +86,10 @@ public final class SglangProfile implements EngineProfile {
   @Override
   public Map<String, String> discoveryFigures() {
     return Map.of(
-        "k",
+        "steps",
         "max by (job, model_name) (" + NUM_STEPS + ")",
+        "draft_tokens",
+        "max by (job, model_name) (" + NUM_DRAFT_TOKENS + ")",
         "schedulers",
         "count by (job, model_name) (group by (job, model_name, dp_rank) (" + ACCEPT_LENGTH + "))");
   }
@@ -89,7 +98,12 @@ public final class SglangProfile implements EngineProfile {
   public Discovered discovered(Discovered.Series s) {
     boolean verify = s.has(VERIFY_CALLS);
     boolean speculative = verify || s.has(ACCEPT_LENGTH);
-    Optional<Integer> k = Discovered.k(s);
+    // SGLang's own acceptance divides by speculative_num_draft_tokens - 1 (metrics_reporter.py
+    // @00df707e), which equals speculative_num_steps only with top-k 1 (a chain, not a tree).
+    Optional<Integer> fromDraftTokens =
+        s.figure("draft_tokens").filter(d -> d >= 2).map(d -> d.intValue() - 1);
+    Optional<Integer> fromSteps = s.figure("steps").filter(d -> d >= 1).map(Double::intValue);
+    Optional<Integer> k = fromDraftTokens.or(() -> fromSteps);
     int schedulers = s.figure("schedulers").map(Double::intValue).orElse(1);
     List<String> missing = new ArrayList<>();
     missing.add("position_acceptance: not exported by SGLang");
@@ -100,10 +114,17 @@ public final class SglangProfile implements EngineProfile {
         (verify ? "verify-calls" : "gauges-only (approximate)")
             + (schedulers > 1 ? ", DP attention (" + schedulers + " schedulers)" : ""),
         k,
-        k.isPresent()
-            ? NUM_STEPS + " (the active speculative_num_steps)"
-            : "not exported by this SGLang: set num_speculative_tokens to its"
-                + " --speculative-num-steps",
+        fromDraftTokens.isPresent()
+            ? NUM_DRAFT_TOKENS
+                + " - 1 (the active speculative_num_draft_tokens, less the bonus"
+                + " token: SGLang's own acceptance divides by it)"
+            : fromSteps.isPresent()
+                ? NUM_STEPS
+                    + " (the active speculative_num_steps: speculative_num_draft_tokens - 1 only"
+                    + " with speculative_eagle_topk 1)"
+                : "not exported by this SGLang: set num_speculative_tokens to its"
+                    + " --speculative-num-draft-tokens minus 1 (its --speculative-num-steps with"
+                    + " --speculative-eagle-topk 1)",
         speculative,
         false,
         s.has(RUNNING_REQUESTS),

@@ -11,10 +11,11 @@ import java.util.List;
  *     when more than one); traffic split evenly
  * @param repeat loop the phases forever; otherwise the last phase goes on forever
  * @param version the release shape of the engine's metrics (docs/ENGINES.md): for SGLang {@code
- *     verify-calls} (the default: with {@code sglang:spec_verify_calls_total}) or {@code
- *     gauges-only} (older releases); for vLLM {@code per-position} (the default: {@code num_drafts}
- *     and the per-position counter) or {@code token-counters-only} (before vllm PR #16665); for
- *     TensorRT-LLM {@code iteration-stats} (the default: every family) or {@code
+ *     verify-calls} (the default: with {@code sglang:spec_verify_calls_total}), {@code gauges-only}
+ *     (older releases) or {@code active-k} (the active speculative config as gauges, {@code
+ *     is_streaming} on the token counters); for vLLM {@code per-position} (the default: {@code
+ *     num_drafts} and the per-position counter) or {@code token-counters-only} (before vllm PR
+ *     #16665); for TensorRT-LLM {@code iteration-stats} (the default: every family) or {@code
  *     no-finished-requests} (the iteration counters only, as before a request finishes)
  */
 public record ModelScenario(
@@ -30,7 +31,15 @@ public record ModelScenario(
    */
   public static final String NO_FINISHED_REQUESTS = "no-finished-requests";
 
-  public static final List<String> SGLANG_VERSIONS = List.of("verify-calls", "gauges-only");
+  /**
+   * SGLang as of sglang@016d8605: the verify counter, the active speculative config as gauges
+   * ({@code spec_num_steps}, {@code spec_num_draft_tokens}) and {@code is_streaming} on the token
+   * counters.
+   */
+  public static final String SGLANG_ACTIVE_K = "active-k";
+
+  public static final List<String> SGLANG_VERSIONS =
+      List.of("verify-calls", "gauges-only", SGLANG_ACTIVE_K);
   public static final List<String> VLLM_VERSIONS = List.of("per-position", "token-counters-only");
   public static final List<String> TRTLLM_VERSIONS =
       List.of("iteration-stats", NO_FINISHED_REQUESTS);

@@ -56,7 +56,7 @@ public final class Simulator {
   public String exposition(Duration elapsed) {
     List<EngineSample> samples = samples(elapsed);
     StringBuilder out = new StringBuilder(4096);
-    sglang(out, elapsed);
+    SglangExposition.write(out, scenario, elapsed);
     TrtllmExposition.write(out, scenario, elapsed);
     if (samples.isEmpty()) {
       return out.toString();
@@ -106,103 +106,6 @@ public final class Simulator {
         c -> c.generationTokens());
     running(out, elapsed);
     return out.toString();
-  }
-
-  /**
-   * SGLang's metrics as its source exports them (docs/ENGINES.md): scheduler-side gauges from each
-   * DP-attention rank's leader ({@code tp_rank="0"}), labelled {@code model_name, engine_type,
-   * tp_rank, pp_rank, moe_ep_rank} (+ {@code dp_rank} with more than one rank), which keep their
-   * last value while idle; tokenizer-side counters, one series per server, labelled {@code
-   * model_name} (+ {@code engine_type} in the {@code verify-calls} shape). The counters grow
-   * continuously here; SGLang adds a request's tokens when it finishes.
-   */
-  private void sglang(StringBuilder out, Duration elapsed) {
-    List<ModelScenario> models =
-        scenario.models().stream().filter(m -> m.engine().equals("sglang")).toList();
-    if (models.isEmpty()) {
-      return;
-    }
-    double t = elapsed.toNanos() / 1e9;
-    header(out, "sglang:num_running_reqs", "The number of running requests.", "gauge");
-    for (ModelScenario m : models) {
-      double running = ModelCounters.phaseAt(m, t).runningRequests() / m.engines();
-      for (int rank = 0; rank < m.engines(); rank++) {
-        schedulerLine(out, "sglang:num_running_reqs", m, rank, formatDouble(running));
-      }
-    }
-    header(
-        out,
-        "sglang:spec_accept_length",
-        "The average acceptance length of speculative decoding.",
-        "gauge");
-    for (ModelScenario m : models) {
-      Phase phase = ModelCounters.lastActivePhase(m, t);
-      for (int rank = 0; phase != null && rank < m.engines(); rank++) {
-        schedulerLine(
-            out, "sglang:spec_accept_length", m, rank, formatDouble(phase.meanAcceptedLength()));
-      }
-    }
-    header(
-        out,
-        "sglang:spec_accept_rate",
-        "The average acceptance rate of speculative decoding (`accepted tokens / total draft"
-            + " tokens` in batch).",
-        "gauge");
-    for (ModelScenario m : models) {
-      Phase phase = ModelCounters.lastActivePhase(m, t);
-      for (int rank = 0; phase != null && rank < m.engines(); rank++) {
-        // As SGLang computes it: accepted tokens incl. the bonus token over steps x (k + 1).
-        double rate = phase.meanAcceptedLength() / (phase.numSpeculativeTokens() + 1);
-        schedulerLine(out, "sglang:spec_accept_rate", m, rank, formatDouble(rate));
-      }
-    }
-    header(out, "sglang:prompt_tokens_total", "Number of prefill tokens processed.", "counter");
-    for (ModelScenario m : models) {
-      ModelCounters c = ModelCounters.of(m, elapsed);
-      tokenizerLine(out, "sglang:prompt_tokens_total", m, c.promptTokens());
-    }
-    header(
-        out, "sglang:generation_tokens_total", "Number of generation tokens processed.", "counter");
-    for (ModelScenario m : models) {
-      ModelCounters c = ModelCounters.of(m, elapsed);
-      tokenizerLine(out, "sglang:generation_tokens_total", m, c.generationTokens());
-    }
-    List<ModelScenario> withVerify =
-        models.stream().filter(m -> m.version().equals("verify-calls")).toList();
-    if (!withVerify.isEmpty()) {
-      header(
-          out,
-          "sglang:spec_verify_calls_total",
-          "The number of speculative decoding verification calls.",
-          "counter");
-      for (ModelScenario m : withVerify) {
-        ModelCounters c = ModelCounters.of(m, elapsed);
-        tokenizerLine(out, "sglang:spec_verify_calls_total", m, c.drafts());
-      }
-    }
-  }
-
-  /** A scheduler-side sample: the leader of DP-attention rank {@code rank}. */
-  private static void schedulerLine(
-      StringBuilder out, String name, ModelScenario m, int rank, String value) {
-    out.append(name).append("{model_name=\"");
-    escapeLabelValue(out, m.modelName());
-    out.append("\",engine_type=\"unified\",tp_rank=\"0\",pp_rank=\"0\",moe_ep_rank=\"0\"");
-    if (m.engines() > 1) {
-      out.append(",dp_rank=\"").append(rank).append('"');
-    }
-    out.append("} ").append(value).append('\n');
-  }
-
-  /** A tokenizer-side sample: one per server, no rank labels. */
-  private static void tokenizerLine(StringBuilder out, String name, ModelScenario m, long value) {
-    out.append(name).append("{model_name=\"");
-    escapeLabelValue(out, m.modelName());
-    out.append('"');
-    if (m.version().equals("verify-calls")) {
-      out.append(",engine_type=\"unified\"");
-    }
-    out.append("} ").append(value).append(".0\n");
   }
 
   /** {@code vllm:num_requests_running}: the phase's concurrency, split across engines. */
@@ -357,6 +260,11 @@ public final class Simulator {
         line(out, name + "_created", s, Integer.toString(i), formatDouble(s.createdEpochSeconds()));
       }
     }
+  }
+
+  /** The scenario's models served by {@code engine}. */
+  static List<ModelScenario> modelsOf(Scenario scenario, String engine) {
+    return scenario.models().stream().filter(m -> m.engine().equals(engine)).toList();
   }
 
   static void header(StringBuilder out, String name, String help, String type) {

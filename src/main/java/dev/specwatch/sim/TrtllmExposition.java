@@ -13,8 +13,7 @@ final class TrtllmExposition {
   private TrtllmExposition() {}
 
   static void write(StringBuilder out, Scenario scenario, Duration elapsed) {
-    List<ModelScenario> models =
-        scenario.models().stream().filter(m -> m.engine().equals("trtllm")).toList();
+    List<ModelScenario> models = Simulator.modelsOf(scenario, "trtllm");
     if (models.isEmpty()) {
       return;
     }

@@ -107,6 +107,14 @@ class GoldenFixturesIT {
           "nvidia/DeepSeek-R1-FP4",
           3,
           "  acceptance_rate: {below: 0.5}\n" + pos0);
+      // k as SGLang counts it: speculative_num_draft_tokens 6 - 1 (a tree: 3 steps, top-k 4).
+      policy(
+          alerts,
+          "sglang-active-k",
+          "sglang",
+          "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8",
+          5,
+          "  acceptance_rate: {below: 0.3}");
       policy(
           alerts,
           "trtllm-iteration-stats-only",
@@ -188,6 +196,21 @@ class GoldenFixturesIT {
       assertThat(gauges.path("drafts_in_window").asDouble())
           .isCloseTo(800 / 2.75 * 30, within(800 / 2.75 * 30 * 0.05));
 
+      // SGLang as of sglang@016d8605: the token counters split by is_streaming (400 + 300) are
+      // summed; acceptance equals SGLang's own (metrics_reporter.py @00df707e): (accepted tokens -
+      // verify calls) / (verify calls x (speculative_num_draft_tokens - 1)).
+      JsonNode activeK = r.get("sglang-active-k").path("signals");
+      double generation = 400 + 300;
+      double verifyCalls = 200;
+      int numDraftTokens = 6;
+      double sglangOwn = (generation - verifyCalls) / (verifyCalls * (numDraftTokens - 1));
+      assertThat(sglangOwn).isEqualTo(0.5);
+      assertThat(activeK.path("acceptance_rate").asDouble()).isCloseTo(sglangOwn, within(1e-6));
+      assertThat(activeK.path("mean_accepted_length").asDouble()).isCloseTo(3.5, within(1e-6));
+      assertThat(activeK.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(700, within(700 * 0.02));
+      assertThat(activeK.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+
       // TensorRT-LLM: 210 / 300 = 0.7, 1 + 3 x 0.7 = 3.1; positions 90, 70, 50 of 100 drafted at
       // position 0.
       JsonNode trt = r.get("trtllm").path("signals");
@@ -232,6 +255,7 @@ class GoldenFixturesIT {
       assertThat(form(r, "sglang-verify-calls")).isEqualTo("false not exported by SGLang");
       assertThat(form(r, "sglang-dp-attention")).isEqualTo("false not exported by SGLang");
       assertThat(form(r, "sglang-gauges-only")).isEqualTo("true not exported by SGLang");
+      assertThat(form(r, "sglang-active-k")).isEqualTo("false not exported by SGLang");
       assertThat(r.get("sglang-gauges-only").path("form").path("notes").get(0).asText())
           .startsWith("approximate: this SGLang exports no spec_verify_calls_total");
       assertThat(form(r, "trtllm")).isEqualTo("false exported");
@@ -365,6 +389,11 @@ class GoldenFixturesIT {
     assertThat(byJob.get("sglang-gauges-only").path("shape").asText())
         .startsWith("gauges-only (approximate), DP attention (2 schedulers)");
     assertThat(byJob.get("sglang-verify-calls").path("shape").asText()).isEqualTo("verify-calls");
+    // k from the active speculative_num_draft_tokens (6) less the bonus token, not from
+    // speculative_num_steps (3): they differ under a tree (top-k 4).
+    JsonNode activeK = byJob.get("sglang-active-k");
+    assertThat(activeK.path("k").asInt()).isEqualTo(5);
+    assertThat(activeK.path("k_source").asText()).startsWith("sglang:spec_num_draft_tokens - 1");
     assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
     // Listed although trtllm_generation_tokens_total has no series yet (before, it was omitted),
     // with what that costs.
@@ -384,7 +413,8 @@ class GoldenFixturesIT {
                 + " and the digest's throughput need it)",
             "position_acceptance: trtllm-serve fills it only with return_perf_metrics");
 
-    // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions), without a day of
+    // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions, SGLang's gauge),
+    // without a day of
     // history a starter threshold from the acceptance just observed (it alerts from the first
     // hour), and a line for every model not written.
     assertThat(root.path("written"))
@@ -403,7 +433,9 @@ class GoldenFixturesIT {
     try (var files = Files.list(written)) {
       assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
           .containsExactly(
-              "nvidia-deepseek-r1-fp4.yaml", "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
+              "nvidia-deepseek-r1-fp4.yaml",
+              "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
+              "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
     }
     Path discovered = dir.resolve("discovered.yaml");
     Files.writeString(
@@ -422,7 +454,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok");
+        .containsExactly("ok", "ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

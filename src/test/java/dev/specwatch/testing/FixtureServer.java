@@ -28,6 +28,7 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-verify-calls",
           "sglang-dp-attention",
           "sglang-gauges-only",
+          "sglang-active-k",
           "trtllm",
           "trtllm-iteration-stats-only");
 
