@@ -42,6 +42,7 @@ WORK=$(mktemp -d /tmp/specwatch-install.XXXXXX)
 pids=()
 containers=()
 cleanup() {
+  trap - ERR
   set +e
   for c in "${containers[@]}"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
   podman volume rm -f specwatch-it-state >/dev/null 2>&1
@@ -56,6 +57,9 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# A command that stops the script (set -e) says which: one CI run ended here with no line at all.
+set -o errtrace
+trap 'echo "install-test: stopped at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 check() { # check NAME COMMAND...: one line per check, counted
   local name=$1
