@@ -11,9 +11,6 @@ import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.PromQl;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
-import dev.specwatch.signals.SglangProfile;
-import dev.specwatch.signals.TrtllmProfile;
-import dev.specwatch.signals.VllmProfile;
 import dev.specwatch.yaml.MapReader;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,12 +36,10 @@ public final class NoDataHints {
   /** The engine's generation-token counter: what every served model exports. */
   public static final Map<Engine, String> SERVED = EngineProfile.SERVED;
 
-  /** A series every speculative server of the engine exports. */
-  private static final Map<Engine, String> SPECULATIVE =
-      Map.of(
-          Engine.VLLM, VllmProfile.DRAFT_TOKENS,
-          Engine.SGLANG, SglangProfile.ACCEPT_LENGTH,
-          Engine.TRTLLM, TrtllmProfile.DRAFT_TOKENS);
+  /** The series that say a model speculates on {@code engine} (its profile's). */
+  private static Set<String> speculative(Engine engine) {
+    return EngineProfile.of(engine).speculativeSeries();
+  }
 
   /** What the datasource has of the engines' marker series, by metric name. */
   private final Map<String, List<Map<String, String>>> byName = new HashMap<>();
@@ -111,7 +106,9 @@ public final class NoDataHints {
     Set<String> labels = new TreeSet<>();
     lacking.forEach(p -> p.matchers().forEach(m -> labels.add(m.name())));
     Set<String> names = new TreeSet<>(SERVED.values());
-    names.addAll(SPECULATIVE.values());
+    for (Engine engine : Engine.values()) {
+      names.addAll(speculative(engine));
+    }
     List<String> by = new ArrayList<>(List.of("__name__"));
     by.addAll(labels);
     String query =
@@ -142,7 +139,7 @@ public final class NoDataHints {
           + ", but the window does not hold two scrapes of it yet (the server, Prometheus or"
           + " specwatch just started, or the scrape interval is longer than the window)";
     }
-    if (servedHere && has(SPECULATIVE.get(p.engine()), all)) {
+    if (servedHere && speculative(p.engine()).stream().anyMatch(metric -> has(metric, all))) {
       return "the speculative-decoding series exist, but the window does not hold two scrapes of"
           + " them yet (the server, Prometheus or specwatch just started, or the scrape interval"
           + " is longer than the window)";
