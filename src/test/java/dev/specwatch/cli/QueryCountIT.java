@@ -98,16 +98,7 @@ class QueryCountIT {
       throws Exception {
     // The fleet's series scraped and the window full: every recipe with data reads ok.
     Path first = config(fleet, "warm", MODELS.size(), 0);
-    org.awaitility.Awaitility.await()
-        .atMost(java.time.Duration.ofSeconds(120))
-        .pollInterval(java.time.Duration.ofSeconds(2))
-        .until(
-            () -> {
-              MainTest.Result w = MainTest.run("check", "--config", first.toString());
-              String out = w.out() + w.err();
-              return out.lines().anyMatch(l -> l.matches("r0\\s+vllm\\s+ok\\s.*"))
-                  && !out.contains("window not full");
-            });
+    awaitWarm(first, lines -> lines.anyMatch(l -> l.matches("r0\\s+vllm\\s+ok\\s.*")));
     Map<String, Long> sent = new LinkedHashMap<>();
     for (int[] shape : new int[][] {{5, 0}, {5, 200}, {5, 595}}) {
       String name = shape[0] + "+" + shape[1];
@@ -150,16 +141,8 @@ class QueryCountIT {
     try (Fleet fleet = Fleet.startFile(file)) {
       IntFunction<String> model = i -> "many/m" + i;
       Path first = config(fleet, "warm", 600, 0, model);
-      org.awaitility.Awaitility.await()
-          .atMost(java.time.Duration.ofSeconds(120))
-          .pollInterval(java.time.Duration.ofSeconds(2))
-          .until(
-              () -> {
-                MainTest.Result w = MainTest.run("check", "--config", first.toString());
-                String out = w.out() + w.err();
-                return out.lines().filter(l -> l.matches("r\\d+\\s+vllm\\s+ok\\s.*")).count() == 600
-                    && !out.contains("window not full");
-              });
+      awaitWarm(
+          first, lines -> lines.filter(l -> l.matches("r\\d+\\s+vllm\\s+ok\\s.*")).count() == 600);
       Map<String, Long> sent = new LinkedHashMap<>();
       for (int[] shape : new int[][] {{6, 0}, {600, 0}, {6, 200}, {400, 200}}) {
         Path config = config(fleet, shape[0] + "+" + shape[1], shape[0], shape[1], model);
@@ -177,5 +160,22 @@ class QueryCountIT {
       assertThat(sent.get("6 with data, 200 without")).as(sent.toString()).isEqualTo(six + 1);
       assertThat(sent.get("400 with data, 200 without")).as(sent.toString()).isEqualTo(six + 1);
     }
+  }
+
+  /**
+   * Waits until {@code check} on {@code config} prints what {@code ready} looks for and no window
+   * is still filling: the series scraped and every rate window full.
+   */
+  private static void awaitWarm(
+      Path config, java.util.function.Predicate<java.util.stream.Stream<String>> ready) {
+    org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofSeconds(120))
+        .pollInterval(java.time.Duration.ofSeconds(2))
+        .until(
+            () -> {
+              MainTest.Result w = MainTest.run("check", "--config", config.toString());
+              String out = w.out() + w.err();
+              return ready.test(out.lines()) && !out.contains("window not full");
+            });
   }
 }
