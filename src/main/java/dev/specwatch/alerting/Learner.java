@@ -7,8 +7,9 @@ import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.QueryScope;
-import dev.specwatch.signals.VllmProfile;
+import dev.specwatch.signals.Signal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -145,10 +146,14 @@ public final class Learner {
     QueryScope stepScope = QueryScope.of(p, step);
     QueryScope blockScope = QueryScope.of(p, block);
     Map<Long, double[]> byTime = new TreeMap<>();
-    collect(byTime, 0, range(VllmProfile.ACCEPTED_TOKENS, stepScope, from, at, sample));
-    collect(byTime, 1, range(VllmProfile.DRAFT_TOKENS, stepScope, from, at, sample));
-    collect(byTime, 2, range(VllmProfile.ACCEPTED_TOKENS, blockScope, from, at, block));
-    collect(byTime, 3, range(VllmProfile.DRAFT_TOKENS, blockScope, from, at, block));
+    EngineProfile profile = EngineProfile.of(p.engine());
+    String accepted = profile.query(Signal.STEP_ACCEPTED_TOKENS, stepScope);
+    String drafted = profile.query(Signal.STEP_DRAFT_TOKENS, stepScope);
+    collect(byTime, 0, range(accepted, from, at, sample));
+    collect(byTime, 1, range(drafted, from, at, sample));
+    collect(
+        byTime, 2, range(profile.query(Signal.STEP_ACCEPTED_TOKENS, blockScope), from, at, block));
+    collect(byTime, 3, range(profile.query(Signal.STEP_DRAFT_TOKENS, blockScope), from, at, block));
     List<StepSample> samples =
         byTime.entrySet().stream()
             .map(
@@ -184,10 +189,9 @@ public final class Learner {
     return new RecipeModel(null, ((NoiseFit.Insufficient) r).reason(), at, step);
   }
 
-  private List<Series> range(
-      String metric, QueryScope scope, Instant from, Instant to, Duration step)
+  /** {@code promql}, one recipe's increments over a step, from {@code from} to {@code to}. */
+  private List<Series> range(String promql, Instant from, Instant to, Duration step)
       throws PrometheusException {
-    String promql = VllmProfile.sum(scope.groupBy(), "increase", metric, scope);
     QueryResult r = api.queryRange(promql, from, to, step);
     return r instanceof QueryResult.Matrix m ? m.series() : List.of();
   }

@@ -291,7 +291,9 @@ final class AdviseCommand implements Callable<Integer> {
   private Coverage covered(SpecwatchConfig c, Policy policy) {
     String asked = Durations.format(window);
     Coverage whole = new Coverage(window, asked);
-    if (policy.engine() != dev.specwatch.model.Engine.VLLM) {
+    Optional<String> series =
+        dev.specwatch.signals.EngineProfile.of(policy.engine()).coverageSeries();
+    if (series.isEmpty()) {
       return whole;
     }
     // 8,640 steps over the window (10 s for 24h): the first sample is found to within a step.
@@ -299,7 +301,7 @@ final class AdviseCommand implements Callable<Integer> {
     try {
       String promql =
           "min(min_over_time(timestamp("
-              + dev.specwatch.signals.VllmProfile.DRAFTS
+              + series.get()
               + dev.specwatch.signals.PromQl.selector(policy.matchers())
               + ")["
               + dev.specwatch.signals.PromQl.range(window)

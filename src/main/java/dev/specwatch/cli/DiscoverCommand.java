@@ -108,8 +108,8 @@ final class DiscoverCommand implements Callable<Integer> {
 
   static String table(List<Discovery.Found> models) {
     if (models.isEmpty()) {
-      return "no served model found: Prometheus has no vllm:, sglang: or trtllm_ generation-token"
-          + " counter (is the engine scraped?)\n";
+      return "no served model found: Prometheus has no vllm:, sglang:, trtllm_ or llamacpp:"
+          + " generation-token counter (is the engine scraped?)\n";
     }
     StringBuilder out = new StringBuilder();
     Map<String, Integer> byEngine = new java.util.TreeMap<>();
@@ -119,7 +119,7 @@ final class DiscoverCommand implements Callable<Integer> {
     out.append('\n');
     for (Discovery.Found f : models) {
       out.append('\n')
-          .append(f.modelName())
+          .append(name(f))
           .append("  (job ")
           .append(f.job())
           .append(")\n  engine ")
@@ -141,6 +141,11 @@ final class DiscoverCommand implements Callable<Integer> {
     return out.toString();
   }
 
+  /** The model's name, or its job's where the engine labels none (llama.cpp). */
+  private static String name(Discovery.Found f) {
+    return f.modelName().isEmpty() ? f.job() : f.modelName();
+  }
+
   /** One policy per speculative model with a known k; what was done, a line each. */
   private List<String> write(PrometheusClient prometheus, List<Discovery.Found> models)
       throws IOException, PrometheusException {
@@ -151,14 +156,14 @@ final class DiscoverCommand implements Callable<Integer> {
     Instant from = to.minus(Duration.ofDays(7)).plus(Duration.ofHours(1));
     for (Discovery.Found f : models) {
       if (!f.speculative()) {
-        done.add("not written " + f.modelName() + ": no speculative decoding to watch");
+        done.add("not written " + name(f) + ": no speculative decoding to watch");
         continue;
       }
       if (f.k().isEmpty()) {
-        done.add("not written " + f.modelName() + ": k is " + f.kSource());
+        done.add("not written " + name(f) + ": k is " + f.kSource());
         continue;
       }
-      String recipe = slug(f.modelName());
+      String recipe = slug(name(f));
       if (!names.add(recipe)) {
         recipe = slug(f.modelName() + "-" + f.job());
         names.add(recipe);
@@ -288,11 +293,11 @@ final class DiscoverCommand implements Callable<Integer> {
     if (f.engine() != Engine.VLLM) {
       y.append("engine: ").append(f.engine().key()).append('\n');
     }
-    y.append("match:\n  job: ")
-        .append(quoted(f.job()))
-        .append("\n  model_name: ")
-        .append(quoted(f.modelName()))
-        .append('\n');
+    y.append("match:\n  job: ").append(quoted(f.job())).append('\n');
+    // llama.cpp labels nothing: its server is its model, selected by job alone.
+    if (!f.modelName().isEmpty()) {
+      y.append("  model_name: ").append(quoted(f.modelName())).append('\n');
+    }
     y.append("num_speculative_tokens: ").append(f.k().orElseThrow()).append('\n');
     return y.toString();
   }

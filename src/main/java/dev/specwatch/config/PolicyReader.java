@@ -95,7 +95,7 @@ final class PolicyReader {
     String engineName = r.string("engine", Engine.VLLM.key());
     Optional<Engine> parsedEngine = Engine.parse(engineName);
     if (parsedEngine.isEmpty()) {
-      r.error("engine", "unknown engine '" + engineName + "'; one of vllm, sglang, trtllm");
+      r.error("engine", "unknown engine '" + engineName + "'; one of " + Engine.keys());
     }
     Engine engine = parsedEngine.orElse(Engine.VLLM);
     TreeMap<String, String> match = new TreeMap<>();
@@ -235,8 +235,10 @@ final class PolicyReader {
     t.map("position_acceptance")
         .ifPresent(
             p -> {
-              if (engine == Engine.SGLANG) {
-                p.error("", "SGLang exports no per-position counters; remove position_acceptance");
+              if (!engine.positionCounters()) {
+                p.error(
+                    "",
+                    engine.key() + " exports no per-position counters; remove position_acceptance");
               }
               for (String key : new TreeSet<>(p.keys())) {
                 int position;
@@ -303,11 +305,8 @@ final class PolicyReader {
                       : Optional.empty();
                 });
     Optional<Policy.Change> change = t.map("change").flatMap(PolicyReader::change);
-    if (t.has("change") && engine != Engine.VLLM) {
-      t.error(
-          "change",
-          "needs vLLM's draft-token counters; SGLang exports none, and learning TensorRT-LLM's"
-              + " is not built yet (docs/ENGINES.md)");
+    if (t.has("change")) {
+      engine.noStepLearning().ifPresent(why -> t.error("change", "not for " + engine + ": " + why));
     }
     Optional<Policy.Speedup> speedup = t.map("speedup").flatMap(SpeedupBaselines::threshold);
     t.finish();
@@ -352,11 +351,10 @@ final class PolicyReader {
             yield Policy.Detection.Mode.WINDOW;
           }
         };
-    if (parsed == Policy.Detection.Mode.SEQUENTIAL && engine != Engine.VLLM) {
-      r.error(
-          "detection",
-          "sequential needs vLLM's draft-token counters; SGLang exports none, and TensorRT-LLM's"
-              + " are not wired yet (docs/ENGINES.md)");
+    if (parsed == Policy.Detection.Mode.SEQUENTIAL) {
+      engine
+          .noStepLearning()
+          .ifPresent(why -> r.error("detection", "sequential is not for " + engine + ": " + why));
     }
     return new Policy.Detection(parsed, interval);
   }

@@ -2,7 +2,6 @@ package dev.specwatch.digest;
 
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.detect.Percentiles;
-import dev.specwatch.model.Engine;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
@@ -37,9 +36,13 @@ import java.util.Optional;
  */
 public final class DigestCollector {
   /** A per-second signal over the week times the week: its total, or null where not exported. */
-  private Double total(
+  private Double weekTotal(
       EngineProfile profile, Signal signal, QueryScope scope, Instant end, Duration week)
       throws PrometheusException {
+    Optional<String> counter = profile.counterOf(signal);
+    if (counter.isPresent()) {
+      return value(increase(counter.get(), scope), end);
+    }
     if (!profile.supported().contains(signal)) {
       return null;
     }
@@ -108,20 +111,10 @@ public final class DigestCollector {
     // No series at all is not idleness: the match is wrong, or the target is down.
     Double draftsInWeek = value(profile.query(Signal.DRAFTS_IN_WINDOW, scope), end);
     boolean noData = draftsInWeek == null;
-    boolean vllm = p.engine() == Engine.VLLM;
-    // Other engines: the week's rate times its length (the same increase, through the profile).
-    Double draftTokens =
-        vllm
-            ? value(increase(VllmProfile.DRAFT_TOKENS, scope), end)
-            : total(profile, Signal.DRAFT_TOKENS_PER_SECOND, scope, end, week);
-    Double acceptedTokens =
-        vllm
-            ? value(increase(VllmProfile.ACCEPTED_TOKENS, scope), end)
-            : total(profile, Signal.ACCEPTED_TOKENS_PER_SECOND, scope, end, week);
-    Double generation =
-        vllm
-            ? value(increase(VllmProfile.GENERATION_TOKENS, scope), end)
-            : total(profile, Signal.GENERATION_TOKENS_PER_SECOND, scope, end, week);
+    // A counter's increase where the engine exports one, else the week's rate times its length.
+    Double draftTokens = weekTotal(profile, Signal.DRAFT_TOKENS_PER_SECOND, scope, end, week);
+    Double acceptedTokens = weekTotal(profile, Signal.ACCEPTED_TOKENS_PER_SECOND, scope, end, week);
+    Double generation = weekTotal(profile, Signal.GENERATION_TOKENS_PER_SECOND, scope, end, week);
     Double wasted =
         draftTokens == null || acceptedTokens == null ? null : draftTokens - acceptedTokens;
     Double acceptedShare =

@@ -70,7 +70,7 @@ final class BadData {
       }
     }
     Double a = v.acceptanceRate();
-    if (a != null && a > 1 + SLACK && p.engine() == dev.specwatch.model.Engine.SGLANG) {
+    if (a != null && a > 1 + SLACK && EngineProfile.of(p.engine()).acceptanceFromK()) {
       // SGLang's acceptance is derived with the policy's k, (L - 1) / k: a k below the server's.
       return Optional.of(
           String.format(

@@ -9,7 +9,8 @@ import java.util.Set;
  * How one serving engine exposes speculative decoding, as PromQL per {@link Signal}. The same
  * profile renders the recording rules in rules/ and the daemon's queries, so both always agree.
  */
-public sealed interface EngineProfile permits VllmProfile, SglangProfile, TrtllmProfile {
+public sealed interface EngineProfile
+    permits VllmProfile, SglangProfile, TrtllmProfile, LlamacppProfile {
   /**
    * Each engine's generation-token counter: what every served model exports, speculating or not.
    */
@@ -17,9 +18,10 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile, Trtllm
       java.util.Map.of(
           Engine.VLLM, VllmProfile.GENERATION_TOKENS,
           Engine.SGLANG, SglangProfile.GENERATION_TOKENS,
-          Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS);
+          Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS,
+          Engine.LLAMACPP, LlamacppProfile.GENERATION_TOKENS);
 
-  /** The {@code engine:} value in policies: {@code vllm} or {@code sglang}. */
+  /** The {@code engine:} value in policies: {@code vllm}, {@code sglang}, ... */
   String name();
 
   /** The signals this engine can report. */
@@ -80,6 +82,40 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile, Trtllm
     return java.util.Map.of();
   }
 
+  /**
+   * The counter whose rate {@code rate} is, where the engine exports one ({@code
+   * draft_tokens_per_second} is the rate of the draft-token counter): a week's total is then its
+   * increase, not a rate times the week.
+   */
+  default Optional<String> counterOf(Signal rate) {
+    return Optional.empty();
+  }
+
+  /**
+   * A counter exported whenever the recipe speculates, whose first sample says from when its data
+   * covers a window ({@code advise}), or empty where the engine has none that is exact.
+   */
+  default Optional<String> coverageSeries() {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether acceptance is derived with the policy's k (SGLang's {@code (L − 1) / k}), so that a
+   * figure above 1 says the policy's k is below the server's rather than that the data is bad.
+   */
+  default boolean acceptanceFromK() {
+    return false;
+  }
+
+  /**
+   * The prefix of vLLM's per-request histograms ({@code request_decode_time_seconds}, {@code
+   * request_generation_tokens}) where the engine exports them, for the finished requests' decode
+   * speed (docs/SPEEDUP.md); empty where it does not.
+   */
+  default Optional<String> finishedRequestHistograms() {
+    return Optional.empty();
+  }
+
   /** What the series of one {@code (job, model_name)} say of its shape, k and what is missing. */
   Discovered discovered(Discovered.Series series);
 
@@ -88,6 +124,7 @@ public sealed interface EngineProfile permits VllmProfile, SglangProfile, Trtllm
       case VLLM -> VllmProfile.INSTANCE;
       case SGLANG -> SglangProfile.INSTANCE;
       case TRTLLM -> TrtllmProfile.INSTANCE;
+      case LLAMACPP -> LlamacppProfile.INSTANCE;
     };
   }
 }

@@ -1,6 +1,5 @@
 package dev.specwatch.signals;
 
-import dev.specwatch.model.Engine;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
@@ -23,8 +22,8 @@ import java.util.Optional;
 public final class FinishedRequests {
   private FinishedRequests() {}
 
-  static final String DECODE_TIME = "vllm:request_decode_time_seconds";
-  static final String GENERATION_TOKENS = "vllm:request_generation_tokens";
+  static final String DECODE_TIME = "request_decode_time_seconds";
+  static final String GENERATION_TOKENS = "request_generation_tokens";
 
   /**
    * @param tokensPerSecondPerRequest decode tokens per second of decode time, over the requests
@@ -32,13 +31,17 @@ public final class FinishedRequests {
    */
   public record Speed(double tokensPerSecondPerRequest, double requests) {}
 
-  /** The queries: decode speed and finished requests, one recipe; vLLM only. */
-  static List<String> queries(Policy p, Duration window) {
+  /**
+   * The queries: decode speed and finished requests, one recipe whose engine exports the histograms
+   * under {@code prefix} ({@link EngineProfile#finishedRequestHistograms()}).
+   */
+  static List<String> queries(Policy p, Duration window, String prefix) {
     QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), window);
-    String tokens = VllmProfile.sum(scope.groupBy(), "increase", GENERATION_TOKENS + "_sum", scope);
-    String requests =
-        VllmProfile.sum(scope.groupBy(), "increase", GENERATION_TOKENS + "_count", scope);
-    String seconds = VllmProfile.sum(scope.groupBy(), "increase", DECODE_TIME + "_sum", scope);
+    String generation = prefix + GENERATION_TOKENS;
+    String tokens = VllmProfile.sum(scope.groupBy(), "increase", generation + "_sum", scope);
+    String requests = VllmProfile.sum(scope.groupBy(), "increase", generation + "_count", scope);
+    String seconds =
+        VllmProfile.sum(scope.groupBy(), "increase", prefix + DECODE_TIME + "_sum", scope);
     return List.of("(" + tokens + " - " + requests + ") / " + seconds, requests);
   }
 
@@ -49,10 +52,11 @@ public final class FinishedRequests {
    */
   public static Optional<Speed> measure(PrometheusApi api, Policy p, Instant to, Duration window)
       throws PrometheusException {
-    if (p.engine() != Engine.VLLM) {
+    Optional<String> prefix = EngineProfile.of(p.engine()).finishedRequestHistograms();
+    if (prefix.isEmpty()) {
       return Optional.empty();
     }
-    List<String> q = queries(p, window);
+    List<String> q = queries(p, window, prefix.get());
     Optional<Double> speed = single(api.query(q.get(0), Optional.of(to)).samples());
     Optional<Double> requests = single(api.query(q.get(1), Optional.of(to)).samples());
     if (speed.isEmpty() || requests.isEmpty() || requests.get() < 1 || speed.get() <= 0) {

@@ -56,6 +56,11 @@ public record QueryScope(
     return new QueryScope(groupBy, matchers, window, offset, OptionalInt.of(draftTokens));
   }
 
+  /** The same scope without k: for engines whose queries never need it. */
+  public QueryScope withoutK() {
+    return new QueryScope(groupBy, matchers, window, offset, OptionalInt.empty());
+  }
+
   /** The same series over {@code baseline}, ending where this window starts. */
   public QueryScope baseline(Duration baseline) {
     return new QueryScope(groupBy, matchers, baseline, window, k);

@@ -137,6 +137,11 @@ public final class SglangProfile implements EngineProfile {
   }
 
   @Override
+  public boolean acceptanceFromK() {
+    return true;
+  }
+
+  @Override
   public Set<Signal> supported() {
     return EnumSet.of(
         Signal.ACCEPTANCE_RATE,

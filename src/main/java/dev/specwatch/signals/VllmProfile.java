@@ -18,8 +18,6 @@ import java.util.Set;
  * dropped ({@code unless}) wherever {@code num_drafts} has a series, so the two never mix.
  */
 public final class VllmProfile implements EngineProfile {
-  public static final VllmProfile INSTANCE = new VllmProfile();
-
   public static final String DRAFTS = "vllm:spec_decode_num_drafts_total";
   public static final String DRAFT_TOKENS = "vllm:spec_decode_num_draft_tokens_total";
   public static final String ACCEPTED_TOKENS = "vllm:spec_decode_num_accepted_tokens_total";
@@ -29,7 +27,44 @@ public final class VllmProfile implements EngineProfile {
   public static final String PROMPT_TOKENS = "vllm:prompt_tokens_total";
   public static final String RUNNING_REQUESTS = "vllm:num_requests_running";
 
-  private VllmProfile() {}
+  /**
+   * The names of vLLM's counter schema, which other engines copy under their own names (llama.cpp
+   * since PR #26389): the queries below are written against these.
+   *
+   * @param positionLabel the per-position counter's position label
+   */
+  record Names(
+      String drafts,
+      String draftTokens,
+      String acceptedTokens,
+      String acceptedPerPosition,
+      String positionLabel,
+      String generationTokens,
+      String runningRequests) {}
+
+  static final Names VLLM_NAMES =
+      new Names(
+          DRAFTS,
+          DRAFT_TOKENS,
+          ACCEPTED_TOKENS,
+          ACCEPTED_PER_POSITION,
+          "position",
+          GENERATION_TOKENS,
+          RUNNING_REQUESTS);
+
+  /** Declared after {@link #VLLM_NAMES}, which its constructor reads. */
+  public static final VllmProfile INSTANCE = new VllmProfile();
+
+  private final Names n;
+
+  private VllmProfile() {
+    this(VLLM_NAMES);
+  }
+
+  /** vLLM's queries over another engine's names for the same schema. */
+  VllmProfile(Names names) {
+    this.n = names;
+  }
 
   @Override
   public String name() {
@@ -63,6 +98,26 @@ public final class VllmProfile implements EngineProfile {
   @Override
   public boolean needsK() {
     return true;
+  }
+
+  @Override
+  public Optional<String> counterOf(Signal rate) {
+    return switch (rate) {
+      case DRAFT_TOKENS_PER_SECOND -> Optional.of(n.draftTokens());
+      case ACCEPTED_TOKENS_PER_SECOND -> Optional.of(n.acceptedTokens());
+      case GENERATION_TOKENS_PER_SECOND -> Optional.of(n.generationTokens());
+      default -> Optional.empty();
+    };
+  }
+
+  @Override
+  public Optional<String> coverageSeries() {
+    return Optional.of(n.drafts());
+  }
+
+  @Override
+  public Optional<String> finishedRequestHistograms() {
+    return Optional.of("vllm:");
   }
 
   @Override
@@ -109,40 +164,42 @@ public final class VllmProfile implements EngineProfile {
   @Override
   public String query(Signal signal, QueryScope scope) {
     return switch (signal) {
-      case ACCEPTANCE_RATE -> ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFT_TOKENS, scope));
+      case ACCEPTANCE_RATE ->
+          ratio(sumRate(n.acceptedTokens(), scope), sumRate(n.draftTokens(), scope));
       case MEAN_ACCEPTED_LENGTH ->
           withoutDrafts(
               scope,
-              "1 + " + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFTS, scope)).strip(),
+              "1 + "
+                  + ratio(sumRate(n.acceptedTokens(), scope), sumRate(n.drafts(), scope)).strip(),
               k ->
                   "1 + "
                       + k
                       + " * "
-                      + ratio(sumRate(ACCEPTED_TOKENS, scope), sumRate(DRAFT_TOKENS, scope)));
+                      + ratio(sumRate(n.acceptedTokens(), scope), sumRate(n.draftTokens(), scope)));
       case POSITION_ACCEPTANCE -> positionAcceptance(scope);
-      case DRAFT_TOKENS_PER_SECOND -> sumRate(DRAFT_TOKENS, scope);
-      case ACCEPTED_TOKENS_PER_SECOND -> sumRate(ACCEPTED_TOKENS, scope);
-      case GENERATION_TOKENS_PER_SECOND -> sumRate(GENERATION_TOKENS, scope);
+      case DRAFT_TOKENS_PER_SECOND -> sumRate(n.draftTokens(), scope);
+      case ACCEPTED_TOKENS_PER_SECOND -> sumRate(n.acceptedTokens(), scope);
+      case GENERATION_TOKENS_PER_SECOND -> sumRate(n.generationTokens(), scope);
       case DRAFTS_IN_WINDOW ->
           withoutDrafts(
               scope,
-              sum(scope.groupBy(), "increase", DRAFTS, scope),
-              k -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope) + " / " + k);
-      case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
+              sum(scope.groupBy(), "increase", n.drafts(), scope),
+              k -> sum(scope.groupBy(), "increase", n.draftTokens(), scope) + " / " + k);
+      case RUNNING_REQUESTS -> sum(scope.groupBy(), "avg_over_time", n.runningRequests(), scope);
       case ACCEPTANCE_SPREAD -> spread(scope);
       case DRAFT_OVERHEAD ->
           throw new IllegalArgumentException("vllm does not export " + signal.key());
-      case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
-      case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);
+      case STEP_DRAFT_TOKENS -> sum(scope.groupBy(), "increase", n.draftTokens(), scope);
+      case STEP_ACCEPTED_TOKENS -> sum(scope.groupBy(), "increase", n.acceptedTokens(), scope);
       case STEP_DRAFTS ->
           withoutDrafts(
               scope,
-              sum(scope.groupBy(), "increase", DRAFTS, scope),
-              k -> sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope) + " / " + k);
+              sum(scope.groupBy(), "increase", n.drafts(), scope),
+              k -> sum(scope.groupBy(), "increase", n.draftTokens(), scope) + " / " + k);
       case STEP_ACCEPTED_PER_POSITION -> {
         List<String> byPosition = new ArrayList<>(scope.groupBy());
-        byPosition.add("position");
-        yield sum(byPosition, "increase", ACCEPTED_PER_POSITION, scope);
+        byPosition.add(n.positionLabel());
+        yield sum(byPosition, "increase", n.acceptedPerPosition(), scope);
       }
     };
   }
@@ -152,7 +209,7 @@ public final class VllmProfile implements EngineProfile {
    * only for groups whose servers do not export {@code num_drafts}, parenthesised so that callers
    * may compare or combine it as one term; {@code exact} alone where k is unknown.
    */
-  private static String withoutDrafts(
+  private String withoutDrafts(
       QueryScope scope, String exact, java.util.function.IntFunction<String> fallback) {
     if (scope.k().isEmpty()) {
       return exact;
@@ -161,7 +218,7 @@ public final class VllmProfile implements EngineProfile {
         + exact
         + "\n  or\n("
         + fallback.apply(scope.k().getAsInt())
-        + PromQl.unlessExported(scope, DRAFTS)
+        + PromQl.unlessExported(scope, n.drafts())
         + "))";
   }
 
@@ -195,13 +252,13 @@ public final class VllmProfile implements EngineProfile {
    * For a baseline scope (the baseline ending where the window starts): {@code
    * stddev_over_time((acceptance over W)[B:W] offset W)}.
    */
-  private static String spread(QueryScope baseline) {
+  private String spread(QueryScope baseline) {
     if (baseline.offset().isZero()) {
       throw new IllegalArgumentException("acceptance_spread is defined over a baseline only");
     }
     QueryScope window = baseline.over(baseline.offset());
     return "stddev_over_time(("
-        + ratio(sumRate(ACCEPTED_TOKENS, window), sumRate(DRAFT_TOKENS, window))
+        + ratio(sumRate(n.acceptedTokens(), window), sumRate(n.draftTokens(), window))
         + ")["
         + PromQl.range(baseline.window())
         + ":"
@@ -211,14 +268,14 @@ public final class VllmProfile implements EngineProfile {
         + ")";
   }
 
-  private static String positionAcceptance(QueryScope scope) {
+  private String positionAcceptance(QueryScope scope) {
     List<String> byPosition = new ArrayList<>(scope.groupBy());
-    byPosition.add("position");
-    return sum(byPosition, "rate", ACCEPTED_PER_POSITION, scope)
+    byPosition.add(n.positionLabel());
+    return sum(byPosition, "rate", n.acceptedPerPosition(), scope)
         + "\n  / on ("
         + PromQl.labelList(scope.groupBy())
         + ") group_left ()\n("
-        + sumRate(DRAFTS, scope)
+        + sumRate(n.drafts(), scope)
         + " > 0)";
   }
 }

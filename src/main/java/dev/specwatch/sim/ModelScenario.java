@@ -38,12 +38,10 @@ public record ModelScenario(
    */
   public static final String SGLANG_ACTIVE_K = "active-k";
 
-  public static final List<String> SGLANG_VERSIONS =
-      List.of("verify-calls", "gauges-only", SGLANG_ACTIVE_K);
-  public static final List<String> VLLM_VERSIONS = List.of("per-position", "token-counters-only");
-  public static final List<String> TRTLLM_VERSIONS =
-      List.of("iteration-stats", NO_FINISHED_REQUESTS);
-  public static final List<String> ENGINES = List.of("vllm", "sglang", "trtllm");
+  /** The simulated engines' keys ({@link Expositions}). */
+  public static List<String> engineKeys() {
+    return Expositions.engines();
+  }
 
   public ModelScenario(
       String modelName, String engine, int engines, List<Phase> phases, boolean repeat) {
@@ -52,16 +50,12 @@ public record ModelScenario(
 
   /** The release shapes of {@code engine}, the default first. */
   public static List<String> versions(String engine) {
-    return switch (engine) {
-      case "sglang" -> SGLANG_VERSIONS;
-      case "trtllm" -> TRTLLM_VERSIONS;
-      default -> VLLM_VERSIONS;
-    };
+    return Expositions.of(engine).map(Expositions.Shape::versions).orElse(List.of());
   }
 
   public ModelScenario {
-    if (!ENGINES.contains(engine)) {
-      throw new IllegalArgumentException("engine must be one of " + ENGINES);
+    if (!engineKeys().contains(engine)) {
+      throw new IllegalArgumentException("engine must be one of " + engineKeys());
     }
     if (!versions(engine).contains(version)) {
       throw new IllegalArgumentException("version " + version + " is not one of engine " + engine);

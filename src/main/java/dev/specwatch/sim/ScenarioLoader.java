@@ -99,6 +99,17 @@ public final class ScenarioLoader {
     if (r.has("models") && rawModels.isEmpty()) {
       r.error("models", "must list at least one model");
     }
+    for (Expositions.Shape shape : Expositions.ALL) {
+      if (!shape.labelled()
+          && models.stream().filter(m -> m.engine().equals(shape.engine())).count() > 1) {
+        r.error(
+            "models",
+            "one "
+                + shape.engine()
+                + " model at most: its series carry no model label, so one /metrics serves one"
+                + " model (run a simulator per model)");
+      }
+    }
     r.finish();
     if (!r.problems().isEmpty() || models.isEmpty()) {
       return Optional.empty();
@@ -109,8 +120,8 @@ public final class ScenarioLoader {
   private static Optional<ModelScenario> readModel(MapReader m, boolean repeatAll) {
     String modelName = m.requiredString("model_name");
     String engine = m.string("engine", "vllm");
-    if (!ModelScenario.ENGINES.contains(engine)) {
-      m.error("engine", "one of " + String.join(", ", ModelScenario.ENGINES));
+    if (!ModelScenario.engineKeys().contains(engine)) {
+      m.error("engine", "one of " + String.join(", ", ModelScenario.engineKeys()));
     }
     int engines = m.integer("engines", 1, 1, 1024);
     List<String> versions = ModelScenario.versions(engine);
@@ -160,7 +171,7 @@ public final class ScenarioLoader {
         || phases.isEmpty()) {
       return Optional.empty();
     }
-    if (!ModelScenario.ENGINES.contains(engine)) {
+    if (!ModelScenario.engineKeys().contains(engine)) {
       return Optional.empty();
     }
     if (!versions.contains(version)) {

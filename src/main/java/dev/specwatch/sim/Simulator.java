@@ -56,8 +56,9 @@ public final class Simulator {
   public String exposition(Duration elapsed) {
     List<EngineSample> samples = samples(elapsed);
     StringBuilder out = new StringBuilder(4096);
-    SglangExposition.write(out, scenario, elapsed);
-    TrtllmExposition.write(out, scenario, elapsed);
+    for (Expositions.Shape shape : Expositions.ALL) {
+      shape.writer().ifPresent(w -> w.write(out, scenario, elapsed));
+    }
     if (samples.isEmpty()) {
       return out.toString();
     }

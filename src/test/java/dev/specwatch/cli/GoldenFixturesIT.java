@@ -122,6 +122,14 @@ class GoldenFixturesIT {
           "nvidia/Llama-3.3-70B-Instruct-FP4",
           3,
           "  acceptance_rate: {below: 0.5}");
+      // llama.cpp labels nothing: its server is its model, selected by job alone.
+      Files.writeString(
+          alerts.resolve("llamacpp.yaml"),
+          "recipe: llamacpp\nengine: llamacpp\nmatch: {job: llamacpp}\nnum_speculative_tokens: 4\n"
+              + "min_drafts: 10\nfor: 0s\nthresholds:\n  acceptance_rate: {below: 0.5}\n"
+              + pos0
+              + "\n",
+          StandardCharsets.UTF_8);
       Path config = dir.resolve("specwatch.yaml");
       Files.writeString(
           config,
@@ -141,7 +149,7 @@ class GoldenFixturesIT {
                 MainTest.Result run =
                     MainTest.run("check", "--config", config.toString(), "--output", "json");
                 Map<String, JsonNode> r = recipes(run.out());
-                assertThat(r).hasSize(FixtureServer.FIXTURES.size());
+                assertThat(r).as(run.err()).hasSize(FixtureServer.FIXTURES.size());
                 // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second. To
                 // 1 %: at 2 % the first poll could catch a window 98 % full, where the 2 % checks
                 // of the other engines' rates below read just outside.
@@ -227,6 +235,17 @@ class GoldenFixturesIT {
       assertThat(iter.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
       assertThat(iter.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
       assertThat(iter.path("generation_tokens_per_second").isNull()).as(iter.toString()).isTrue();
+      // llama.cpp, vLLM's schema under llamacpp: and no labels: 245 / 350 = 0.7, 1 + 245 / 100 =
+      // 3.45 (drafts shorter than k), positions 90, 70, 50, 35 of 100 drafts, 345 generated
+      // tokens a second.
+      JsonNode llamacpp = r.get("llamacpp").path("signals");
+      assertThat(llamacpp.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(1e-6));
+      assertThat(llamacpp.path("mean_accepted_length").asDouble()).isCloseTo(3.45, within(1e-6));
+      assertPositions(llamacpp, 0.9, 0.7, 0.5, 0.35);
+      assertThat(llamacpp.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(345, within(345 * 0.02));
+      assertThat(llamacpp.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
+      assertThat(llamacpp.path("draft_overhead").isNull()).as("llama.cpp exports none").isTrue();
       // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
       assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
       assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
@@ -259,6 +278,7 @@ class GoldenFixturesIT {
       assertThat(r.get("sglang-gauges-only").path("form").path("notes").get(0).asText())
           .startsWith("approximate: this SGLang exports no spec_verify_calls_total");
       assertThat(form(r, "trtllm")).isEqualTo("false exported");
+      assertThat(form(r, "llamacpp")).isEqualTo("false exported");
       Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
       String table =
           MainTest.run("check", "--config", config.toString(), "--time", at.toString()).out();
@@ -267,6 +287,8 @@ class GoldenFixturesIT {
           .containsPattern("(?m)^sglang-verify-calls +sglang +ok +0\\.500 +3\\.00 +n/a ")
           .containsPattern("(?m)^vllm-v1-token-counters-only +vllm +ok +0\\.800 +3\\.40 +n/a ")
           .containsPattern("(?m)^trtllm +trtllm +ok +0\\.700 +3\\.10 +0\\.90 0\\.70 0\\.50 ")
+          .containsPattern(
+              "(?m)^llamacpp +llamacpp +ok +0\\.700 +3\\.45 +0\\.90 0\\.70 0\\.50 0\\.35 ")
           .contains("sglang-gauges-only: approximate: this SGLang exports no");
 
       // replay through the same state machine over the last 20 s: only the breaching recipe
@@ -413,6 +435,21 @@ class GoldenFixturesIT {
                 + " and the digest's throughput need it)",
             "position_acceptance: trtllm-serve fills it only with return_perf_metrics");
 
+    // No model_name: listed by its job, k the longest draft its per-position counter has seen.
+    JsonNode llamacpp = byJob.get("llamacpp");
+    assertThat(llamacpp.path("model_name").asText()).isEmpty();
+    assertThat(llamacpp.path("shape").asText()).isEqualTo("per-position");
+    assertThat(llamacpp.path("k").asInt()).isEqualTo(4);
+    assertThat(llamacpp.path("k_source").asText()).startsWith("the longest draft seen");
+    assertThat(llamacpp.path("signals"))
+        .extracting(JsonNode::asText)
+        .contains(
+            "acceptance_rate",
+            "position_acceptance",
+            "generation_tokens_per_second",
+            "running_requests");
+    assertThat(llamacpp.path("missing")).isEmpty();
+
     // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions, SGLang's gauge),
     // without a day of
     // history a starter threshold from the acceptance just observed (it alerts from the first
@@ -433,10 +470,14 @@ class GoldenFixturesIT {
     try (var files = Files.list(written)) {
       assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
           .containsExactly(
+              "llamacpp.yaml",
               "nvidia-deepseek-r1-fp4.yaml",
               "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
               "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
     }
+    assertThat(written.resolve("llamacpp.yaml"))
+        .content()
+        .contains("engine: llamacpp\nmatch:\n  job: \"llamacpp\"\nnum_speculative_tokens: 4\n");
     Path discovered = dir.resolve("discovered.yaml");
     Files.writeString(
         discovered,
@@ -454,7 +495,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok", "ok");
+        .containsExactly("ok", "ok", "ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

@@ -75,7 +75,8 @@ class DetectionConfigTest {
                   .contains(":8:19: thresholds.change.learn: must be from 1d to 35d")
                   .contains("thresholds.change.false_alarm_interval: must be at least 1h")
                   .contains(
-                      "thresholds.change: needs vLLM's draft-token counters; SGLang exports none");
+                      "thresholds.change: not for sglang: needs exact draft-token and verify"
+                          + " counters per step; SGLang exports no draft-token counter");
             });
   }
 }

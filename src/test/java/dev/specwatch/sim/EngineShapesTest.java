@@ -31,6 +31,7 @@ class EngineShapesTest {
     "sglang-active-k, sglang, active-k, 1, 5",
     "trtllm, trtllm, iteration-stats, 1, 3",
     "trtllm-iteration-stats-only, trtllm, no-finished-requests, 1, 3",
+    "llamacpp, llamacpp, per-position, 1, 4",
   })
   void simulatorServesTheUpstreamShape(
       String fixture, String engine, String version, int engines, int k) {

@@ -30,7 +30,8 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-gauges-only",
           "sglang-active-k",
           "trtllm",
-          "trtllm-iteration-stats-only");
+          "trtllm-iteration-stats-only",
+          "llamacpp");
 
   private final HttpServer server;
 
