@@ -1,0 +1,165 @@
+package dev.specwatch.bench;
+
+import dev.specwatch.advisor.SpeedupByLoad;
+import dev.specwatch.testing.SpeedupFamilies;
+import dev.specwatch.testing.SpeedupFamilies.Family;
+import dev.specwatch.testing.SpeedupFamilies.TruthStep;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * `make speedup-bench`: the speed-up estimator's intervals on histories it was not designed on
+ * ({@link SpeedupFamilies}; docs/SPEEDUP.md, "Held-out families"), 20 seeds a family, two days of
+ * one-minute steps a side by default ({@code -Dbench.days=7} for a week).
+ *
+ * <p>Per family and estimator: how many bucket intervals there were, how often the interval covers
+ * the true speed-up (with a 95 % Wilson interval of that rate), how often the estimate is within 5
+ * % of the truth, the median half-width of the interval, and wrong verdicts (pays with a true
+ * speed-up below 1, or costs above 1).
+ */
+public final class SpeedupBench {
+  private SpeedupBench() {}
+
+  static final int SEEDS = 20;
+
+  /** One bucket's estimate: its bucket index, the speed-up and its interval. */
+  record Estimate(int bucket, double speedup, double low, double high) {}
+
+  interface Estimator {
+    String name();
+
+    List<Estimate> measure(List<SpeedupByLoad.Step> speculative, List<SpeedupByLoad.Step> base);
+  }
+
+  /** What ships: {@link SpeedupByLoad#measure}. */
+  static final Estimator SHIPPED =
+      new Estimator() {
+        @Override
+        public String name() {
+          return "shipped";
+        }
+
+        @Override
+        public List<Estimate> measure(
+            List<SpeedupByLoad.Step> speculative, List<SpeedupByLoad.Step> base) {
+          List<Estimate> out = new ArrayList<>();
+          for (SpeedupByLoad.Bucket b : SpeedupByLoad.measure(speculative, base, 60).byLoad()) {
+            if (b.speedup() != null) {
+              out.add(
+                  new Estimate(
+                      SpeedupByLoad.bucketOf(b.runningMin()), b.speedup(), b.low(), b.high()));
+            }
+          }
+          return out;
+        }
+      };
+
+  /** Per family and estimator, the tally. */
+  static final class Tally {
+    int intervals;
+    int covered;
+    int close;
+    int wrongVerdicts;
+    final List<Double> halfWidths = new ArrayList<>();
+
+    void add(Estimate e, double truth) {
+      intervals++;
+      if (e.low() <= truth && truth <= e.high()) {
+        covered++;
+      }
+      if (Math.abs(e.speedup() / truth - 1) < 0.05) {
+        close++;
+      }
+      if ((e.low() > 1 && truth < 1) || (e.high() < 1 && truth > 1)) {
+        wrongVerdicts++;
+      }
+      halfWidths.add((e.high() - e.low()) / 2 / e.speedup());
+    }
+
+    double coverage() {
+      return covered / (double) intervals;
+    }
+
+    double close() {
+      return close / (double) intervals;
+    }
+
+    double medianHalfWidth() {
+      double[] w = halfWidths.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      return w.length == 0 ? Double.NaN : w[w.length / 2];
+    }
+  }
+
+  /** Every family against every estimator, {@code seeds} seeds of {@code steps} steps a side. */
+  static List<Tally[]> run(
+      List<Family> families, List<Estimator> estimators, int seeds, int steps) {
+    List<Tally[]> out = new ArrayList<>();
+    for (Family f : families) {
+      Tally[] tallies = new Tally[estimators.size()];
+      Arrays.setAll(tallies, i -> new Tally());
+      for (long seed = 1; seed <= seeds; seed++) {
+        List<TruthStep> spec = f.side(true, steps, seed);
+        List<TruthStep> base = f.side(false, steps, 10_000 + seed);
+        for (int i = 0; i < estimators.size(); i++) {
+          for (Estimate e :
+              estimators.get(i).measure(SpeedupFamilies.steps(spec), SpeedupFamilies.steps(base))) {
+            tallies[i].add(e, SpeedupFamilies.truth(spec, base, e.bucket()));
+          }
+        }
+      }
+      out.add(tallies);
+    }
+    return out;
+  }
+
+  /** The 95 % Wilson interval of a rate of {@code k} in {@code n}. */
+  static double[] wilson(int k, int n) {
+    double z = 1.959964;
+    double p = k / (double) n;
+    double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+    double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / (1 + z * z / n);
+    return new double[] {centre - half, centre + half};
+  }
+
+  public static void main(String[] args) {
+    int days = Integer.getInteger("bench.days", 2);
+    List<Estimator> estimators = List.of(SHIPPED);
+    System.out.printf(
+        Locale.ROOT,
+        "speed-up intervals on held-out families: %d seeds each, %d days of 1-minute steps a side%n",
+        SEEDS,
+        days);
+    System.out.printf(
+        Locale.ROOT,
+        "%-20s %-10s %9s %9s %15s %10s %10s %7s%n",
+        "family",
+        "estimator",
+        "intervals",
+        "coverage",
+        "(95 % Wilson)",
+        "within 5%",
+        "half-width",
+        "wrong");
+    List<Tally[]> results = run(SpeedupFamilies.ALL, estimators, SEEDS, days * 1440);
+    for (int f = 0; f < results.size(); f++) {
+      for (int i = 0; i < estimators.size(); i++) {
+        Tally t = results.get(f)[i];
+        double[] ci = wilson(t.covered, t.intervals);
+        System.out.printf(
+            Locale.ROOT,
+            "%-20s %-10s %9d %8.1f%% %6.1f–%5.1f %%  %9.1f%% %9.1f%% %7d%n",
+            SpeedupFamilies.ALL.get(f).name(),
+            estimators.get(i).name(),
+            t.intervals,
+            100 * t.coverage(),
+            100 * ci[0],
+            100 * ci[1],
+            100 * t.close(),
+            100 * t.medianHalfWidth(),
+            t.wrongVerdicts);
+      }
+    }
+  }
+}
