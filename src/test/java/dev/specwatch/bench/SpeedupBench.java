@@ -142,7 +142,8 @@ public final class SpeedupBench {
         "within 5%",
         "half-width",
         "wrong");
-    List<Tally[]> results = run(SpeedupFamilies.ALL, estimators, SEEDS, days * 1440);
+    List<Family> families = SpeedupFamilies.ALL;
+    List<Tally[]> results = run(families, estimators, SEEDS, days * 1440);
     for (int f = 0; f < results.size(); f++) {
       for (int i = 0; i < estimators.size(); i++) {
         Tally t = results.get(f)[i];
@@ -150,7 +151,7 @@ public final class SpeedupBench {
         System.out.printf(
             Locale.ROOT,
             "%-20s %-10s %9d %8.1f%% %6.1f–%5.1f %%  %9.1f%% %9.1f%% %7d%n",
-            SpeedupFamilies.ALL.get(f).name(),
+            families.get(f).name(),
             estimators.get(i).name(),
             t.intervals,
             100 * t.coverage(),

@@ -27,7 +27,12 @@ import java.util.SplittableRandom;
  *       prefill);
  *   <li>{@code load within a step}: running requests as a birth-death process at 5 s, twelve to a
  *       one-minute step, arrivals following a day; a step reports its mean running requests while
- *       its tokens come from the speed at each instant's batch.
+ *       its tokens come from the speed at each instant's batch;
+ *   <li>{@code restarts and gaps}: written after the other four had been run against candidate
+ *       intervals and before one was chosen, to judge the choice: a restart every 4–8 hours leaves
+ *       a gap of 3–10 missing steps and then ten minutes of warm-up at 70 % speed (cold caches,
+ *       graph capture); noise whose spread grows with the batch (4 % at one request, 15 % at sixty)
+ *       and lasts (AR(1), ρ = 0.9).
  * </ul>
  *
  * <p>Every step carries its expected tokens/s given the load it ran (the noise, drift, mix wander
@@ -53,7 +58,8 @@ public final class SpeedupFamilies {
           family("drift", SpeedupFamilies::drift),
           family("mix follows load", SpeedupFamilies::mixFollowsLoad),
           family("heavy tails", SpeedupFamilies::heavyTails),
-          family("load within a step", SpeedupFamilies::loadWithinStep));
+          family("load within a step", SpeedupFamilies::loadWithinStep),
+          family("restarts and gaps", SpeedupFamilies::restartsAndGaps));
 
   interface Generator {
     List<TruthStep> side(boolean speculative, int steps, SplittableRandom random);
@@ -181,6 +187,33 @@ public final class SpeedupFamilies {
       out.add(
           new TruthStep(
               new SpeedupByLoad.Step(Math.max(0, sumY / 12), sumR / 12), sumExpected / 12));
+    }
+    return out;
+  }
+
+  static List<TruthStep> restartsAndGaps(boolean speculative, int steps, SplittableRandom random) {
+    Load load = new Load(random);
+    double noise = 0;
+    int nextRestart = 240 + random.nextInt(240);
+    int warm = Integer.MAX_VALUE;
+    boolean gap = false;
+    List<TruthStep> out = new ArrayList<>();
+    for (int i = 0; i < steps; i++) {
+      double r = load.next();
+      if (i == nextRestart) {
+        int missing = 3 + random.nextInt(8);
+        i += missing;
+        nextRestart = i + 240 + random.nextInt(240);
+        warm = 0;
+        gap = true;
+        continue;
+      }
+      double spread = 0.04 + 0.11 * Math.log(r) / Math.log(60);
+      noise = 0.9 * noise + Math.sqrt(1 - 0.81) * random.nextGaussian();
+      double expected = r * speed(speculative, r) * (warm++ < 10 ? 0.7 : 1);
+      double y = expected * (1 + Math.max(0.04, spread) * noise);
+      out.add(new TruthStep(new SpeedupByLoad.Step(Math.max(0, y), r, gap), expected));
+      gap = false;
     }
     return out;
   }
