@@ -10,11 +10,15 @@ import java.util.List;
  *
  * <p>Per side and bucket, the speed is the ratio estimator V = Σ tokens/s ÷ Σ running over the
  * steps whose (rounded) mean running requests fall in the bucket: generated tokens per second per
- * running request, each step weighted by its load. Its standard error comes from the residuals e =
- * tokens/s − V·running, with an effective sample size n·(1 − ρ)/(1 + ρ) for their lag-1
- * autocorrelation ρ between consecutive steps (traffic is correlated over minutes; counting every
- * step as independent would make the interval far too narrow). The speed-up S = V_spec / V_base
- * gets a 95 % interval on the log scale, exp(ln S ± 1.96·√((se_s/V_s)² + (se_b/V_b)²)).
+ * running request, each step weighted by its load. Its standard error is a batch-means one: the
+ * window's steps are cut into {@link #BATCHES} consecutive batches, the residuals e = tokens/s −
+ * V·running of the bucket's steps are summed per batch, and Var(Σ e) is estimated by m/(m − 1)·Σ
+ * S_b² over the m batches that hold any of them, with Student's t at m − 1 degrees of freedom. A
+ * batch is hours long, so correlation between steps (traffic, the prompt mix, clocks drifting over
+ * hours) stays inside it; the t with few degrees of freedom pays for the few batches (Ibragimov and
+ * Müller 2010: t-statistic based correlation and heterogeneity robust inference). The speed-up S =
+ * V_spec / V_base gets a 95 % interval on the log scale, exp(ln S ± t·√((se_s/V_s)² +
+ * (se_b/V_b)²)), t at the Welch–Satterthwaite degrees of freedom of the two sides.
  */
 public final class SpeedupByLoad {
   private SpeedupByLoad() {}
@@ -25,7 +29,14 @@ public final class SpeedupByLoad {
   /** Effective samples below this per side and bucket give no number. */
   public static final double MIN_EFFECTIVE = 5;
 
-  private static final double Z95 = 1.959964;
+  /** The consecutive batches a side's window is cut into for the standard error. */
+  public static final int BATCHES = 10;
+
+  /**
+   * A bucket that ran in fewer of the window's batches than this is cut instead into {@link
+   * #BATCHES} runs of its own consecutive steps.
+   */
+  public static final int MIN_BATCHES = 3;
 
   /**
    * One evaluation step of one deployment, in time order: generated tokens per second over the step
@@ -38,8 +49,15 @@ public final class SpeedupByLoad {
     }
   }
 
-  /** A side's estimate in one bucket. */
-  public record Speed(int steps, double effective, double perRequest, double standardError) {}
+  /**
+   * A side's estimate in one bucket.
+   *
+   * @param effective the steps' worth of independent information: n²·s² ÷ the estimated Var(Σ e), n
+   *     for independent steps, fewer the more they move together
+   * @param batches the batches of the window holding the bucket's steps (degrees of freedom + 1)
+   */
+  public record Speed(
+      int steps, double effective, double perRequest, double standardError, int batches) {}
 
   /**
    * One bucket of load.
@@ -187,12 +205,12 @@ public final class SpeedupByLoad {
         continue;
       }
       double ratio = s.perRequest() / base.perRequest();
-      double se =
-          Math.sqrt(
-              square(s.standardError() / s.perRequest())
-                  + square(base.standardError() / base.perRequest()));
-      double low = ratio * Math.exp(-Z95 * se);
-      double high = ratio * Math.exp(Z95 * se);
+      double relS = square(s.standardError() / s.perRequest());
+      double relB = square(base.standardError() / base.perRequest());
+      double se = Math.sqrt(relS + relB);
+      double t = t95(welch(relS, s.batches() - 1, relB, base.batches() - 1));
+      double low = ratio * Math.exp(-t * se);
+      double high = ratio * Math.exp(t * se);
       String verdict = low > 1 ? "pays" : high < 1 ? "costs" : BREAKS_EVEN;
       buckets.add(
           new Bucket(
@@ -248,53 +266,92 @@ public final class SpeedupByLoad {
         && s.running() > 0;
   }
 
-  /** One side's speed in bucket {@code b}: the ratio estimator and its standard error. */
+  /**
+   * The Welch–Satterthwaite degrees of freedom of a sum of two variance estimates with {@code dfA}
+   * and {@code dfB} degrees of freedom; a side with no variance adds none.
+   */
+  static double welch(double a, int dfA, double b, int dfB) {
+    double denominator = (a == 0 ? 0 : a * a / dfA) + (b == 0 ? 0 : b * b / dfB);
+    return denominator == 0 ? Math.max(dfA, dfB) : square(a + b) / denominator;
+  }
+
+  /** The two-sided 95 % quantile of Student's t at {@code df} (fractional) degrees of freedom. */
+  static double t95(double df) {
+    return new org.apache.commons.math3.distribution.TDistribution(null, Math.max(1, df))
+        .inverseCumulativeProbability(0.975);
+  }
+
+  /**
+   * One side's speed in bucket {@code b}: the ratio estimator and its batch-means standard error
+   * (the class comment gives the method).
+   */
   public static Speed speed(List<Step> steps, int b) {
     double sumY = 0;
     double sumX = 0;
-    List<double[]> in = new ArrayList<>();
-    List<Boolean> follows = new ArrayList<>();
-    boolean previousIn = false;
+    int n = 0;
     for (Step s : steps) {
-      boolean inBucket = valid(s) && bucketOf(s.running()) == b;
-      if (inBucket) {
-        in.add(new double[] {s.tokensPerSecond(), s.running()});
-        follows.add(previousIn && !s.gap());
+      if (valid(s) && bucketOf(s.running()) == b) {
         sumY += s.tokensPerSecond();
         sumX += s.running();
+        n++;
       }
-      previousIn = inBucket;
     }
-    int n = in.size();
     if (n == 0) {
-      return new Speed(0, 0, Double.NaN, Double.NaN);
+      return new Speed(0, 0, Double.NaN, Double.NaN, 0);
     }
     double v = sumY / sumX;
-    double meanX = sumX / n;
-    double[] e = new double[n];
+    double[] batchSums = batchSums(steps, b, v, n, false);
+    if (batchSums.length < MIN_BATCHES) {
+      // One or two stretches of the window: the runs of its own steps, which speak for those
+      // stretches only (docs/SPEEDUP.md).
+      batchSums = batchSums(steps, b, v, n, true);
+    }
+    int m = batchSums.length;
+    double sumS2 = 0;
+    for (double sum : batchSums) {
+      sumS2 += sum * sum;
+    }
     double sumE2 = 0;
-    for (int i = 0; i < n; i++) {
-      e[i] = in.get(i)[0] - v * in.get(i)[1];
-      sumE2 += e[i] * e[i];
-    }
-    if (n < 2 || sumE2 == 0) {
-      return new Speed(n, n, v, 0);
-    }
-    // Lag-1 autocorrelation over pairs of consecutive steps that are both in the bucket.
-    double lag = 0;
-    int pairs = 0;
-    for (int i = 1; i < n; i++) {
-      if (follows.get(i)) {
-        lag += e[i] * e[i - 1];
-        pairs++;
+    for (Step s : steps) {
+      if (valid(s) && bucketOf(s.running()) == b) {
+        sumE2 += square(s.tokensPerSecond() - v * s.running());
       }
     }
-    double rho = pairs == 0 ? 0 : (lag / pairs) / (sumE2 / n);
-    rho = Math.max(0, Math.min(0.95, rho));
-    double effective = n * (1 - rho) / (1 + rho);
-    double variance = sumE2 / (n - 1);
-    double se = Math.sqrt(variance / effective) / meanX;
-    return new Speed(n, effective, v, se);
+    if (n < 2 || sumE2 == 0 || m < 2) {
+      return new Speed(n, n, v, 0, m);
+    }
+    double varianceOfSum = m / (m - 1.0) * sumS2;
+    double effective = varianceOfSum == 0 ? n : n * (double) n * (sumE2 / (n - 1)) / varianceOfSum;
+    return new Speed(n, effective, v, Math.sqrt(varianceOfSum) / sumX, m);
+  }
+
+  /**
+   * The sums of the residuals e = tokens/s − v·running of bucket {@code b}'s {@code n} steps, by
+   * batch: the window's {@link #BATCHES} consecutive parts (those holding any of them), or with
+   * {@code own} {@link #BATCHES} runs of the bucket's own consecutive steps.
+   */
+  private static double[] batchSums(List<Step> steps, int b, double v, int n, boolean own) {
+    double[] sums = new double[BATCHES];
+    boolean[] holds = new boolean[BATCHES];
+    int size = steps.size();
+    int j = 0;
+    for (int i = 0; i < size; i++) {
+      Step s = steps.get(i);
+      if (valid(s) && bucketOf(s.running()) == b) {
+        int batch = (int) (own ? (long) j * BATCHES / n : (long) i * BATCHES / size);
+        sums[batch] += s.tokensPerSecond() - v * s.running();
+        holds[batch] = true;
+        j++;
+      }
+    }
+    double[] out = new double[BATCHES];
+    int m = 0;
+    for (int k = 0; k < BATCHES; k++) {
+      if (holds[k]) {
+        out[m++] = sums[k];
+      }
+    }
+    return java.util.Arrays.copyOf(out, m);
   }
 
   private static double square(double x) {
