@@ -24,8 +24,11 @@ import org.slf4j.LoggerFactory;
  * Learns each recipe's normal from its history in Prometheus ({@link NoiseFit}), for the rules that
  * decide on per-step increments: when a recipe has no model, when its model is older than {@link
  * #RELEARN} and none of its tests is in an excursion (so a drop is never learned as normal), or
- * when the evaluation step changed. At most {@link #BUDGET} recipes per evaluation, four range
- * queries each, so the queries per evaluation stay bounded whatever the number of recipes.
+ * when the evaluation step changed. At most {@link #BUDGET} recipes are tried per evaluation, four
+ * range queries each, so the queries per evaluation stay bounded whatever the number of recipes and
+ * whether or not the datasource answers: a failed try counts against the budget, the recipes tried
+ * longest ago go first (so recipes that keep failing do not starve the others), and an outage ends
+ * the round (the next recipe would meet the same outage).
  */
 public final class Learner {
   private static final Logger logger = LoggerFactory.getLogger(Learner.class);
@@ -36,13 +39,16 @@ public final class Learner {
   /** After too little history, try again this much later. */
   static final Duration RETRY = Duration.ofHours(1);
 
-  /** Recipes learned per evaluation at most. */
+  /** Recipes tried per evaluation at most, learned or not. */
   static final int BUDGET = 4;
 
   private final PrometheusApi api;
 
   /** Recipe → the last failure warned about, so a failure that repeats each cycle warns once. */
   private final Map<String, String> warned = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Recipe → when its last try failed; a recipe learned since is absent. */
+  private final Map<String, Instant> failedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
   public Learner(PrometheusApi api) {
     this.api = api;
@@ -52,22 +58,29 @@ public final class Learner {
   public Map<String, RecipeModel> learn(
       List<Policy> policies, AlertState state, Duration step, Instant at) {
     Map<String, RecipeModel> learned = new LinkedHashMap<>();
-    for (Policy p : policies) {
-      if (learned.size() >= BUDGET) {
-        break;
-      }
-      if (!p.usesIncrements() || !due(p, state, step, at)) {
-        continue;
-      }
+    List<Policy> due =
+        policies.stream()
+            .filter(p -> p.usesIncrements() && due(p, state, step, at))
+            // Stable: never-failed recipes first in config order, then the longest-failed.
+            .sorted(
+                java.util.Comparator.comparing(
+                    (Policy p) -> failedAt.getOrDefault(p.recipe(), Instant.MIN)))
+            .limit(BUDGET)
+            .toList();
+    for (Policy p : due) {
       Duration history =
           p.thresholds().change().map(Policy.Change::learn).orElse(Policy.Change.DEFAULT_LEARN);
       try {
         RecipeModel m = learn(p, history, step, at);
         learned.put(p.recipe(), m);
         warned.remove(p.recipe());
+        failedAt.remove(p.recipe());
         logger.info("{}: {}", p.recipe(), m.status());
       } catch (PrometheusException e) {
-        failed(p.recipe(), e);
+        failedAt.put(p.recipe(), at);
+        if (failed(p.recipe(), e)) {
+          break;
+        }
       }
     }
     return learned;
@@ -77,8 +90,9 @@ public final class Learner {
    * An outage (transport, 5xx) is the datasource alert's to report, so it is logged at debug; a
    * range query the datasource rejects or answers with garbage is this recipe's own problem and is
    * warned about once per distinct failure (the learner retries every cycle until it learns).
+   * Whether it was an outage.
    */
-  private void failed(String recipe, PrometheusException e) {
+  private boolean failed(String recipe, PrometheusException e) {
     boolean outage =
         e.kind() == PrometheusException.Kind.TRANSPORT
             || e.kind() == PrometheusException.Kind.SERVER;
@@ -88,6 +102,7 @@ public final class Learner {
       logger.warn(
           "{}: learning its normal failed, will retry each evaluation: {}", recipe, e.getMessage());
     }
+    return outage;
   }
 
   private static boolean due(Policy p, AlertState state, Duration step, Instant at) {
