@@ -58,6 +58,9 @@ public final class Learner {
   public Map<String, RecipeModel> learn(
       List<Policy> policies, AlertState state, Duration step, Instant at) {
     Map<String, RecipeModel> learned = new LinkedHashMap<>();
+    java.util.Set<String> configured =
+        policies.stream().map(Policy::recipe).collect(java.util.stream.Collectors.toSet());
+    failedAt.keySet().retainAll(configured); // recipes removed by a reload
     List<Policy> due =
         policies.stream()
             .filter(p -> p.usesIncrements() && due(p, state, step, at))

@@ -32,7 +32,7 @@ public final class SpeedupReadings {
   private record Reading(Instant at, Double speedup) {}
 
   /** Where the steps come from: range queries now, or a history fetched once for a replay. */
-  private interface History {
+  interface History {
     Map<String, List<SpeedupByLoad.Step>> steps(List<Policy> recipes, Instant from, Instant to)
         throws PrometheusException;
   }
@@ -47,6 +47,11 @@ public final class SpeedupReadings {
    */
   public SpeedupReadings(PrometheusApi api, List<Policy> all) {
     this((recipes, from, to) -> LoadHistory.fetch(api, recipes, from, to, STEP), all, 0);
+  }
+
+  /** Readings from {@code history} (for tests of what is fetched when). */
+  SpeedupReadings(History history, List<Policy> all) {
+    this(history, all, 0);
   }
 
   private SpeedupReadings(History history, List<Policy> all, int preloadQueries) {
