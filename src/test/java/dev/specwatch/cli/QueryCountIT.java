@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.testing.Fleet;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +29,6 @@ class QueryCountIT {
           "it/steady-mtp", "it/regressed", "it/low-traffic", "it/vllm-old", "it/we\\\"ird\\\\näme");
 
   @TempDir Path dir;
-  final HttpClient http = HttpClient.newHttpClient();
 
   /** A config with {@code withData} recipes over the fleet's models and {@code without} more. */
   private Path config(Fleet fleet, String name, int withData, int without) throws IOException {
@@ -75,22 +68,8 @@ class QueryCountIT {
   }
 
   /** Requests Prometheus has answered on its query API so far, from its own counters. */
-  private long queries(Fleet fleet) throws Exception {
-    String metrics =
-        http.send(
-                HttpRequest.newBuilder(URI.create(fleet.prometheus().baseUri() + "/metrics"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    Matcher m =
-        Pattern.compile(
-                "(?m)^prometheus_http_requests_total\\{[^}]*handler=\"/api/v1/[^\"]*\"[^}]*} (\\S+)$")
-            .matcher(metrics);
-    long n = 0;
-    while (m.find()) {
-      n += (long) Double.parseDouble(m.group(1));
-    }
-    return n;
+  private static long queries(Fleet fleet) throws Exception {
+    return fleet.prometheus().apiRequests();
   }
 
   @Test

@@ -10,10 +10,6 @@ import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
 import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.PrometheusServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,8 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,12 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * docs/SPEEDUP.md's claim for the recipe page: the speed-up by load and the advice are computed
  * from range queries and kept ten minutes ({@link RecipeHistoryCache#FRESH}), the charts half a
  * minute, so page views do not turn into Prometheus load. Counted by the real Prometheus itself
- * (its {@code prometheus_http_requests_total} for the query API), over a backfilled history of an
- * EAGLE deployment and its baseline; the page's times are given, not read from the clock.
+ * ({@link PrometheusServer#apiRequests}), over a backfilled history of an EAGLE deployment and its
+ * baseline; the page's times are given, not read from the clock.
  */
 class RecipeHistoryCacheIT {
   @TempDir Path dir;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
   void theSpeedUpAndTheAdviceAreQueriedOnceEveryTenMinutesAndTheChartsEveryHalfMinute()
@@ -68,30 +61,30 @@ class RecipeHistoryCacheIT {
       RecipeHistoryCache cache = new RecipeHistoryCache();
       Duration span = Duration.ofHours(6);
 
-      long before = queries(prometheus);
+      long before = prometheus.apiRequests();
       RecipeHistory first = cache.get("eagle", span, wiring, end);
-      long full = queries(prometheus) - before;
+      long full = prometheus.apiRequests() - before;
       assertThat(first.speedup()).as("the speed-up was measured").isPresent();
       assertThat(first.advice()).isPresent();
       assertThat(first.charts()).isPresent();
 
-      before = queries(prometheus);
+      before = prometheus.apiRequests();
       cache.get("eagle", span, wiring, end.plusSeconds(29));
-      assertThat(queries(prometheus) - before)
+      assertThat(prometheus.apiRequests() - before)
           .as("nothing is queried within half a minute")
           .isZero();
 
-      before = queries(prometheus);
+      before = prometheus.apiRequests();
       RecipeHistory charts =
           cache.get("eagle", span, wiring, end.plus(Duration.ofMinutes(10)).minusSeconds(1));
-      long chartsOnly = queries(prometheus) - before;
+      long chartsOnly = prometheus.apiRequests() - before;
       assertThat(chartsOnly).as("the charts are fetched again after half a minute").isPositive();
       assertThat(charts.speedup()).isEqualTo(first.speedup());
 
-      before = queries(prometheus);
+      before = prometheus.apiRequests();
       // The charts were fetched a second ago: what is queried now is the speed-up and the advice.
       RecipeHistory tenth = cache.get("eagle", span, wiring, end.plus(RecipeHistoryCache.FRESH));
-      long again = queries(prometheus) - before;
+      long again = prometheus.apiRequests() - before;
       assertThat(again)
           .as("after ten minutes the speed-up and the advice are queried again, nothing else")
           .isPositive()
@@ -111,23 +104,5 @@ class RecipeHistoryCacheIT {
         + (k > 0 ? ", position_acceptance: [0.8, 0.6, 0.4]}\n" : "}\n")
         + "      - {duration: 30m, running_requests: 16"
         + (k > 0 ? ", position_acceptance: [0.8, 0.6, 0.4]}\n" : "}\n");
-  }
-
-  /** Requests Prometheus has answered on its query API so far, from its own counters. */
-  private long queries(PrometheusServer prometheus) throws Exception {
-    String metrics =
-        http.send(
-                HttpRequest.newBuilder(URI.create(prometheus.baseUri() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
-    Matcher m =
-        Pattern.compile(
-                "(?m)^prometheus_http_requests_total\\{[^}]*handler=\"/api/v1/[^\"]*\"[^}]*} (\\S+)$")
-            .matcher(metrics);
-    long n = 0;
-    while (m.find()) {
-      n += (long) Double.parseDouble(m.group(1));
-    }
-    return n;
   }
 }

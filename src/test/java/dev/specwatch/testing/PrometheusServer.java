@@ -267,6 +267,28 @@ public final class PrometheusServer implements AutoCloseable {
     return port;
   }
 
+  /**
+   * Requests this Prometheus has answered on its query API ({@code /api/v1/…}) so far, from its own
+   * {@code prometheus_http_requests_total} on its /metrics: what specwatch cost it, counted by it.
+   */
+  public long apiRequests() throws IOException, InterruptedException {
+    String metrics =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(uri("/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString())
+            .body();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "(?m)^prometheus_http_requests_total\\{[^}]*handler=\"/api/v1/[^\"]*\"[^}]*} (\\S+)$")
+            .matcher(metrics);
+    long n = 0;
+    while (m.find()) {
+      n += (long) Double.parseDouble(m.group(1));
+    }
+    return n;
+  }
+
   @Override
   public void close() {
     process.destroy();
