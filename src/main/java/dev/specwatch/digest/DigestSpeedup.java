@@ -23,10 +23,11 @@ final class DigestSpeedup {
 
   /**
    * The day speculation stopped paying at a load it paid at before, in words ("stopped paying above
-   * 7 running requests on Wed"), or null. A day counts when its speed-up was measured at a load
-   * where an earlier day paid: the first such day whose measured buckets cost (at or below 1×) from
-   * a load that paid on an earlier day, and every measured day after it agrees, is the day named; a
-   * one-day dip that recovers names none.
+   * 7 running requests on Wed"), or null. Verdicts, not point estimates, decide (docs/SPEEDUP.md):
+   * the first day whose buckets are measured to cost (the whole 95 % interval under 1×) from a load
+   * an earlier day was measured to pay at (the interval over 1×), and no later day is measured to
+   * pay there again, is the day named; a one-day dip that recovers, or a day that only breaks even
+   * (its interval holds 1×), names none.
    */
   static String stoppedPaying(List<String> names, List<SpeedupByLoad.Result> days) {
     int earlierPaidUpTo = -1;
@@ -54,21 +55,21 @@ final class DigestSpeedup {
     return null;
   }
 
-  /** The smallest load of a bucket measured to cost (speed-up at or below 1), or null. */
+  /** The smallest load of a bucket measured to cost (its verdict {@code costs}), or null. */
   private static Integer costsFrom(SpeedupByLoad.Result r) {
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
-      if (b.speedup() != null && b.speedup() <= 1) {
+      if ("costs".equals(b.verdict())) {
         return b.runningMin();
       }
     }
     return null;
   }
 
-  /** The largest load of a bucket measured to pay (speed-up above 1), or null. */
+  /** The largest load of a bucket measured to pay (its verdict {@code pays}), or null. */
   private static Integer paidUpTo(SpeedupByLoad.Result r) {
     Integer out = null;
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
-      if (b.speedup() != null && b.speedup() > 1) {
+      if ("pays".equals(b.verdict())) {
         out = b.runningMax();
       }
     }

@@ -81,7 +81,8 @@ public record RecipeWeek(
    * @param speedup null when not measured ({@code note} says why)
    * @param runningMin the bucket of running requests with the most hours of data on the speculative
    *     side (among those with a number)
-   * @param paysUpToRunning the largest load whose speed-up is above 1, null when none
+   * @param paysUpToRunning the largest load of a bucket whose verdict is {@code pays} (its 95 %
+   *     interval above 1×), null when none
    * @param stoppedPaying the day it stopped paying at a load it paid at earlier in the week, in
    *     words ("stopped paying above 7 running requests on Wed"); null when it did not
    * @param overall the one k for all the load it ran, from the week's speed-up and acceptance by

@@ -61,6 +61,49 @@ class StoppedPayingTest {
   }
 
   @Test
+  void aDayThatOnlyBreaksEvenIsNotADayThatStoppedPaying() {
+    // Wednesday's 8-15 bucket reads 0.98 but its interval holds 1: no verdict against it. Before,
+    // the point estimate alone named Wednesday.
+    List<SpeedupByLoad.Result> days =
+        List.of(
+            day(2.0, 1.6, 1.2, 1.05),
+            day(2.0, 1.6, 1.2, 1.04),
+            withBucket(day(1.9, 1.5, 1.1, 1.0), 3, 0.98, 0.95, 1.01),
+            withBucket(day(1.9, 1.5, 1.1, 1.0), 3, 0.99, 0.96, 1.02));
+    assertThat(DigestSpeedup.stoppedPaying(WEEK, days)).isNull();
+    // Once a day's whole interval is under 1, that day is named.
+    List<SpeedupByLoad.Result> measured =
+        List.of(
+            day(2.0, 1.6, 1.2, 1.05),
+            withBucket(day(1.9, 1.5, 1.1, 1.0), 3, 0.98, 0.95, 1.01),
+            withBucket(day(1.9, 1.5, 1.1, 1.0), 3, 0.96, 0.94, 0.98));
+    assertThat(DigestSpeedup.stoppedPaying(WEEK, measured))
+        .isEqualTo("stopped paying above 7 running requests on Wed");
+  }
+
+  /** {@code r} with bucket {@code i}'s speed-up and interval replaced, its verdict from them. */
+  private static SpeedupByLoad.Result withBucket(
+      SpeedupByLoad.Result r, int i, double speedup, double low, double high) {
+    List<SpeedupByLoad.Bucket> buckets = new ArrayList<>(r.byLoad());
+    SpeedupByLoad.Bucket b = buckets.get(i);
+    buckets.set(
+        i,
+        new SpeedupByLoad.Bucket(
+            b.runningMin(),
+            b.runningMax(),
+            1,
+            1,
+            speedup,
+            low,
+            high,
+            null,
+            null,
+            low > 1 ? "pays" : high < 1 ? "costs" : SpeedupByLoad.BREAKS_EVEN,
+            null));
+    return new SpeedupByLoad.Result(buckets, null);
+  }
+
+  @Test
   void costingAtEveryLoadSaysSo() {
     List<SpeedupByLoad.Result> days = List.of(day(1.5, 1.2), day(0.95, 0.9), day(null, 0.92));
     assertThat(DigestSpeedup.stoppedPaying(WEEK, days))
