@@ -114,6 +114,116 @@ class DropTestTest {
     assertThat(s).isEqualTo(DropTest.State.initial(3));
   }
 
+  /**
+   * Off-model noise (issue 40, part 5): steps whose deviation has the model's variance but not its
+   * shape. {@code kind} 0: Student-t with 3 degrees of freedom (heavy tails, unit variance); 1: an
+   * AR(1) with correlation 0.5 from step to step (the same marginal variance, but sums of steps
+   * vary three times as much as the model assumes).
+   */
+  private static final class OffModel {
+    private final SplittableRandom random;
+    private final int kind;
+    private double x;
+
+    OffModel(long seed, int kind) {
+      this.random = new SplittableRandom(seed);
+      this.kind = kind;
+      this.x = CalibrationTest.gaussian(random);
+    }
+
+    double successes(double level, double trials) {
+      double z;
+      if (kind == 0) {
+        double chi = 0;
+        for (int i = 0; i < 3; i++) {
+          double g = CalibrationTest.gaussian(random);
+          chi += g * g;
+        }
+        z = CalibrationTest.gaussian(random) / Math.sqrt(chi / 3) / Math.sqrt(3.0);
+      } else {
+        x = 0.5 * x + Math.sqrt(1 - 0.25) * CalibrationTest.gaussian(random);
+        z = x;
+      }
+      double p = level + Math.sqrt(MODEL.variance(level, trials)) * z;
+      return Math.round(Math.min(Math.max(p, 0), 1) * trials);
+    }
+  }
+
+  /** Mean steps to a false alarm over {@code runs} healthy runs of off-model noise. */
+  private static double offModelArl(int kind, int runs) {
+    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
+    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+    long steps = 0;
+    for (int r = 0; r < runs; r++) {
+      OffModel noise = new OffModel(100 + r, kind);
+      DropTest.State s = DropTest.State.initial(3);
+      long n = 0;
+      while (!s.alarmed() && n < 200_000) {
+        n++;
+        s =
+            CHANGE.step(
+                s,
+                MODEL,
+                0.6,
+                0.6,
+                dropH,
+                recoverH,
+                T0.plusSeconds(30 * n),
+                noise.successes(0.6, 900),
+                900);
+      }
+      steps += n;
+    }
+    return (double) steps / runs;
+  }
+
+  /** Steps from a 15 % drop to the alarm under off-model noise. */
+  private static int offModelDelay(int kind, long seed) {
+    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
+    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+    OffModel noise = new OffModel(seed, kind);
+    DropTest.State s = DropTest.State.initial(3);
+    for (int step = 1; step <= 2000; step++) {
+      s =
+          CHANGE.step(
+              s,
+              MODEL,
+              0.6,
+              0.6,
+              dropH,
+              recoverH,
+              T0.plusSeconds(30L * step),
+              noise.successes(0.6 * 0.85, 900),
+              900);
+      if (s.alarmed()) {
+        return step;
+      }
+    }
+    return Integer.MAX_VALUE;
+  }
+
+  /**
+   * The test's design holds for the model's noise (above); with the model's variance but not its
+   * shape it does not, and this says by how much (docs/DETECTION.md, "Limits"): heavy-tailed steps
+   * alarm about 8 times as often as designed (mean 247 steps between false alarms, designed 2000),
+   * steps correlated at 0.5 about 5.5 times (364). The learner guards against the second with its
+   * measured wander over blocks; nothing in the test itself guards against the first.
+   */
+  @Test
+  void offModelNoiseAlarmsFiveToEightTimesAsOftenAsDesigned() {
+    assertThat(offModelArl(0, 300)).as("heavy tails").isBetween(2000 / 16.0, 2000 / 4.0);
+    assertThat(offModelArl(1, 300)).as("correlated steps").isBetween(2000 / 12.0, 2000 / 3.0);
+  }
+
+  @Test
+  void aFifteenPercentDropIsFoundAsFastUnderOffModelNoise() {
+    for (int kind = 0; kind < 2; kind++) {
+      for (int i = 0; i < 20; i++) {
+        assertThat(offModelDelay(kind, 500 + i)).as("kind %d seed %d", kind, i).isLessThan(30);
+      }
+    }
+  }
+
   @Test
   void stepsWithoutTrialsChangeNothing() {
     DropTest.State s =
