@@ -159,6 +159,12 @@ public final class SpeedupByLoad {
         : "; break-even at " + String.join(", ", loads) + " running (the 95 % interval holds 1×)";
   }
 
+  /** The verdict of a bucket whose whole interval is above 1. */
+  public static final String PAYS = "pays";
+
+  /** The verdict of a bucket whose whole interval is below 1. */
+  public static final String COSTS = "costs";
+
   /** The verdict of a bucket whose interval holds 1. */
   public static final String BREAKS_EVEN = "breaks_even";
 
@@ -211,7 +217,7 @@ public final class SpeedupByLoad {
       double t = t95(welch(relS, s.batches() - 1, relB, base.batches() - 1));
       double low = ratio * Math.exp(-t * se);
       double high = ratio * Math.exp(t * se);
-      String verdict = low > 1 ? "pays" : high < 1 ? "costs" : BREAKS_EVEN;
+      String verdict = low > 1 ? PAYS : high < 1 ? COSTS : BREAKS_EVEN;
       buckets.add(
           new Bucket(
               min,
@@ -227,7 +233,7 @@ public final class SpeedupByLoad {
               null));
       // Pays when the interval is above 1, not the point estimate: a bucket reading 1.008
       // (0.994–1.022) breaks even, and "pays up to 127" on it overclaimed.
-      if (verdict.equals("pays")) {
+      if (verdict.equals(PAYS)) {
         paysUpTo = max;
       }
     }
@@ -286,36 +292,41 @@ public final class SpeedupByLoad {
    * (the class comment gives the method).
    */
   public static Speed speed(List<Step> steps, int b) {
+    // The positions of the bucket's steps in the window, once.
+    int[] in = new int[steps.size()];
+    int n = 0;
     double sumY = 0;
     double sumX = 0;
-    int n = 0;
-    for (Step s : steps) {
+    for (int i = 0; i < steps.size(); i++) {
+      Step s = steps.get(i);
       if (valid(s) && bucketOf(s.running()) == b) {
+        in[n++] = i;
         sumY += s.tokensPerSecond();
         sumX += s.running();
-        n++;
       }
     }
     if (n == 0) {
       return new Speed(0, 0, Double.NaN, Double.NaN, 0);
     }
+    in = java.util.Arrays.copyOf(in, n);
     double v = sumY / sumX;
-    double[] batchSums = batchSums(steps, b, v, n, false);
+    double[] e = new double[n];
+    double sumE2 = 0;
+    for (int j = 0; j < n; j++) {
+      Step s = steps.get(in[j]);
+      e[j] = s.tokensPerSecond() - v * s.running();
+      sumE2 += e[j] * e[j];
+    }
+    double[] batchSums = batchSums(e, in, steps.size(), false);
     if (batchSums.length < MIN_BATCHES) {
       // One or two stretches of the window: the runs of its own steps, which speak for those
       // stretches only (docs/SPEEDUP.md).
-      batchSums = batchSums(steps, b, v, n, true);
+      batchSums = batchSums(e, in, steps.size(), true);
     }
     int m = batchSums.length;
     double sumS2 = 0;
     for (double sum : batchSums) {
       sumS2 += sum * sum;
-    }
-    double sumE2 = 0;
-    for (Step s : steps) {
-      if (valid(s) && bucketOf(s.running()) == b) {
-        sumE2 += square(s.tokensPerSecond() - v * s.running());
-      }
     }
     if (n < 2 || sumE2 == 0 || m < 2) {
       return new Speed(n, n, v, 0, m);
@@ -326,23 +337,19 @@ public final class SpeedupByLoad {
   }
 
   /**
-   * The sums of the residuals e = tokens/s − v·running of bucket {@code b}'s {@code n} steps, by
-   * batch: the window's {@link #BATCHES} consecutive parts (those holding any of them), or with
-   * {@code own} {@link #BATCHES} runs of the bucket's own consecutive steps.
+   * The sums of the residuals {@code e} of the bucket's steps (at positions {@code in} of a window
+   * of {@code size} steps), by batch: the window's {@link #BATCHES} consecutive parts (those
+   * holding any of them), or with {@code own} {@link #BATCHES} runs of the bucket's own consecutive
+   * steps.
    */
-  private static double[] batchSums(List<Step> steps, int b, double v, int n, boolean own) {
+  private static double[] batchSums(double[] e, int[] in, int size, boolean own) {
+    int n = in.length;
     double[] sums = new double[BATCHES];
     boolean[] holds = new boolean[BATCHES];
-    int size = steps.size();
-    int j = 0;
-    for (int i = 0; i < size; i++) {
-      Step s = steps.get(i);
-      if (valid(s) && bucketOf(s.running()) == b) {
-        int batch = (int) (own ? (long) j * BATCHES / n : (long) i * BATCHES / size);
-        sums[batch] += s.tokensPerSecond() - v * s.running();
-        holds[batch] = true;
-        j++;
-      }
+    for (int j = 0; j < n; j++) {
+      int batch = (int) (own ? (long) j * BATCHES / n : (long) in[j] * BATCHES / size);
+      sums[batch] += e[j];
+      holds[batch] = true;
     }
     double[] out = new double[BATCHES];
     int m = 0;

@@ -1,5 +1,6 @@
 package dev.specwatch.digest;
 
+import dev.specwatch.advisor.SpeedupByLoad;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -109,8 +110,8 @@ final class DigestCharts {
           @Override
           public java.awt.Paint getItemPaint(int row, int column) {
             return switch (bars.get(column).verdict()) {
-              case "pays" -> new Color(0x36, 0xb3, 0x7e);
-              case "costs" -> new Color(0xde, 0x35, 0x0b);
+              case SpeedupByLoad.PAYS -> new Color(0x36, 0xb3, 0x7e);
+              case SpeedupByLoad.COSTS -> new Color(0xde, 0x35, 0x0b);
               default -> new Color(0xa5, 0xad, 0xba);
             };
           }

@@ -58,7 +58,7 @@ final class DigestSpeedup {
   /** The smallest load of a bucket measured to cost (its verdict {@code costs}), or null. */
   private static Integer costsFrom(SpeedupByLoad.Result r) {
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
-      if ("costs".equals(b.verdict())) {
+      if (SpeedupByLoad.COSTS.equals(b.verdict())) {
         return b.runningMin();
       }
     }
@@ -69,7 +69,7 @@ final class DigestSpeedup {
   private static Integer paidUpTo(SpeedupByLoad.Result r) {
     Integer out = null;
     for (SpeedupByLoad.Bucket b : r.byLoad()) {
-      if ("pays".equals(b.verdict())) {
+      if (SpeedupByLoad.PAYS.equals(b.verdict())) {
         out = b.runningMax();
       }
     }

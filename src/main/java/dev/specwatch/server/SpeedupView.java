@@ -1,5 +1,6 @@
 package dev.specwatch.server;
 
+import dev.specwatch.advisor.SpeedupByLoad;
 import java.util.List;
 import java.util.Locale;
 
@@ -113,8 +114,8 @@ public record SpeedupView(
       if (b.speedup() != null) {
         String colour =
             switch (b.verdict()) {
-              case "pays" -> "#36b37e";
-              case "costs" -> "#de350b";
+              case SpeedupByLoad.PAYS -> "#36b37e";
+              case SpeedupByLoad.COSTS -> "#de350b";
               default -> "#a5adba";
             };
         double y = 10 + plot * (1 - Math.min(b.speedup(), top) / top);
