@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 class DropTestTest {
@@ -24,41 +26,44 @@ class DropTestTest {
   private static final DropTest CHANGE =
       new DropTest(List.of(0.1, 0.2, 0.4), 2000, DropTest.Recovery.TO_REFERENCE);
 
-  @Test
-  void healthyTrafficAlarmsNoMoreOftenThanDesigned() {
-    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
-    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
-    SplittableRandom random = new SplittableRandom(11);
-    int runs = 300;
+  private static final List<Double> DROP_H = CHANGE.dropThresholds(MODEL, 0.6);
+  private static final List<Double> RECOVER_H = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
+
+  /** {@link #CHANGE}'s step {@code n} (30 s each from T0) of 900 trials on MODEL at 0.6. */
+  private static DropTest.State step(DropTest.State s, long n, double successes) {
+    return CHANGE.step(
+        s, MODEL, 0.6, 0.6, DROP_H, RECOVER_H, T0.plusSeconds(30 * n), successes, 900);
+  }
+
+  /**
+   * Mean steps to a false alarm over {@code runs} healthy runs (at most 200,000 steps each), the
+   * successes of run {@code r}'s steps drawn from {@code healthy.apply(r)}.
+   */
+  private static double arl(int runs, IntFunction<DoubleSupplier> healthy) {
     long steps = 0;
     for (int r = 0; r < runs; r++) {
+      DoubleSupplier successes = healthy.apply(r);
       DropTest.State s = DropTest.State.initial(3);
       long n = 0;
-      while (!s.alarmed()) {
+      while (!s.alarmed() && n < 200_000) {
         n++;
-        s =
-            CHANGE.step(
-                s,
-                MODEL,
-                0.6,
-                0.6,
-                dropH,
-                recoverH,
-                T0.plusSeconds(30 * n),
-                successes(random, 0.6, 900),
-                900);
+        s = step(s, n, successes.getAsDouble());
       }
       steps += n;
     }
-    double arl = (double) steps / runs;
+    return (double) steps / runs;
+  }
+
+  @Test
+  void healthyTrafficAlarmsNoMoreOftenThanDesigned() {
+    SplittableRandom random = new SplittableRandom(11);
+    double arl = arl(300, r -> () -> successes(random, 0.6, 900));
     // The union bound over three tests makes the bank conservative: at least the design.
     assertThat(arl).isGreaterThan(2000 * 0.85).isLessThan(2000 * 4.0);
   }
 
   @Test
   void findsADropEstimatesItAndItsStartAndResolvesWhenTheLevelIsBack() {
-    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
-    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
     SplittableRandom random = new SplittableRandom(3);
     DropTest.State s = DropTest.State.initial(3);
     Instant change = T0.plusSeconds(30 * 200);
@@ -68,7 +73,7 @@ class DropTestTest {
       step++;
       Instant at = T0.plusSeconds(30L * step);
       double level = at.isAfter(change) ? 0.6 * 0.85 : 0.6;
-      s = CHANGE.step(s, MODEL, 0.6, 0.6, dropH, recoverH, at, successes(random, level, 900), 900);
+      s = step(s, step, successes(random, level, 900));
       if (s.alarmed()) {
         alarmAt = at;
       }
@@ -79,17 +84,7 @@ class DropTestTest {
     // Ten more minutes at the dropped level keep it alarmed; the estimate converges to -15 %.
     for (int i = 0; i < 20; i++) {
       step++;
-      s =
-          CHANGE.step(
-              s,
-              MODEL,
-              0.6,
-              0.6,
-              dropH,
-              recoverH,
-              T0.plusSeconds(30L * step),
-              successes(random, 0.51, 900),
-              900);
+      s = step(s, step, successes(random, 0.51, 900));
     }
     assertThat(s.alarmed()).isTrue();
     assertThat(1 - s.observed() / s.expected()).isCloseTo(0.15, within(0.03));
@@ -97,17 +92,7 @@ class DropTestTest {
     while (s.alarmed() && recovered < 200) {
       step++;
       recovered++;
-      s =
-          CHANGE.step(
-              s,
-              MODEL,
-              0.6,
-              0.6,
-              dropH,
-              recoverH,
-              T0.plusSeconds(30L * step),
-              successes(random, 0.6, 900),
-              900);
+      s = step(s, step, successes(random, 0.6, 900));
     }
     assertThat(s.alarmed()).as("back to normal").isFalse();
     assertThat(recovered).isLessThan(60);
@@ -151,50 +136,20 @@ class DropTestTest {
 
   /** Mean steps to a false alarm over {@code runs} healthy runs of off-model noise. */
   private static double offModelArl(int kind, int runs) {
-    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
-    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
-    long steps = 0;
-    for (int r = 0; r < runs; r++) {
-      OffModel noise = new OffModel(100 + r, kind);
-      DropTest.State s = DropTest.State.initial(3);
-      long n = 0;
-      while (!s.alarmed() && n < 200_000) {
-        n++;
-        s =
-            CHANGE.step(
-                s,
-                MODEL,
-                0.6,
-                0.6,
-                dropH,
-                recoverH,
-                T0.plusSeconds(30 * n),
-                noise.successes(0.6, 900),
-                900);
-      }
-      steps += n;
-    }
-    return (double) steps / runs;
+    return arl(
+        runs,
+        r -> {
+          OffModel noise = new OffModel(100 + r, kind);
+          return () -> noise.successes(0.6, 900);
+        });
   }
 
   /** Steps from a 15 % drop to the alarm under off-model noise. */
   private static int offModelDelay(int kind, long seed) {
-    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
-    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
     OffModel noise = new OffModel(seed, kind);
     DropTest.State s = DropTest.State.initial(3);
     for (int step = 1; step <= 2000; step++) {
-      s =
-          CHANGE.step(
-              s,
-              MODEL,
-              0.6,
-              0.6,
-              dropH,
-              recoverH,
-              T0.plusSeconds(30L * step),
-              noise.successes(0.6 * 0.85, 900),
-              900);
+      s = step(s, step, noise.successes(0.6 * 0.85, 900));
       if (s.alarmed()) {
         return step;
       }
@@ -256,28 +211,32 @@ class DropTestTest {
 
   @Test
   void anHourWithoutTrafficStartsTheTestOver() {
-    List<Double> dropH = CHANGE.dropThresholds(MODEL, 0.6);
-    List<Double> recoverH = CHANGE.recoverThresholds(MODEL, 0.6, 0.6);
     DropTest.State s = DropTest.State.initial(3);
     int step = 0;
     while (!s.alarmed() && step < 100) {
       step++;
-      s =
-          CHANGE.step(
-              s, MODEL, 0.6, 0.6, dropH, recoverH, T0.plusSeconds(30L * step), 0.4 * 900, 900);
+      s = step(s, step, 0.4 * 900);
     }
     assertThat(s.alarmed()).isTrue();
     Instant last = T0.plusSeconds(30L * step);
     // The night: no traffic for two hours. The first healthy step after it starts afresh.
     DropTest.State morning =
         CHANGE.step(
-            s, MODEL, 0.6, 0.6, dropH, recoverH, last.plus(Duration.ofHours(2)), 0.6 * 900, 900);
+            s, MODEL, 0.6, 0.6, DROP_H, RECOVER_H, last.plus(Duration.ofHours(2)), 0.6 * 900, 900);
     assertThat(morning.alarmed()).isFalse();
     assertThat(morning.drop()).allSatisfy(v -> assertThat(v).isZero());
     // Within the hour the evidence stands: still alarmed after one healthy step.
     DropTest.State soon =
         CHANGE.step(
-            s, MODEL, 0.6, 0.6, dropH, recoverH, last.plus(Duration.ofMinutes(30)), 0.6 * 900, 900);
+            s,
+            MODEL,
+            0.6,
+            0.6,
+            DROP_H,
+            RECOVER_H,
+            last.plus(Duration.ofMinutes(30)),
+            0.6 * 900,
+            900);
     assertThat(soon.alarmed()).isTrue();
   }
 }
