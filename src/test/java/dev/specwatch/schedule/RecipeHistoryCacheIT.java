@@ -10,7 +10,6 @@ import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
 import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.PrometheusServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,15 +40,7 @@ class RecipeHistoryCacheIT {
             ScenarioLoader.parse("cache.yaml", "name: cache\nmodels:\n" + models, dir),
             Clock.fixed(start, ZoneOffset.UTC));
     String history = sim.openMetricsHistory(start, end, Duration.ofSeconds(30), "vllm");
-    Path alerts = Files.createDirectories(dir.resolve("alerts"));
-    Files.writeString(
-        alerts.resolve("eagle.yaml"),
-        "recipe: eagle\nmatch: {job: vllm, model_name: it/eagle}\nnum_speculative_tokens: 3\n"
-            + "min_drafts: 10\nspeedup_baseline: eagle-plain\n");
-    Files.writeString(
-        alerts.resolve("plain.yaml"),
-        "recipe: eagle-plain\nmatch: {job: vllm, model_name: it/eagle-plain}\n"
-            + "num_speculative_tokens: 0\n");
+    dev.specwatch.testing.EaglePair.writeRecipes(dir);
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
       Path file =
           DaemonProcess.Config.of(prometheus.baseUri())

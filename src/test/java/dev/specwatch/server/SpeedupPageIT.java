@@ -59,16 +59,7 @@ class SpeedupPageIT {
                 dir),
             Clock.fixed(start, ZoneOffset.UTC));
     String history = sim.openMetricsHistory(start, end, Duration.ofSeconds(30), "vllm");
-    Path alerts = dir.resolve("alerts");
-    Files.createDirectories(alerts);
-    Files.writeString(
-        alerts.resolve("eagle.yaml"),
-        "recipe: eagle\nmatch: {job: vllm, model_name: it/eagle}\nnum_speculative_tokens: 3\n"
-            + "min_drafts: 10\nspeedup_baseline: eagle-plain\n");
-    Files.writeString(
-        alerts.resolve("plain.yaml"),
-        "recipe: eagle-plain\nmatch: {job: vllm, model_name: it/eagle-plain}\n"
-            + "num_speculative_tokens: 0\n");
+    dev.specwatch.testing.EaglePair.writeRecipes(dir);
     WebDriver browser = HeadlessChromium.start(dir, "1200,1400");
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
       Path config =
