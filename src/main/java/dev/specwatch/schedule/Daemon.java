@@ -186,8 +186,8 @@ public final class Daemon implements AutoCloseable {
   /**
    * One evaluation cycle of one shard (of all recipes without a cluster); run by the schedule. The
    * cycle itself (queries, the alert engine, the state saved, transitions queued) holds {@link
-   * #cycle}, the lock a reload's swap waits for; what follows it (repeats and re-sends, the outbox
-   * depth, sharing the evaluation, no-data hints, the metrics) runs after it, so a reload never
+   * #cycle}, the lock a reload's swap waits for; what follows it (sharing the evaluation, repeats
+   * and re-sends, the outbox depth, no-data hints, the metrics) runs after it, so a reload never
    * waits on a receiver, the outbox or the database. Stop waits for both, within its bound.
    */
   void evaluate(int shard) {
@@ -214,10 +214,12 @@ public final class Daemon implements AutoCloseable {
       } finally {
         cycle.unlock();
       }
+      // Shared before the notifications go out: the views never show an alert of a cycle whose
+      // evaluation they do not have yet, nor wait on a slow receiver for it.
+      shards.evaluated(shard, c.evaluation(), started);
       w.notifications().afterCycle(alerts.state(), alert -> shards.ownsAlert(shard, alert));
       shards.outboxDepth(w.notifications().outbox());
       double seconds = (System.nanoTime() - start) / 1e9;
-      shards.evaluated(shard, c.evaluation(), started);
       // What this process evaluated lately, every shard it ran as one.
       Evaluation mine =
           shards.localEvaluation(w.config().evaluation().interval().multipliedBy(3)).orElseThrow();
