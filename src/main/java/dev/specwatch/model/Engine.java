@@ -22,7 +22,9 @@ public enum Engine {
       "trtllm",
       true,
       "learning TensorRT-LLM's per-step counters is not built yet (docs/ENGINES.md)"),
-  LLAMACPP("llamacpp", true, null);
+  LLAMACPP("llamacpp", true, null),
+  /** vLLM behind Ray Serve LLM: vLLM's metrics under {@code ray_vllm_} (docs/ENGINES.md). */
+  RAY_VLLM("ray_vllm", true, null);
 
   private final String key;
   private final boolean positionCounters;
@@ -54,7 +56,7 @@ public enum Engine {
     return Optional.ofNullable(noStepLearning);
   }
 
-  /** Every key, for messages: {@code vllm, sglang, trtllm, llamacpp}. */
+  /** Every key, for messages: {@code vllm, sglang, trtllm, llamacpp, ray_vllm}. */
   public static String keys() {
     return Arrays.stream(values()).map(Engine::key).collect(Collectors.joining(", "));
   }

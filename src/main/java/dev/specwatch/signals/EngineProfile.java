@@ -19,7 +19,8 @@ public sealed interface EngineProfile
           Engine.VLLM, VllmProfile.GENERATION_TOKENS,
           Engine.SGLANG, SglangProfile.GENERATION_TOKENS,
           Engine.TRTLLM, TrtllmProfile.GENERATION_TOKENS,
-          Engine.LLAMACPP, LlamacppProfile.GENERATION_TOKENS);
+          Engine.LLAMACPP, LlamacppProfile.GENERATION_TOKENS,
+          Engine.RAY_VLLM, VllmProfile.RAY_GENERATION_TOKENS);
 
   /** The {@code engine:} value in policies: {@code vllm}, {@code sglang}, ... */
   String name();
@@ -125,6 +126,7 @@ public sealed interface EngineProfile
       case SGLANG -> SglangProfile.INSTANCE;
       case TRTLLM -> TrtllmProfile.INSTANCE;
       case LLAMACPP -> LlamacppProfile.INSTANCE;
+      case RAY_VLLM -> VllmProfile.RAY_SERVE;
     };
   }
 }

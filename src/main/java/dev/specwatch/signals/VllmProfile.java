@@ -52,23 +52,61 @@ public final class VllmProfile implements EngineProfile {
           GENERATION_TOKENS,
           RUNNING_REQUESTS);
 
+  /**
+   * vLLM behind Ray Serve LLM ({@code log_engine_metrics}): {@code RayPrometheusStatLogger}
+   * (vllm-project/vllm {@code vllm/v1/metrics/ray_wrappers.py} @02579a5f) registers each of vLLM's
+   * metrics with {@code ray.util.metrics} under its name with every character outside {@code
+   * [a-zA-Z0-9_]} replaced by {@code _}, and Ray exports it prefixed {@code ray_}, counters with
+   * {@code _total} (ray-project/ray {@code
+   * python/ray/dashboard/modules/metrics/dashboards/vllm_engine_panels.py} @35bbe820 queries {@code
+   * ray_vllm_generation_tokens_total} and {@code ray_vllm_num_requests_running} by {@code
+   * model_name} and {@code WorkerId}). vLLM's labels stay; {@code ReplicaId} and Ray's worker
+   * labels are added, which the queries sum away.
+   */
+  public static final String RAY_PREFIX = "ray_vllm_";
+
+  /** {@link #GENERATION_TOKENS} under Ray Serve LLM (a constant: the registry's served map). */
+  public static final String RAY_GENERATION_TOKENS = "ray_vllm_generation_tokens_total";
+
+  static final Names RAY_NAMES =
+      new Names(
+          ray(DRAFTS),
+          ray(DRAFT_TOKENS),
+          ray(ACCEPTED_TOKENS),
+          ray(ACCEPTED_PER_POSITION),
+          "position",
+          RAY_GENERATION_TOKENS,
+          ray(RUNNING_REQUESTS));
+
   /** Declared after {@link #VLLM_NAMES}, which its constructor reads. */
-  public static final VllmProfile INSTANCE = new VllmProfile();
+  public static final VllmProfile INSTANCE = new VllmProfile(VLLM_NAMES, "vllm", "vllm:");
+
+  /** vLLM's metrics as Ray Serve LLM re-exports them: the {@code ray_vllm} engine. */
+  public static final VllmProfile RAY_SERVE = new VllmProfile(RAY_NAMES, "ray_vllm", RAY_PREFIX);
 
   private final Names n;
-
-  private VllmProfile() {
-    this(VLLM_NAMES);
-  }
+  private final String name;
+  private final String histogramPrefix;
 
   /** vLLM's queries over another engine's names for the same schema. */
   VllmProfile(Names names) {
+    this(names, "vllm", "vllm:");
+  }
+
+  private VllmProfile(Names names, String name, String histogramPrefix) {
     this.n = names;
+    this.name = name;
+    this.histogramPrefix = histogramPrefix;
+  }
+
+  /** {@code vllm:x_total} as Ray Serve LLM exports it: {@code ray_vllm_x_total}. */
+  static String ray(String vllmName) {
+    return RAY_PREFIX + vllmName.substring("vllm:".length());
   }
 
   @Override
   public String name() {
-    return "vllm";
+    return name;
   }
 
   @Override
@@ -78,7 +116,7 @@ public final class VllmProfile implements EngineProfile {
 
   @Override
   public Optional<String> fullShapeSeries() {
-    return Optional.of(DRAFTS);
+    return Optional.of(n.drafts());
   }
 
   @Override
@@ -117,47 +155,47 @@ public final class VllmProfile implements EngineProfile {
 
   @Override
   public Optional<String> finishedRequestHistograms() {
-    return Optional.of("vllm:");
+    return Optional.of(histogramPrefix);
   }
 
   @Override
   public Set<String> discoverySeries() {
     return Set.of(
-        GENERATION_TOKENS,
-        RUNNING_REQUESTS,
-        DRAFTS,
-        DRAFT_TOKENS,
-        ACCEPTED_TOKENS,
-        ACCEPTED_PER_POSITION);
+        n.generationTokens(),
+        n.runningRequests(),
+        n.drafts(),
+        n.draftTokens(),
+        n.acceptedTokens(),
+        n.acceptedPerPosition());
   }
 
   @Override
   public Set<String> speculativeSeries() {
-    return Set.of(DRAFT_TOKENS);
+    return Set.of(n.draftTokens());
   }
 
   @Override
   public Map<String, String> discoveryFigures() {
-    return Map.of("k", Discovered.positionCount(ACCEPTED_PER_POSITION, "position"));
+    return Map.of("k", Discovered.positionCount(n.acceptedPerPosition(), n.positionLabel()));
   }
 
   @Override
   public Discovered discovered(Discovered.Series s) {
-    boolean positions = s.has(ACCEPTED_PER_POSITION);
+    boolean positions = s.has(n.acceptedPerPosition());
     Optional<Integer> k = Discovered.k(s);
     List<String> missing = new ArrayList<>();
-    if (s.has(DRAFT_TOKENS) && !positions) {
+    if (s.has(n.draftTokens()) && !positions) {
       missing.add("position_acceptance: not exported by this vLLM");
     }
     return new Discovered(
-        s.has(DRAFTS) ? "per-position" : "token-counters-only (before vllm PR #16665)",
+        s.has(n.drafts()) ? "per-position" : "token-counters-only (before vllm PR #16665)",
         k,
         k.isPresent()
-            ? "positions exported (" + ACCEPTED_PER_POSITION + ")"
+            ? "positions exported (" + n.acceptedPerPosition() + ")"
             : "not exported by this vLLM: set num_speculative_tokens from its --speculative-config",
-        s.has(DRAFT_TOKENS),
+        s.has(n.draftTokens()),
         positions,
-        s.has(RUNNING_REQUESTS),
+        s.has(n.runningRequests()),
         missing);
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FixtureServer;
+import dev.specwatch.testing.PromApi;
 import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.URI;
@@ -122,6 +123,14 @@ class GoldenFixturesIT {
           "nvidia/Llama-3.3-70B-Instruct-FP4",
           3,
           "  acceptance_rate: {below: 0.5}");
+      // vLLM behind Ray Serve LLM: vLLM's names under ray_vllm_, selected like vLLM.
+      policy(
+          alerts,
+          "ray_vllm",
+          "ray_vllm",
+          "meta-llama/Llama-3.3-70B-Instruct",
+          3,
+          "  acceptance_rate: {below: 0.5}\n" + pos0);
       // llama.cpp labels nothing: its server is its model, selected by job alone.
       Files.writeString(
           alerts.resolve("llamacpp.yaml"),
@@ -139,13 +148,20 @@ class GoldenFixturesIT {
               + "policies: alerts\n",
           StandardCharsets.UTF_8);
 
-      // A 30 s window is full 31 s after the first scrape; until then recipes read no_data.
+      // A 30 s window is full 31 s after the first scrape; until then recipes read no_data. Each
+      // fixture is a job of its own, whose first scrape Prometheus places anywhere in the 1 s
+      // interval: a series younger than the window reads short (rate() extrapolates half an
+      // interval, not to the window's start), by up to 3 % on a job first scraped a second after
+      // another. So check runs only once every job has a sample older than the window.
+      PromApi promApi = new PromApi(prometheus.baseUri());
       AtomicReference<MainTest.Result> full = new AtomicReference<>();
       await()
           .atMost(Duration.ofSeconds(120))
           .pollInterval(Duration.ofSeconds(2))
           .untilAsserted(
               () -> {
+                assertThat(promApi.scalar("count(up offset 32s)"))
+                    .isEqualTo(FixtureServer.FIXTURES.size());
                 MainTest.Result run =
                     MainTest.run("check", "--config", config.toString(), "--output", "json");
                 Map<String, JsonNode> r = recipes(run.out());
@@ -246,6 +262,16 @@ class GoldenFixturesIT {
           .isCloseTo(345, within(345 * 0.02));
       assertThat(llamacpp.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
       assertThat(llamacpp.path("draft_overhead").isNull()).as("llama.cpp exports none").isTrue();
+      // Ray Serve LLM, two replicas (ReplicaId, WorkerId summed away): 2 x 180 / 2 x 300 = 0.6,
+      // 1 + 360 / 200 = 2.8, positions 80, 60, 40 of 100 drafts, 2 x 280 generated tokens a
+      // second.
+      JsonNode ray = r.get("ray_vllm").path("signals");
+      assertThat(ray.path("acceptance_rate").asDouble()).isCloseTo(0.6, within(1e-6));
+      assertThat(ray.path("mean_accepted_length").asDouble()).isCloseTo(2.8, within(1e-6));
+      assertPositions(ray, 0.8, 0.6, 0.4);
+      assertThat(ray.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(560, within(560 * 0.02));
+      assertThat(ray.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
       // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
       assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
       assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
@@ -279,6 +305,7 @@ class GoldenFixturesIT {
           .startsWith("approximate: this SGLang exports no spec_verify_calls_total");
       assertThat(form(r, "trtllm")).isEqualTo("false exported");
       assertThat(form(r, "llamacpp")).isEqualTo("false exported");
+      assertThat(form(r, "ray_vllm")).isEqualTo("false exported");
       Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
       String table =
           MainTest.run("check", "--config", config.toString(), "--time", at.toString()).out();
@@ -289,6 +316,7 @@ class GoldenFixturesIT {
           .containsPattern("(?m)^trtllm +trtllm +ok +0\\.700 +3\\.10 +0\\.90 0\\.70 0\\.50 ")
           .containsPattern(
               "(?m)^llamacpp +llamacpp +ok +0\\.700 +3\\.45 +0\\.90 0\\.70 0\\.50 0\\.35 ")
+          .containsPattern("(?m)^ray_vllm +ray_vllm +ok +0\\.600 +2\\.80 +0\\.80 0\\.60 0\\.40 ")
           .contains("sglang-gauges-only: approximate: this SGLang exports no");
 
       // replay through the same state machine over the last 20 s: only the breaching recipe
@@ -345,11 +373,15 @@ class GoldenFixturesIT {
                 assertThat(alerts.path("alerts"))
                     .extracting(a -> a.path("id").asText() + " " + a.path("state").asText())
                     .containsExactly("sglang-gauges-only/acceptance_rate firing");
+                // The alert state and the evaluation are two reads of a running cycle: the
+                // evaluation is shared right after the alerts change, so both are awaited.
+                JsonNode recipes =
+                    JSON.readTree(get(http, port, "/api/v1/recipes")).path("recipes");
+                assertThat(recipes).hasSize(FixtureServer.FIXTURES.size());
+                assertThat(recipes)
+                    .allSatisfy(
+                        r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
               });
-      JsonNode recipes = JSON.readTree(get(http, port, "/api/v1/recipes")).path("recipes");
-      assertThat(recipes).hasSize(FixtureServer.FIXTURES.size());
-      assertThat(recipes)
-          .allSatisfy(r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
     } finally {
       daemon.stop(Duration.ofSeconds(20));
     }
@@ -449,6 +481,15 @@ class GoldenFixturesIT {
             "generation_tokens_per_second",
             "running_requests");
     assertThat(llamacpp.path("missing")).isEmpty();
+    // Ray Serve LLM's vLLM, found by its ray_vllm_ names: k from its positions.
+    JsonNode ray = byJob.get("ray_vllm");
+    assertThat(ray.path("model_name").asText()).isEqualTo("meta-llama/Llama-3.3-70B-Instruct");
+    assertThat(ray.path("shape").asText()).isEqualTo("per-position");
+    assertThat(ray.path("k").asInt()).isEqualTo(3);
+    assertThat(ray.path("signals"))
+        .extracting(JsonNode::asText)
+        .contains("acceptance_rate", "position_acceptance", "running_requests");
+    assertThat(ray.path("missing")).isEmpty();
 
     // --write: a policy where k is known (vLLM's and TensorRT-LLM's positions, SGLang's gauge),
     // without a day of
@@ -471,6 +512,7 @@ class GoldenFixturesIT {
       assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
           .containsExactly(
               "llamacpp.yaml",
+              "meta-llama-llama-3.3-70b-instruct.yaml",
               "nvidia-deepseek-r1-fp4.yaml",
               "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
               "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
@@ -478,6 +520,9 @@ class GoldenFixturesIT {
     assertThat(written.resolve("llamacpp.yaml"))
         .content()
         .contains("engine: llamacpp\nmatch:\n  job: \"llamacpp\"\nnum_speculative_tokens: 4\n");
+    assertThat(written.resolve("meta-llama-llama-3.3-70b-instruct.yaml"))
+        .content()
+        .contains("engine: ray_vllm\nmatch:\n  job: \"ray_vllm\"\n");
     Path discovered = dir.resolve("discovered.yaml");
     Files.writeString(
         discovered,
@@ -495,7 +540,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok", "ok", "ok");
+        .containsExactly("ok", "ok", "ok", "ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

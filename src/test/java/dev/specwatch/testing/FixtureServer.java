@@ -31,7 +31,8 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-active-k",
           "trtllm",
           "trtllm-iteration-stats-only",
-          "llamacpp");
+          "llamacpp",
+          "ray_vllm");
 
   private final HttpServer server;
 
