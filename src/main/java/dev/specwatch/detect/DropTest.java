@@ -14,7 +14,8 @@ import java.util.List;
  * <p>Drop: for each shift r, H0 "level = ref" against H1 "level = ref·(1−r)"; the alarm goes off
  * when any statistic exceeds its threshold. Several shifts make a large drop fast to detect without
  * giving up sensitivity to the smallest one (Lorden's multi-CUSUM); each threshold is calibrated to
- * {@code arlSteps × shifts} so the bank as a whole keeps the false-alarm design (union bound).
+ * {@code arlSteps × shifts} so the bank as a whole keeps the false-alarm design (union bound). No
+ * single step alarms or recovers: a step's weight is capped ({@link CusumStep#STEP_CAP}).
  *
  * <p>Recovery, once alarmed ({@link Recovery}): TO_REFERENCE tests "level = ref·(1−r_min)" against
  * "level = ref"; ABOVE_CLEAR tests, per shift r, "level = clear" against "level = clear·(1+r)"
@@ -266,29 +267,16 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     }
   }
 
-  /** One shift's hypotheses for a step. */
-  private record Pair(double nullMean, double altMean) {
-    double llr(double y, NoiseModel m, double trials) {
-      double mid = (nullMean + altMean) / 2;
-      return (altMean - nullMean) / m.variance(mid, trials) * (y - mid);
-    }
-
-    double information(NoiseModel m, double trials) {
-      double mid = (nullMean + altMean) / 2;
-      return Math.pow(altMean - nullMean, 2) / (2 * m.variance(mid, trials));
-    }
+  private CusumStep dropPair(int i, double reference) {
+    return new CusumStep(reference, reference * (1 - shifts.get(i)));
   }
 
-  private Pair dropPair(int i, double reference) {
-    return new Pair(reference, reference * (1 - shifts.get(i)));
-  }
-
-  private Pair recoverPair(int i, double reference, double clear) {
+  private CusumStep recoverPair(int i, double reference, double clear) {
     if (recovery == Recovery.TO_REFERENCE) {
-      return new Pair(reference * (1 - shifts.get(0)), reference);
+      return new CusumStep(reference * (1 - shifts.get(0)), reference);
     }
     double alt = Math.min(clear * (1 + shifts.get(i)), (1 + clear) / 2);
-    return new Pair(clear, alt);
+    return new CusumStep(clear, alt);
   }
 
   private int recoverTests() {
@@ -347,7 +335,9 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       List<Double> drop = new ArrayList<>(shifts.size());
       boolean alarm = false;
       for (int i = 0; i < shifts.size(); i++) {
-        double v = Math.max(0, s.drop().get(i) + dropPair(i, reference).llr(y, m, trials));
+        double v =
+            CusumStep.advance(
+                s.drop().get(i), dropPair(i, reference).llr(y, m, trials), dropH.get(i));
         drop.add(v);
         alarm |= v > dropH.get(i);
       }
@@ -365,7 +355,10 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     boolean back = false;
     for (int i = 0; i < recoverTests(); i++) {
       double v =
-          Math.max(0, s.recover().get(i) + recoverPair(i, reference, clear).llr(y, m, trials));
+          CusumStep.advance(
+              s.recover().get(i),
+              recoverPair(i, reference, clear).llr(y, m, trials),
+              recoverH.get(i));
       recover.add(v);
       back |= v > recoverH.get(i);
     }

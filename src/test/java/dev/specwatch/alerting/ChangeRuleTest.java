@@ -34,13 +34,52 @@ class ChangeRuleTest {
 
   /** Steps at {@code level} until the rule alarms or {@code steps} pass; the alarm step or -1. */
   private static long run(double level, long steps, long seed) {
+    return run(level, steps, seed, Noise.MODEL);
+  }
+
+  /**
+   * The noise of a step's acceptance around its level, as a multiple of the model's sd: the model's
+   * own (Gaussian at its variance) or three it does not know, each with the same or a larger
+   * variance (DropTestTest measures the same three on the test alone).
+   */
+  enum Noise {
+    /** Independent Gaussian steps at the model's variance. */
+    MODEL,
+    /** Student t with 3 degrees of freedom scaled to the model's variance: rare large steps. */
+    HEAVY_TAILS,
+    /** AR(1), correlation 0.5 step to step, the model's variance: runs of low steps. */
+    CORRELATED,
+    /** Independent Gaussian steps with 1.5 times the model's sd: a model learned too narrow. */
+    WIDER;
+
+    /** The next standardised draw; {@code previous} is the last one (for CORRELATED). */
+    double next(SplittableRandom random, double previous) {
+      return switch (this) {
+        case MODEL -> random.nextGaussian();
+        case HEAVY_TAILS -> {
+          double chi2 = 0;
+          for (int j = 0; j < 3; j++) {
+            double z = random.nextGaussian();
+            chi2 += z * z;
+          }
+          yield random.nextGaussian() / Math.sqrt(chi2 / 3) / Math.sqrt(3.0);
+        }
+        case CORRELATED -> 0.5 * previous + Math.sqrt(1 - 0.25) * random.nextGaussian();
+        case WIDER -> 1.5 * random.nextGaussian();
+      };
+    }
+  }
+
+  private static long run(double level, long steps, long seed, Noise noise) {
     SplittableRandom random = new SplittableRandom(seed);
     DropTest.State state = null;
+    double z = 0;
     for (long i = 1; i <= steps; i++) {
       Instant at = T0.plus(STEP.multipliedBy(i));
       double trials = 1200;
       double sd = Math.sqrt(MODEL.variance(level, trials));
-      double y = Math.min(1, Math.max(0, level + sd * random.nextGaussian()));
+      z = noise.next(random, z);
+      double y = Math.min(1, Math.max(0, level + sd * z));
       RecipeSnapshot s =
           new RecipeSnapshot(
                   "r",
@@ -68,6 +107,43 @@ class ChangeRuleTest {
     // −6 % at a 10 % floor, for ten days of 2-minute steps, five seeds: never.
     for (long seed = 1; seed <= 5; seed++) {
       assertThat(run(0.6 * 0.94, 7200, seed)).as("seed " + seed).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void heavyTailedStepsAboveTheFloorNeverPage() {
+    // Student t3 steps at the model's variance, healthy and at -6 %, ten days of 2-minute steps,
+    // ten seeds: never. Before a step's weight was capped (CusumStep.STEP_CAP) one step 10 to 15
+    // sds low alarmed the largest shift's statistic on its own: all ten healthy seeds paged,
+    // after 3 h to 7.5 days.
+    for (double level : new double[] {0.6, 0.6 * 0.94}) {
+      for (long seed = 1; seed <= 10; seed++) {
+        assertThat(run(level, 7200, seed, Noise.HEAVY_TAILS))
+            .as("level %.3f seed %d", level, seed)
+            .isEqualTo(-1);
+      }
+    }
+  }
+
+  @Test
+  void correlatedStepsAboveTheFloorNeverPage() {
+    // AR(1) at 0.5: the variance of an hour's sum is three times the model's, yet -6 % is far
+    // enough above the floor: ten days, ten seeds, never.
+    for (long seed = 1; seed <= 10; seed++) {
+      assertThat(run(0.6 * 0.94, 7200, seed, Noise.CORRELATED)).as("seed %d", seed).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void offModelNoiseStillFindsADropWellBelowTheFloorWithinMinutes() {
+    // -20 %: two to seven steps under every noise the model does not know (its own: two to five,
+    // the same steps as before the cap).
+    for (Noise noise : Noise.values()) {
+      for (long seed = 1; seed <= 10; seed++) {
+        assertThat(run(0.6 * 0.80, 720, seed, noise))
+            .as("%s seed %d", noise, seed)
+            .isBetween(2L, 10L);
+      }
     }
   }
 

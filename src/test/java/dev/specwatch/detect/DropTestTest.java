@@ -58,7 +58,8 @@ class DropTestTest {
   void healthyTrafficAlarmsNoMoreOftenThanDesigned() {
     SplittableRandom random = new SplittableRandom(11);
     double arl = arl(300, r -> () -> successes(random, 0.6, 900));
-    // The union bound over three tests makes the bank conservative: at least the design.
+    // The union bound over three tests makes the bank conservative: at least the design. The
+    // step cap (no single step alarms) makes it more so: 3767 steps without it, 7322 with it.
     assertThat(arl).isGreaterThan(2000 * 0.85).isLessThan(2000 * 4.0);
   }
 
@@ -159,14 +160,17 @@ class DropTestTest {
 
   /**
    * The test's design holds for the model's noise (above); with the model's variance but not its
-   * shape it does not, and this says by how much (docs/DETECTION.md, "Limits"): heavy-tailed steps
-   * alarm about 8 times as often as designed (mean 247 steps between false alarms, designed 2000),
-   * steps correlated at 0.5 about 5.5 times (364). The learner guards against the second with its
-   * measured wander over blocks; nothing in the test itself guards against the first.
+   * shape it did not, and this says by how much (docs/DETECTION.md, "Limits"). Heavy-tailed steps
+   * alarmed about 8 times as often as designed (mean 247 steps between false alarms, designed 2000)
+   * until a step's weight was capped at {@link dev.specwatch.detect.CusumStep#STEP_CAP} of a
+   * threshold: one outlier 10 sds low was a whole alarm to the largest shift's statistic; now 2844,
+   * the design met. Steps correlated at 0.5 still alarm about 5.5 times as often (366): the cap
+   * does nothing for a run of moderately low steps. The learner guards against that with its
+   * measured wander over blocks.
    */
   @Test
-  void offModelNoiseAlarmsFiveToEightTimesAsOftenAsDesigned() {
-    assertThat(offModelArl(0, 300)).as("heavy tails").isBetween(2000 / 16.0, 2000 / 4.0);
+  void offModelNoiseMeetsTheDesignWithHeavyTailsButNotWithCorrelatedSteps() {
+    assertThat(offModelArl(0, 300)).as("heavy tails").isBetween(2000 * 0.85, 2000 * 4.0);
     assertThat(offModelArl(1, 300)).as("correlated steps").isBetween(2000 / 12.0, 2000 / 3.0);
   }
 
