@@ -51,6 +51,13 @@ record SpeedupReport(
       Optional<FinishedRequests.Speed> recipe, Optional<FinishedRequests.Speed> baseline) {
     static final Finished NONE = new Finished(Optional.empty(), Optional.empty());
 
+    /** Why the comparison may be confounded (the two sides' lengths differ), or empty. */
+    Optional<String> mixDiffers() {
+      return recipe.isPresent() && baseline.isPresent()
+          ? FinishedRequests.mixDiffers(recipe.get(), baseline.get())
+          : Optional.empty();
+    }
+
     Double speedup() {
       return recipe.isPresent() && baseline.isPresent()
           ? recipe.get().tokensPerSecondPerRequest() / baseline.get().tokensPerSecondPerRequest()
@@ -218,6 +225,7 @@ record SpeedupReport(
     }
     m.put("pays_up_to_running", result.paysUpToRunning());
     m.put("finished_requests", finishedJson());
+    m.put("confounded", finished.mixDiffers().orElse(null));
     return m;
   }
 
@@ -236,6 +244,14 @@ record SpeedupReport(
         finished.baseline().map(x -> round(x.tokensPerSecondPerRequest(), 2)).orElse(null));
     m.put("baseline_requests", finished.baseline().map(x -> Math.round(x.requests())).orElse(null));
     m.put("speedup", round(finished.speedup(), 3));
+    m.put("output_tokens", finished.recipe().map(x -> round(x.outputTokens(), 1)).orElse(null));
+    m.put("prompt_tokens", finished.recipe().map(x -> round(x.promptTokens(), 1)).orElse(null));
+    m.put(
+        "baseline_output_tokens",
+        finished.baseline().map(x -> round(x.outputTokens(), 1)).orElse(null));
+    m.put(
+        "baseline_prompt_tokens",
+        finished.baseline().map(x -> round(x.promptTokens(), 1)).orElse(null));
     m.put(
         "basis",
         "vLLM's request_decode_time_seconds and request_generation_tokens histograms: decode"
@@ -324,6 +340,7 @@ record SpeedupReport(
     if (line != null) {
       out.println(line);
     }
+    finished.mixDiffers().ifPresent(m -> out.println("the speed-up " + m));
     if (schedule.isEmpty()) {
       return;
     }

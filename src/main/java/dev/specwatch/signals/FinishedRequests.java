@@ -7,6 +7,7 @@ import dev.specwatch.prometheus.Sample;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -24,16 +25,70 @@ public final class FinishedRequests {
 
   static final String DECODE_TIME = "request_decode_time_seconds";
   static final String GENERATION_TOKENS = "request_generation_tokens";
+  static final String PROMPT_TOKENS = "request_prompt_tokens";
 
   /**
    * @param tokensPerSecondPerRequest decode tokens per second of decode time, over the requests
    * @param requests the requests that finished in the window
+   * @param outputTokens their mean generated tokens
+   * @param promptTokens their mean prompt tokens, null where {@code request_prompt_tokens} is not
+   *     exported
    */
-  public record Speed(double tokensPerSecondPerRequest, double requests) {}
+  public record Speed(
+      double tokensPerSecondPerRequest, double requests, double outputTokens, Double promptTokens) {
+    public Speed(double tokensPerSecondPerRequest, double requests) {
+      this(tokensPerSecondPerRequest, requests, Double.NaN, null);
+    }
+  }
 
   /**
-   * The queries: decode speed and finished requests, one recipe whose engine exports the histograms
-   * under {@code prefix} ({@link EngineProfile#finishedRequestHistograms()}).
+   * How far apart the two sides' mean prompt or output lengths may be before a comparison of their
+   * speeds is labelled as possibly confounded: a quarter (docs/SPEEDUP.md, "Traffic that differs").
+   */
+  public static final double MIX_RATIO = 1.25;
+
+  /**
+   * Why a speed comparison of {@code a} against {@code b} may be confounded: their requests' mean
+   * prompt or output lengths differ by more than {@link #MIX_RATIO} (a longer context decodes
+   * slower, and what is generated changes acceptance, whatever speculation does); empty where they
+   * do not or where the lengths are not known.
+   */
+  public static Optional<String> mixDiffers(Speed a, Speed b) {
+    boolean prompts =
+        a.promptTokens() != null
+            && b.promptTokens() != null
+            && apart(a.promptTokens(), b.promptTokens());
+    boolean outputs = apart(a.outputTokens(), b.outputTokens());
+    if (!prompts && !outputs) {
+      return Optional.empty();
+    }
+    String lengths =
+        (a.promptTokens() != null && b.promptTokens() != null
+                ? String.format(
+                    Locale.ROOT,
+                    "%,.0f vs %,.0f prompt tokens, ",
+                    a.promptTokens(),
+                    b.promptTokens())
+                : "")
+            + String.format(
+                Locale.ROOT, "%,.0f vs %,.0f output tokens", a.outputTokens(), b.outputTokens());
+    return Optional.of(
+        "may be confounded: the two sides' requests differ ("
+            + lengths
+            + " per finished request), so part of the difference in speed may be the traffic's");
+  }
+
+  private static boolean apart(double x, double y) {
+    if (!(x > 0) || !(y > 0)) {
+      return false;
+    }
+    return Math.max(x, y) / Math.min(x, y) > MIX_RATIO;
+  }
+
+  /**
+   * The queries: decode speed, finished requests, their mean output and prompt tokens, one recipe
+   * whose engine exports the histograms under {@code prefix} ({@link
+   * EngineProfile#finishedRequestHistograms()}).
    */
   static List<String> queries(Policy p, Duration window, String prefix) {
     QueryScope scope = new QueryScope(p.matchLabelNames(), p.matchers(), window);
@@ -42,7 +97,14 @@ public final class FinishedRequests {
     String requests = VllmProfile.sum(scope.groupBy(), "increase", generation + "_count", scope);
     String seconds =
         VllmProfile.sum(scope.groupBy(), "increase", prefix + DECODE_TIME + "_sum", scope);
-    return List.of("(" + tokens + " - " + requests + ") / " + seconds, requests);
+    String prompt = prefix + PROMPT_TOKENS;
+    return List.of(
+        "(" + tokens + " - " + requests + ") / " + seconds,
+        requests,
+        tokens + " / " + requests,
+        VllmProfile.sum(scope.groupBy(), "increase", prompt + "_sum", scope)
+            + " / "
+            + VllmProfile.sum(scope.groupBy(), "increase", prompt + "_count", scope));
   }
 
   /**
@@ -62,7 +124,10 @@ public final class FinishedRequests {
     if (speed.isEmpty() || requests.isEmpty() || requests.get() < 1 || speed.get() <= 0) {
       return Optional.empty();
     }
-    return Optional.of(new Speed(speed.get(), requests.get()));
+    Optional<Double> output = single(api.query(q.get(2), Optional.of(to)).samples());
+    Optional<Double> prompt = single(api.query(q.get(3), Optional.of(to)).samples());
+    return Optional.of(
+        new Speed(speed.get(), requests.get(), output.orElse(Double.NaN), prompt.orElse(null)));
   }
 
   private static Optional<Double> single(List<Sample> samples) {

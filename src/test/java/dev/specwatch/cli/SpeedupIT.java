@@ -83,7 +83,9 @@ class SpeedupIT {
     om.append("# TYPE vllm:spec_decode_num_accepted_tokens counter\n").append(accepted);
     om.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n").append(perPosition);
     // vLLM's per-request histograms, for spec and plain only ("upgraded" runs a vLLM without).
-    for (String family : List.of("request_generation_tokens", "request_decode_time_seconds")) {
+    for (String family :
+        List.of(
+            "request_generation_tokens", "request_decode_time_seconds", "request_prompt_tokens")) {
       om.append("# TYPE vllm:").append(family).append(" histogram\n");
       om.append(finished(family, "it/spec", SPEC, 0));
       om.append(finished(family, "it/plain", PLAIN, 1));
@@ -115,6 +117,12 @@ class SpeedupIT {
   /** Generated tokens of each finished request (199 of them decoded after the prefill's one). */
   private static final int TOKENS_PER_REQUEST = 200;
 
+  /**
+   * The mean prompt tokens of the requests of spec [0] and plain [1]: spec's are three times as
+   * long, so its comparison is labelled as possibly confounded.
+   */
+  private static final double[] PROMPT_TOKENS = {3000, 1000};
+
   /** The decode tokens and decode seconds of the requests of spec [0] and plain [1]. */
   private static final double[][] FINISHED = new double[2][2];
 
@@ -140,7 +148,10 @@ class SpeedupIT {
         double r = load * speed * 15 / TOKENS_PER_REQUEST;
         requests += r;
         double decodeSeconds = r * (TOKENS_PER_REQUEST - 1) / speed;
-        total += tokens ? r * TOKENS_PER_REQUEST : decodeSeconds;
+        total +=
+            tokens
+                ? r * TOKENS_PER_REQUEST
+                : family.equals("request_prompt_tokens") ? r * PROMPT_TOKENS[side] : decodeSeconds;
         if (tokens) {
           FINISHED[side][0] += r * (TOKENS_PER_REQUEST - 1);
           FINISHED[side][1] += decodeSeconds;
@@ -367,6 +378,26 @@ class SpeedupIT {
     assertThat(finished.path("speedup").asDouble())
         .isCloseTo(spec / plain, within(spec / plain * 0.02));
     assertThat(finished.path("requests").asLong()).isPositive();
+  }
+
+  @Test
+  void aComparisonOfTrafficThatDiffersIsLabelledAsPossiblyConfounded() throws Exception {
+    // spec's requests carry 3,000 prompt tokens, plain's 1,000 (both generate 200): over a quarter
+    // apart, so the speed-up says it may be the traffic's.
+    JsonNode speedup = advise("--recipe", "spec");
+    JsonNode finished = speedup.path("finished_requests");
+    assertThat(finished.path("prompt_tokens").asDouble()).isCloseTo(3000, within(1.0));
+    assertThat(finished.path("baseline_prompt_tokens").asDouble()).isCloseTo(1000, within(1.0));
+    assertThat(finished.path("output_tokens").asDouble()).isCloseTo(200, within(0.5));
+    assertThat(speedup.path("confounded").asText())
+        .isEqualTo(
+            "may be confounded: the two sides' requests differ (3,000 vs 1,000 prompt tokens, 200"
+                + " vs 200 output tokens per finished request), so part of the difference in speed"
+                + " may be the traffic's");
+    CliRunner.Result text =
+        CliRunner.run(
+            "advise", "--config", config.toString(), "--recipe", "spec", "--time", end.toString());
+    assertThat(text.out()).contains("the speed-up may be confounded: the two sides' requests");
   }
 
   @Test
