@@ -60,7 +60,7 @@ public final class TrtllmProfile implements EngineProfile {
 
   @Override
   public Set<String> speculativeSeries() {
-    return Set.of(DRAFT_TOKENS);
+    return Set.of(DRAFT_TOKENS, DRAFTED_PER_POSITION);
   }
 
   @Override
@@ -76,14 +76,21 @@ public final class TrtllmProfile implements EngineProfile {
     if (s.has(DRAFT_TOKENS) && !positions) {
       missing.add("position_acceptance: trtllm-serve fills it only with return_perf_metrics");
     }
+    if (positions && !s.has(DRAFT_TOKENS)) {
+      missing.add(
+          "iteration counters: trtllm-serve exports them only with enable_iter_perf_stats;"
+              + " acceptance is read from the per-position counters, per finished request");
+    }
     return new Discovered(
-        positions ? "per-position" : "iteration stats only",
+        positions
+            ? (s.has(DRAFT_TOKENS) ? "per-position" : "per-position only (no iteration stats)")
+            : "iteration stats only",
         k,
         k.isPresent()
             ? "token positions exported (" + DRAFTED_PER_POSITION + ")"
             : "not exported: set num_speculative_tokens to the max_draft_len of its"
                 + " speculative_config",
-        s.has(DRAFT_TOKENS),
+        s.has(DRAFT_TOKENS) || positions,
         positions,
         s.has(RUNNING_REQUESTS),
         missing);
@@ -117,10 +124,31 @@ public final class TrtllmProfile implements EngineProfile {
       case ACCEPTANCE_RATE -> acceptance(scope);
       case MEAN_ACCEPTED_LENGTH -> "(1 + " + k(scope, signal) + " * " + acceptance(scope) + ")";
       case POSITION_ACCEPTANCE -> positionAcceptance(scope);
-      case DRAFT_TOKENS_PER_SECOND -> VllmProfile.sumRate(DRAFT_TOKENS, scope);
-      case ACCEPTED_TOKENS_PER_SECOND -> VllmProfile.sumRate(ACCEPTED_TOKENS, scope);
+      case DRAFT_TOKENS_PER_SECOND ->
+          orPositions(
+              scope,
+              VllmProfile.sumRate(DRAFT_TOKENS, scope),
+              VllmProfile.sumRate(DRAFTED_PER_POSITION, scope));
+      case ACCEPTED_TOKENS_PER_SECOND ->
+          orPositions(
+              scope,
+              VllmProfile.sumRate(ACCEPTED_TOKENS, scope),
+              VllmProfile.sumRate(ACCEPTED_PER_POSITION, scope));
       case GENERATION_TOKENS_PER_SECOND -> VllmProfile.sumRate(GENERATION_TOKENS, scope);
-      case DRAFTS_IN_WINDOW, STEP_DRAFTS ->
+      case DRAFTS_IN_WINDOW ->
+          orPositions(
+              scope,
+              VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope)
+                  + " / "
+                  + k(scope, signal),
+              "sum by ("
+                  + PromQl.labelList(scope.groupBy())
+                  + ") (increase("
+                  + DRAFTED_PER_POSITION
+                  + withPosition(scope, "0")
+                  + scope.rangeSelector()
+                  + "))");
+      case STEP_DRAFTS ->
           VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope)
               + " / "
               + k(scope, signal);
@@ -141,11 +169,29 @@ public final class TrtllmProfile implements EngineProfile {
     };
   }
 
-  private static String acceptance(QueryScope scope) {
+  /**
+   * From the iteration counters, or from the per-position ones for groups whose servers export no
+   * iteration counter (trtllm-serve without {@code enable_iter_perf_stats} but with {@code
+   * return_perf_metrics}): summed over positions they count the same draft and accepted tokens, per
+   * finished request instead of per iteration. One source per group, never mixed.
+   */
+  private static String orPositions(QueryScope scope, String iteration, String positions) {
     return "("
-        + VllmProfile.ratio(
-            VllmProfile.sumRate(ACCEPTED_TOKENS, scope), VllmProfile.sumRate(DRAFT_TOKENS, scope))
-        + ")";
+        + iteration
+        + "\n  or\n("
+        + positions
+        + PromQl.unlessExported(scope, DRAFT_TOKENS)
+        + "))";
+  }
+
+  private static String acceptance(QueryScope scope) {
+    return orPositions(
+        scope,
+        VllmProfile.ratio(
+            VllmProfile.sumRate(ACCEPTED_TOKENS, scope), VllmProfile.sumRate(DRAFT_TOKENS, scope)),
+        VllmProfile.ratio(
+            VllmProfile.sumRate(ACCEPTED_PER_POSITION, scope),
+            VllmProfile.sumRate(DRAFTED_PER_POSITION, scope)));
   }
 
   /**

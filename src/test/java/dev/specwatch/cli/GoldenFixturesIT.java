@@ -123,6 +123,13 @@ class GoldenFixturesIT {
           "nvidia/Llama-3.3-70B-Instruct-FP4",
           3,
           "  acceptance_rate: {below: 0.5}");
+      policy(
+          alerts,
+          "trtllm-positions-only",
+          "trtllm",
+          "nvidia/Qwen3-235B-A22B-FP4",
+          3,
+          "  acceptance_rate: {below: 0.5}\n" + pos0);
       // vLLM behind Ray Serve LLM: vLLM's names under ray_vllm_, selected like vLLM.
       policy(
           alerts,
@@ -251,6 +258,17 @@ class GoldenFixturesIT {
       assertThat(iter.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
       assertThat(iter.path("position_acceptance")).hasSize(3).allMatch(JsonNode::isNull);
       assertThat(iter.path("generation_tokens_per_second").isNull()).as(iter.toString()).isTrue();
+      // Without iteration stats: the per-position counters summed, 180 / 300 = 0.6, 1 + 3 x 0.6 =
+      // 2.8; drafts from position 0, 100 a second, exact without k.
+      JsonNode positionsOnly = r.get("trtllm-positions-only").path("signals");
+      assertThat(positionsOnly.path("acceptance_rate").asDouble()).isCloseTo(0.6, within(1e-6));
+      assertThat(positionsOnly.path("mean_accepted_length").asDouble())
+          .isCloseTo(2.8, within(1e-6));
+      assertPositions(positionsOnly, 0.8, 0.6, 0.4);
+      assertThat(positionsOnly.path("drafts_in_window").asDouble())
+          .isCloseTo(3000, within(3000 * 0.05));
+      assertThat(positionsOnly.path("generation_tokens_per_second").asDouble())
+          .isCloseTo(280, within(280 * 0.02));
       // llama.cpp, vLLM's schema under llamacpp: and no labels: 245 / 350 = 0.7, 1 + 245 / 100 =
       // 3.45 (drafts shorter than k), positions 90, 70, 50, 35 of 100 drafts, 345 generated
       // tokens a second.
@@ -306,6 +324,7 @@ class GoldenFixturesIT {
       assertThat(form(r, "trtllm")).isEqualTo("false exported");
       assertThat(form(r, "llamacpp")).isEqualTo("false exported");
       assertThat(form(r, "ray_vllm")).isEqualTo("false exported");
+      assertThat(form(r, "trtllm-positions-only")).isEqualTo("false exported");
       Instant at = Instant.parse(JSON.readTree(run.out()).path("evaluated_at").asText());
       String table =
           MainTest.run("check", "--config", config.toString(), "--time", at.toString()).out();
@@ -317,6 +336,8 @@ class GoldenFixturesIT {
           .containsPattern(
               "(?m)^llamacpp +llamacpp +ok +0\\.700 +3\\.45 +0\\.90 0\\.70 0\\.50 0\\.35 ")
           .containsPattern("(?m)^ray_vllm +ray_vllm +ok +0\\.600 +2\\.80 +0\\.80 0\\.60 0\\.40 ")
+          .containsPattern(
+              "(?m)^trtllm-positions-only +trtllm +ok +0\\.600 +2\\.80 +0\\.80 0\\.60 0\\.40 ")
           .contains("sglang-gauges-only: approximate: this SGLang exports no");
 
       // replay through the same state machine over the last 20 s: only the breaching recipe
@@ -481,6 +502,15 @@ class GoldenFixturesIT {
             "generation_tokens_per_second",
             "running_requests");
     assertThat(llamacpp.path("missing")).isEmpty();
+    // TensorRT-LLM without iteration stats: listed by its per-position counters, k from them.
+    JsonNode trtPositions = byJob.get("trtllm-positions-only");
+    assertThat(trtPositions.path("shape").asText())
+        .isEqualTo("per-position only (no iteration stats)");
+    assertThat(trtPositions.path("k").asInt()).isEqualTo(3);
+    assertThat(trtPositions.path("speculative").asBoolean()).isTrue();
+    assertThat(trtPositions.path("missing"))
+        .extracting(JsonNode::asText)
+        .anySatisfy(m -> assertThat(m).startsWith("iteration counters: trtllm-serve exports"));
     // Ray Serve LLM's vLLM, found by its ray_vllm_ names: k from its positions.
     JsonNode ray = byJob.get("ray_vllm");
     assertThat(ray.path("model_name").asText()).isEqualTo("meta-llama/Llama-3.3-70B-Instruct");
@@ -514,6 +544,7 @@ class GoldenFixturesIT {
               "llamacpp.yaml",
               "meta-llama-llama-3.3-70b-instruct.yaml",
               "nvidia-deepseek-r1-fp4.yaml",
+              "nvidia-qwen3-235b-a22b-fp4.yaml",
               "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
               "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
     }
@@ -540,7 +571,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok", "ok", "ok", "ok");
+        .containsExactly("ok", "ok", "ok", "ok", "ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

@@ -31,6 +31,7 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-active-k",
           "trtllm",
           "trtllm-iteration-stats-only",
+          "trtllm-positions-only",
           "llamacpp",
           "ray_vllm");
 
