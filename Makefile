@@ -5,7 +5,7 @@ JAR := target/specwatch.jar
 RULES := rules/vllm-spec-decode.rules.yaml
 ALERT_RULES := alerts/prometheus/specwatch.alerts.yaml
 
-.PHONY: all test deps deps-postgres build jar deb install-test kubernetes schema-check rules rules-check unit-check fmt demo bench scale-bench detect-bench heldout-bench speedup-bench window-bound chaos clean
+.PHONY: all test deps deps-postgres build jar deb install-test kubernetes schema-check rules rules-check unit-check fmt demo bench scale-bench detect-bench heldout-bench speedup-bench advice-bench window-bound chaos clean
 
 all: test
 
@@ -106,6 +106,13 @@ heldout-bench: deps-postgres
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
 	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.HeldOutBench
+
+## advice-bench: the advisor's k by load against roofline step-time worlds it does not model (docs/SPEEDUP.md)
+advice-bench:
+	$(MVN) -q test-compile -Dspotless.check.skip=true
+	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java $(BENCH_FLAGS) -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.AdviceRegretBench
 
 ## speedup-bench: the speed-up intervals' coverage on history families the estimator was not designed on (docs/SPEEDUP.md)
 speedup-bench:
