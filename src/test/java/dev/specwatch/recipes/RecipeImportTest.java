@@ -120,6 +120,49 @@ class RecipeImportTest {
   }
 
   @Test
+  void dsparkAndDflashRecipesWithTheirKAsAPlaceholderInsideTheJson() throws Exception {
+    // The newer recipes' shape (issue 38): the method is dspark or dflash and k is a placeholder
+    // inside the doubled-brace JSON, filled from defaults by run-recipe.py's str.format.
+    Path fresh = Files.createDirectories(dir.resolve("fresh"));
+    Files.writeString(
+        fresh.resolve("qwen-dspark.yaml"),
+        HEADER
+            + """
+            name: Qwen3.8 27B + DSpark
+            model: unsloth/Qwen3.8-27B-NVFP4
+            defaults:
+              port: 8000
+              num_speculative_tokens: 5
+            command: |
+              vllm serve unsloth/Qwen3.8-27B-NVFP4 --port {port} \\
+                --speculative-config '{{"method":"dspark","num_speculative_tokens":{num_speculative_tokens},"draft_tensor_parallel_size":1}}'
+            """);
+    Files.writeString(
+        fresh.resolve("gemma-dflash.yaml"),
+        HEADER
+            + """
+            name: Gemma + DFlash
+            model: google/gemma-4-31b-it
+            defaults: {port: 8001, num_speculative_tokens: 7}
+            command: >-
+              vllm serve google/gemma-4-31b-it --port {port}
+              --speculative-config '{{"method": "dflash", "num_speculative_tokens": {num_speculative_tokens}}}'
+            """);
+    CliRunner.Result r =
+        CliRunner.run(
+            "policies", "import", "--recipes", fresh.toString(), "--out", alerts.toString());
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    assertThat(r.err()).doesNotContain("warning");
+    assertThat(Files.readString(alerts.resolve("qwen-dspark.yaml")))
+        .contains("num_speculative_tokens: 5\n")
+        .contains("method: dspark");
+    assertThat(Files.readString(alerts.resolve("gemma-dflash.yaml")))
+        .contains("model_name: google/gemma-4-31b-it\n")
+        .contains("num_speculative_tokens: 7\n")
+        .contains("method: dflash");
+  }
+
+  @Test
   void importsEveryShapeSkipsThePlainOneAndNamesTheBrokenOnes() throws Exception {
     CliRunner.Result r =
         CliRunner.run(
