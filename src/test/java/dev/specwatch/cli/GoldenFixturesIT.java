@@ -194,12 +194,7 @@ class GoldenFixturesIT {
       // vLLM V1, two engines summed: 2 x 210 accepted / 2 x 300 drafted = 0.7; 1 + 420 / 200 =
       // 3.1; positions 90, 70, 50 of 100 drafts; 2 x 310 generation tokens/s.
       JsonNode vllm = r.get("vllm-v1-dp2").path("signals");
-      assertThat(vllm.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(1e-6));
-      assertThat(vllm.path("mean_accepted_length").asDouble()).isCloseTo(3.1, within(1e-6));
-      assertPositions(vllm, 0.9, 0.7, 0.5);
-      assertThat(vllm.path("generation_tokens_per_second").asDouble())
-          .isCloseTo(620, within(620 * 0.02));
-      assertThat(vllm.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+      assertFigures(vllm, 0.7, 3.1, 620, 6000, 0.9, 0.7, 0.5);
 
       // vLLM before num_drafts: 240 / 300 = 0.8, 1 + 3 x 0.8 = 3.4, 300 / 3 = 100 drafts/s;
       // positions not exported.
@@ -261,35 +256,18 @@ class GoldenFixturesIT {
       // Without iteration stats: the per-position counters summed, 180 / 300 = 0.6, 1 + 3 x 0.6 =
       // 2.8; drafts from position 0, 100 a second, exact without k.
       JsonNode positionsOnly = r.get("trtllm-positions-only").path("signals");
-      assertThat(positionsOnly.path("acceptance_rate").asDouble()).isCloseTo(0.6, within(1e-6));
-      assertThat(positionsOnly.path("mean_accepted_length").asDouble())
-          .isCloseTo(2.8, within(1e-6));
-      assertPositions(positionsOnly, 0.8, 0.6, 0.4);
-      assertThat(positionsOnly.path("drafts_in_window").asDouble())
-          .isCloseTo(3000, within(3000 * 0.05));
-      assertThat(positionsOnly.path("generation_tokens_per_second").asDouble())
-          .isCloseTo(280, within(280 * 0.02));
+      assertFigures(positionsOnly, 0.6, 2.8, 280, 3000, 0.8, 0.6, 0.4);
       // llama.cpp, vLLM's schema under llamacpp: and no labels: 245 / 350 = 0.7, 1 + 245 / 100 =
       // 3.45 (drafts shorter than k), positions 90, 70, 50, 35 of 100 drafts, 345 generated
       // tokens a second.
       JsonNode llamacpp = r.get("llamacpp").path("signals");
-      assertThat(llamacpp.path("acceptance_rate").asDouble()).isCloseTo(0.7, within(1e-6));
-      assertThat(llamacpp.path("mean_accepted_length").asDouble()).isCloseTo(3.45, within(1e-6));
-      assertPositions(llamacpp, 0.9, 0.7, 0.5, 0.35);
-      assertThat(llamacpp.path("generation_tokens_per_second").asDouble())
-          .isCloseTo(345, within(345 * 0.02));
-      assertThat(llamacpp.path("drafts_in_window").asDouble()).isCloseTo(3000, within(3000 * 0.05));
+      assertFigures(llamacpp, 0.7, 3.45, 345, 3000, 0.9, 0.7, 0.5, 0.35);
       assertThat(llamacpp.path("draft_overhead").isNull()).as("llama.cpp exports none").isTrue();
       // Ray Serve LLM, two replicas (ReplicaId, WorkerId summed away): 2 x 180 / 2 x 300 = 0.6,
       // 1 + 360 / 200 = 2.8, positions 80, 60, 40 of 100 drafts, 2 x 280 generated tokens a
       // second.
       JsonNode ray = r.get("ray_vllm").path("signals");
-      assertThat(ray.path("acceptance_rate").asDouble()).isCloseTo(0.6, within(1e-6));
-      assertThat(ray.path("mean_accepted_length").asDouble()).isCloseTo(2.8, within(1e-6));
-      assertPositions(ray, 0.8, 0.6, 0.4);
-      assertThat(ray.path("generation_tokens_per_second").asDouble())
-          .isCloseTo(560, within(560 * 0.02));
-      assertThat(ray.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+      assertFigures(ray, 0.6, 2.8, 560, 6000, 0.8, 0.6, 0.4);
       // trtllm_spec_decode_draft_overhead, a gauge at 0.12: the share of time spent drafting.
       assertThat(trt.path("draft_overhead").asDouble()).isCloseTo(0.12, within(1e-9));
       assertThat(vllm.path("draft_overhead").isNull()).as("vLLM exports none").isTrue();
@@ -586,6 +564,27 @@ class GoldenFixturesIT {
   private static String form(Map<String, JsonNode> r, String recipe) {
     JsonNode form = r.get(recipe).path("form");
     return form.path("approximate").asText() + " " + form.path("positions").asText();
+  }
+
+  /**
+   * A recipe's figures as derived by hand: acceptance and accepted length exact (to 1e-6), the
+   * generation rate to 2 % and the drafts in the 30 s window to 5 % (scrape timing), and the
+   * acceptance by position.
+   */
+  private static void assertFigures(
+      JsonNode signals,
+      double acceptance,
+      double length,
+      double generationPerSecond,
+      double drafts,
+      double... positions) {
+    assertThat(signals.path("acceptance_rate").asDouble()).isCloseTo(acceptance, within(1e-6));
+    assertThat(signals.path("mean_accepted_length").asDouble()).isCloseTo(length, within(1e-6));
+    assertPositions(signals, positions);
+    assertThat(signals.path("generation_tokens_per_second").asDouble())
+        .isCloseTo(generationPerSecond, within(generationPerSecond * 0.02));
+    assertThat(signals.path("drafts_in_window").asDouble())
+        .isCloseTo(drafts, within(drafts * 0.05));
   }
 
   private static void assertPositions(JsonNode signals, double... expected) {
