@@ -315,6 +315,7 @@ public final class DigestRenderer {
                 .filter(b -> dev.specwatch.advisor.SpeedupByLoad.BREAKS_EVEN.equals(b.verdict()))
                 .map(RecipeWeek.Bar::load)
                 .toList())
-        + (s.stoppedPaying() == null ? "" : "; " + s.stoppedPaying());
+        + (s.stoppedPaying() == null ? "" : "; " + s.stoppedPaying())
+        + (s.note() == null ? "" : "; the speed-up " + s.note());
   }
 }

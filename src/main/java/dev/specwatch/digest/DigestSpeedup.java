@@ -4,6 +4,7 @@ import dev.specwatch.advisor.SpeedupByLoad;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.signals.FinishedRequests;
 import dev.specwatch.signals.LoadHistory;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** The week's measured speed-up of one recipe against its baseline (docs/SPEEDUP.md). */
@@ -95,6 +97,21 @@ final class DigestSpeedup {
     }
   }
 
+  /**
+   * Why the week's comparison may be confounded: the two sides' finished requests differ in mean
+   * prompt or output length (docs/SPEEDUP.md, "Traffic that differs"); null where they do not or
+   * where the engine exports no per-request histograms.
+   */
+  private static String confounded(
+      PrometheusApi api, Policy p, Policy baseline, Instant start, Instant end)
+      throws PrometheusException {
+    Duration week = Duration.between(start, end);
+    Optional<FinishedRequests.Speed> a = FinishedRequests.measure(api, p, end, week);
+    Optional<FinishedRequests.Speed> b =
+        a.isEmpty() ? Optional.empty() : FinishedRequests.measure(api, baseline, end, week);
+    return b.isEmpty() ? null : FinishedRequests.mixDiffers(a.get(), b.get()).orElse(null);
+  }
+
   static RecipeWeek.Speedup measure(
       PrometheusApi api,
       Policy p,
@@ -158,7 +175,7 @@ final class DigestSpeedup {
         most.runningMax(),
         r.paysUpToRunning(),
         stoppedPaying(dayNames, days),
-        null,
+        confounded(api, p, baseline, start, end),
         r.byLoad().stream()
             .map(
                 b ->

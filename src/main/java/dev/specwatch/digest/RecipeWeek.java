@@ -79,6 +79,8 @@ public record RecipeWeek(
    * The measured speed-up at the load the recipe ran most of the week.
    *
    * @param speedup null when not measured ({@code note} says why)
+   * @param note why not measured; with a speed-up, why it may be confounded (the two sides'
+   *     requests differ in length), or null
    * @param runningMin the bucket of running requests with the most hours of data on the speculative
    *     side (among those with a number)
    * @param paysUpToRunning the largest load of a bucket whose verdict is {@code pays} (its 95 %

@@ -48,6 +48,15 @@ class DigestStoppedPayingIT {
     om.append(series(start, "it/spec", true, "draft_tokens"));
     om.append("# TYPE vllm:spec_decode_num_accepted_tokens counter\n");
     om.append(series(start, "it/spec", true, "accepted"));
+    // The finished requests: one a minute a side, 200 generated tokens at the load's speed; spec's
+    // prompts 4,000 tokens, plain's 1,000.
+    for (String family :
+        List.of(
+            "request_generation_tokens", "request_decode_time_seconds", "request_prompt_tokens")) {
+      om.append("# TYPE vllm:").append(family).append(" histogram\n");
+      om.append(finished(start, "it/spec", true, family));
+      om.append(finished(start, "it/plain", false, family));
+    }
     om.append("# EOF\n");
     try (PrometheusServer prometheus = PrometheusServer.builder().history(om.toString()).start()) {
       Path alerts = dir.resolve("alerts");
@@ -85,8 +94,45 @@ class DigestStoppedPayingIT {
       assertThat(new DigestRenderer(Optional.empty()).render(d).text())
           .contains(
               "paid up to 7 running requests; break-even at 8–15 running (the 95 % interval holds"
-                  + " 1×); stopped paying above 7 running requests on Tue");
+                  + " 1×); stopped paying above 7 running requests on Tue; the speed-up may be"
+                  + " confounded: the two sides' requests differ (4,000 vs 1,000 prompt tokens, 200"
+                  + " vs 200 output tokens per finished request), so part of the difference in speed"
+                  + " may be the traffic's");
     }
+  }
+
+  /**
+   * One per-request histogram of one deployment (its +Inf bucket, sum and count), a minute apart.
+   */
+  private static String finished(Instant start, String model, boolean spec, String family) {
+    String labels = "job=\"vllm\",model_name=\"" + model + "\"";
+    String name = "vllm:" + family;
+    StringBuilder bucket = new StringBuilder();
+    StringBuilder sum = new StringBuilder();
+    StringBuilder count = new StringBuilder();
+    double total = 0;
+    long requests = 0;
+    for (long s = 0; s <= Duration.ofDays(3).toSeconds(); s += 60) {
+      if (s > 0) {
+        requests++;
+        int load = (s / 1800) % 2 == 0 ? 2 : 10;
+        double speed = spec ? (load == 2 ? 80 : 30) : (load == 2 ? 40 : 36);
+        total +=
+            switch (family) {
+              case "request_generation_tokens" -> 200;
+              case "request_decode_time_seconds" -> 199 / speed;
+              default -> spec ? 4000 : 1000;
+            };
+      }
+      long time = start.getEpochSecond() + s;
+      bucket.append(
+          String.format(
+              Locale.ROOT, "%s_bucket{%s,le=\"+Inf\"} %d %d%n", name, labels, requests, time));
+      sum.append(String.format(Locale.ROOT, "%s_sum{%s} %.3f %d%n", name, labels, total, time));
+      count.append(
+          String.format(Locale.ROOT, "%s_count{%s} %d %d%n", name, labels, requests, time));
+    }
+    return bucket.append(sum).append(count).toString();
   }
 
   /** One series of one deployment, a sample a minute for three days. */
