@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * `make advice-bench`: the advisor's k by load ({@link LoadSchedule}) against worlds whose step
@@ -38,15 +39,28 @@ public final class AdviceRegretBench {
       double beyond) {}
 
   static List<Row> run(RooflineWorld w, int currentK) {
+    return run(w, currentK, null);
+  }
+
+  /**
+   * @param noise null for exact measurements; else the speed-up is measured with a relative error
+   *     of sd 2 % and each position's acceptance with an absolute error of sd 0.02 (about what a
+   *     bucket with a few hours of data gives: docs/SPEEDUP.md)
+   */
+  static List<Row> run(RooflineWorld w, int currentK, SplittableRandom noise) {
     List<SpeedupByLoad.Bucket> buckets = new ArrayList<>();
     Map<Integer, List<Double>> positions = new HashMap<>();
     for (int b = 0; b < BUCKETS; b++) {
       int min = 1 << b;
       int max = (1 << (b + 1)) - 1;
       int batch = (int) Math.round(Math.sqrt((double) min * max));
-      double s = w.speedup(batch, currentK);
+      double s = w.speedup(batch, currentK) * (noise == null ? 1 : 1 + 0.02 * noise.nextGaussian());
       buckets.add(new SpeedupByLoad.Bucket(min, max, 10, 10, s, s, s, null, null, null, null));
-      positions.put(b, w.acceptance().subList(0, currentK));
+      List<Double> a = new ArrayList<>();
+      for (double x : w.acceptance().subList(0, currentK)) {
+        a.add(noise == null ? x : Math.min(1, Math.max(0, x + 0.02 * noise.nextGaussian())));
+      }
+      positions.put(b, a);
     }
     List<LoadSchedule.Entry> schedule =
         LoadSchedule.schedule(new SpeedupByLoad.Result(buckets, null), positions, currentK);
@@ -116,6 +130,36 @@ public final class AdviceRegretBench {
         100 * keeps[keeps.length - 1],
         offWhenOn,
         onWhenOff);
+    noisy();
+  }
+
+  /** The same worlds with measurement noise, 20 seeds: the regret's distribution. */
+  static void noisy() {
+    List<Row> all = new ArrayList<>();
+    for (long seed = 1; seed <= 20; seed++) {
+      SplittableRandom random = new SplittableRandom(seed);
+      for (RooflineWorld w : RooflineWorld.WORLDS) {
+        for (int k : new int[] {2, 3, 5}) {
+          all.addAll(run(w, k, random));
+        }
+      }
+    }
+    double[] regrets = all.stream().mapToDouble(Row::regret).sorted().toArray();
+    long right = all.stream().filter(r -> r.chosen() == r.best()).count();
+    long worse = all.stream().filter(r -> r.regret() > r.keep() + 1e-12).count();
+    System.out.printf(
+        Locale.ROOT,
+        "with measurement noise (speed-up sd 2 %%, acceptance by position sd 0.02), 20 seeds, %d"
+            + " buckets: advised k = best k in %.0f %%; regret median %.2f %%, p90 %.2f %%, p99"
+            + " %.2f %%, max %.2f %%; worse than keeping the current k in %d (%.1f %%)%n",
+        all.size(),
+        100.0 * right / all.size(),
+        100 * quantile(regrets, 0.5),
+        100 * quantile(regrets, 0.9),
+        100 * quantile(regrets, 0.99),
+        100 * regrets[regrets.length - 1],
+        worse,
+        100.0 * worse / all.size());
   }
 
   private static double quantile(double[] sorted, double q) {
