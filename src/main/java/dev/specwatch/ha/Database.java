@@ -96,17 +96,45 @@ public final class Database implements AutoCloseable {
     HikariDataSource pool = new HikariDataSource(hc);
     Database db = new Database(pool, settings.safeUrl(), instance);
     try {
-      try (Connection c = pool.getConnection()) {
-        c.isValid(3);
-      } catch (SQLException e) {
-        throw new DatabaseException("cannot connect to database " + db.url, e);
-      }
+      firstConnection(pool, db.url);
       db.migrate();
     } catch (IOException | RuntimeException e) {
       pool.close();
       throw e;
     }
     return db;
+  }
+
+  /**
+   * How long a start waits for the database: one that comes up a few seconds after specwatch (a
+   * compose file, a host booting, a loaded machine) is waited for, not a crash loop; past this the
+   * start fails with why (docs/OPERATIONS.md).
+   */
+  static final java.time.Duration START_WAIT = java.time.Duration.ofSeconds(15);
+
+  private static void firstConnection(HikariDataSource pool, String url) throws IOException {
+    long deadline = System.nanoTime() + START_WAIT.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = pool.getConnection()) {
+        c.isValid(3);
+        return;
+      } catch (SQLException e) {
+        if (System.nanoTime() >= deadline) {
+          throw new DatabaseException("cannot connect to database " + url, e);
+        }
+        if (attempt == 1) {
+          // The cause is in the error if the wait runs out; a driver's message is not logged here.
+          logger.warn(
+              "database {} is not reachable yet; waiting up to {} s", url, START_WAIT.toSeconds());
+        }
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new DatabaseException("cannot connect to database " + url + ": interrupted", e);
+        }
+      }
+    }
   }
 
   /** Applies pending migrations; a second run (or a replica's) finds none and changes nothing. */
