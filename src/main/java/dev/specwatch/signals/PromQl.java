@@ -29,6 +29,17 @@ public final class PromQl {
   }
 
   /**
+   * {@code (primary or (fallback unless on (G) <groups exporting metric>))}: an older or reduced
+   * release shape's form only for the groups whose servers do not export {@code metric}, so a
+   * recipe is read one way only; parenthesised so that callers may compare or combine it as one
+   * term.
+   */
+  static String orWhereNotExported(
+      QueryScope scope, String primary, String fallback, String metric) {
+    return "(" + primary + "\n  or\n(" + fallback + unlessExported(scope, metric) + "))";
+  }
+
+  /**
    * A PromQL double-quoted string literal. Backslash, double quote and control characters are
    * escaped; other UTF-8 passes through unchanged (PromQL strings are UTF-8, Go-style escapes).
    */

@@ -141,13 +141,7 @@ public final class TrtllmProfile implements EngineProfile {
               VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope)
                   + " / "
                   + k(scope, signal),
-              "sum by ("
-                  + PromQl.labelList(scope.groupBy())
-                  + ") (increase("
-                  + DRAFTED_PER_POSITION
-                  + withPosition(scope, "0")
-                  + scope.rangeSelector()
-                  + "))");
+              draftedAtZero(scope, "increase"));
       case STEP_DRAFTS ->
           VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope)
               + " / "
@@ -176,11 +170,22 @@ public final class TrtllmProfile implements EngineProfile {
    * finished request instead of per iteration. One source per group, never mixed.
    */
   private static String orPositions(QueryScope scope, String iteration, String positions) {
-    return "("
-        + iteration
-        + "\n  or\n("
-        + positions
-        + PromQl.unlessExported(scope, DRAFT_TOKENS)
+    return PromQl.orWhereNotExported(scope, iteration, positions, DRAFT_TOKENS);
+  }
+
+  /**
+   * {@code sum by (G) (function(drafted{token_position="0"}[W]))}: the verification steps, every
+   * one of which drafts position 0.
+   */
+  private static String draftedAtZero(QueryScope scope, String function) {
+    return "sum by ("
+        + PromQl.labelList(scope.groupBy())
+        + ") ("
+        + function
+        + "("
+        + DRAFTED_PER_POSITION
+        + withPosition(scope, "0")
+        + scope.rangeSelector()
         + "))";
   }
 
@@ -207,13 +212,9 @@ public final class TrtllmProfile implements EngineProfile {
         + ", \"position\", \"$1\", \"token_position\", \"(.*)\")"
         + "\n  / on ("
         + by
-        + ") group_left ()\n(sum by ("
-        + by
-        + ") (rate("
-        + DRAFTED_PER_POSITION
-        + withPosition(scope, "0")
-        + scope.rangeSelector()
-        + ")) > 0)";
+        + ") group_left ()\n("
+        + draftedAtZero(scope, "rate")
+        + " > 0)";
   }
 
   /** The scope's selector with {@code token_position="0"} added. */

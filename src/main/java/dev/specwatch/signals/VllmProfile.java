@@ -252,12 +252,8 @@ public final class VllmProfile implements EngineProfile {
     if (scope.k().isEmpty()) {
       return exact;
     }
-    return "("
-        + exact
-        + "\n  or\n("
-        + fallback.apply(scope.k().getAsInt())
-        + PromQl.unlessExported(scope, n.drafts())
-        + "))";
+    return PromQl.orWhereNotExported(
+        scope, exact, fallback.apply(scope.k().getAsInt()), n.drafts());
   }
 
   /** {@code sum by (G) (rate(metric{S}[W]))}. */
