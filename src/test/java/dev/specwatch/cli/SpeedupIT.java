@@ -14,6 +14,7 @@ import dev.specwatch.digest.RecipeWeek;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.testing.HistogramHistory;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,10 +133,9 @@ class SpeedupIT {
    * Every request lands in the +Inf bucket; the figures read only _sum and _count.
    */
   private static String finished(String family, String model, double[] speeds, int side) {
-    String labels = "job=\"vllm\",instance=\"a\",model_name=\"" + model + "\"";
-    StringBuilder bucket = new StringBuilder();
-    StringBuilder sum = new StringBuilder();
-    StringBuilder count = new StringBuilder();
+    HistogramHistory h =
+        new HistogramHistory(
+            "vllm:" + family, "job=\"vllm\",instance=\"a\",model_name=\"" + model + "\"");
     double requests = 0;
     double total = 0;
     boolean tokens = family.equals("request_generation_tokens");
@@ -157,15 +157,9 @@ class SpeedupIT {
           FINISHED[side][1] += decodeSeconds;
         }
       }
-      String name = "vllm:" + family;
-      bucket.append(
-          String.format(
-              Locale.ROOT, "%s_bucket{%s,le=\"+Inf\"} %.3f %d%n", name, labels, requests, time));
-      sum.append(String.format(Locale.ROOT, "%s_sum{%s} %.3f %d%n", name, labels, total, time));
-      count.append(
-          String.format(Locale.ROOT, "%s_count{%s} %.3f %d%n", name, labels, requests, time));
+      h.add(time, requests, total);
     }
-    return bucket.append(sum).append(count).toString();
+    return h.text();
   }
 
   @AfterAll

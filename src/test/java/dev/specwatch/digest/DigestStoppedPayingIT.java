@@ -6,6 +6,7 @@ import dev.specwatch.config.ConfigLoader;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
+import dev.specwatch.testing.HistogramHistory;
 import dev.specwatch.testing.PrometheusServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,13 +106,10 @@ class DigestStoppedPayingIT {
    * One per-request histogram of one deployment (its +Inf bucket, sum and count), a minute apart.
    */
   private static String finished(Instant start, String model, boolean spec, String family) {
-    String labels = "job=\"vllm\",model_name=\"" + model + "\"";
-    String name = "vllm:" + family;
-    StringBuilder bucket = new StringBuilder();
-    StringBuilder sum = new StringBuilder();
-    StringBuilder count = new StringBuilder();
+    HistogramHistory h =
+        new HistogramHistory("vllm:" + family, "job=\"vllm\",model_name=\"" + model + "\"");
     double total = 0;
-    long requests = 0;
+    double requests = 0;
     for (long s = 0; s <= Duration.ofDays(3).toSeconds(); s += 60) {
       if (s > 0) {
         requests++;
@@ -124,15 +122,9 @@ class DigestStoppedPayingIT {
               default -> spec ? 4000 : 1000;
             };
       }
-      long time = start.getEpochSecond() + s;
-      bucket.append(
-          String.format(
-              Locale.ROOT, "%s_bucket{%s,le=\"+Inf\"} %d %d%n", name, labels, requests, time));
-      sum.append(String.format(Locale.ROOT, "%s_sum{%s} %.3f %d%n", name, labels, total, time));
-      count.append(
-          String.format(Locale.ROOT, "%s_count{%s} %d %d%n", name, labels, requests, time));
+      h.add(start.getEpochSecond() + s, requests, total);
     }
-    return bucket.append(sum).append(count).toString();
+    return h.text();
   }
 
   /** One series of one deployment, a sample a minute for three days. */
