@@ -72,7 +72,7 @@ public sealed interface Rule
     for (ThresholdReading reading : ThresholdReading.of(p)) {
       Severity severity = reading.threshold().severity().orElse(fallback);
       rules.add(
-          p.detection().sequential()
+          p.detection().sequential() && reading.threshold().floor()
               ? new SequentialThresholdRule(
                   reading, severity, p.numSpeculativeTokens(), p.detection().falseAlarmInterval())
               : new ThresholdRule(reading, severity));

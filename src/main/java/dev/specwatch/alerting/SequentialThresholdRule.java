@@ -78,7 +78,7 @@ public record SequentialThresholdRule(
       return new Judged(Verdict.unknown("no step increments"), c.prior());
     }
     Threshold th = reading.threshold();
-    double below = proportion(th.below());
+    double below = proportion(th.level());
     double clear = proportion(th.clearLevel());
     NoiseModel m = noise(c, byPosition, trials);
     DropTest test =
@@ -95,13 +95,13 @@ public record SequentialThresholdRule(
       return new Judged(
           Verdict.breached(
               observed,
-              th.below(),
+              th.level(),
               String.format(
                   Locale.ROOT,
                   "%s %.3f below %.3f since %s (sequential test on %s steps)",
                   name,
                   observed,
-                  th.below(),
+                  th.level(),
                   SequentialTests.time(next.since()),
                   Durations.format(inc.step()))),
           next);
@@ -109,7 +109,7 @@ public record SequentialThresholdRule(
     return new Judged(
         Verdict.clear(
             step,
-            th.below(),
+            th.level(),
             String.format(Locale.ROOT, "%s %.3f above %.3f", name, step, th.clearLevel())),
         next);
   }

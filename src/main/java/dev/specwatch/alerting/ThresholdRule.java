@@ -7,7 +7,10 @@ import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.ThresholdReading;
 
-/** A signal below its {@code below} fires; above {@code clear_above} (hysteresis) it clears. */
+/**
+ * A signal past its line fires: below a floor's {@code below}, above a ceiling's {@code above}; it
+ * clears back past {@code clear_above} / {@code clear_below} (hysteresis), or the line itself.
+ */
 public record ThresholdRule(ThresholdReading reading, Severity severity) implements Rule {
   @Override
   public dev.specwatch.model.RuleName ruleName() {
@@ -39,15 +42,19 @@ public record ThresholdRule(ThresholdReading reading, Severity severity) impleme
     }
     Threshold th = reading.threshold();
     String name = reading.label();
+    String crossed = th.direction().word();
+    String back = th.direction().clearWord();
     if (reading.breachedBy(value)) {
       return Verdict.breached(
-          value, th.below(), name + " " + fmt(value) + " below " + fmt(th.below()));
+          value, th.level(), name + " " + fmt(value) + " " + crossed + " " + fmt(th.level()));
     }
-    if (value > th.clearLevel()) {
+    if (th.clearedBy(value)) {
       return Verdict.clear(
-          value, th.below(), name + " " + fmt(value) + " above " + fmt(th.clearLevel()));
+          value, th.level(), name + " " + fmt(value) + " " + back + " " + fmt(th.clearLevel()));
     }
     return Verdict.hold(
-        value, th.below(), name + " " + fmt(value) + " not yet above " + fmt(th.clearLevel()));
+        value,
+        th.level(),
+        name + " " + fmt(value) + " not yet " + back + " " + fmt(th.clearLevel()));
   }
 }

@@ -224,7 +224,13 @@ final class CheckCommand implements Callable<Integer> {
             fmt(s.draftTokensPerSecond(), 1),
             fmt(s.draftsInWindow(), 0),
             r.breaches().stream()
-                .map(b -> b.id() + " " + fmt(b.value(), 3) + "<" + fmt(b.threshold(), 3))
+                .map(
+                    b ->
+                        b.id()
+                            + " "
+                            + fmt(b.value(), 3)
+                            + b.direction().operator()
+                            + fmt(b.threshold(), 3))
                 .collect(Collectors.joining(", "))
           });
     }

@@ -119,7 +119,17 @@ final class SuggestCommand implements Callable<Integer> {
     policy.thresholds().regression().ifPresent(r -> otherRules.add("regression"));
     policy.thresholds().throughput().ifPresent(r -> otherRules.add("throughput"));
     policy.thresholds().change().ifPresent(r -> otherRules.add("change"));
-    String yaml = Suggestion.yaml(p);
+    policy
+        .thresholds()
+        .ceilings()
+        .acceptanceRate()
+        .ifPresent(r -> otherRules.add("acceptance_rate_above"));
+    policy
+        .thresholds()
+        .ceilings()
+        .meanAcceptedLength()
+        .ifPresent(r -> otherRules.add("mean_accepted_length_above"));
+    String yaml = Suggestion.yaml(p, policy.thresholds().ceilings());
     out.printf("# %s: from %d hours with drafts in %s%n", recipe, p.hours(), span);
     out.printf(
         Locale.ROOT,
@@ -212,8 +222,9 @@ final class SuggestCommand implements Callable<Integer> {
         old.regression(),
         old.throughput(),
         old.change(),
-        // Every rule the policy has is replayed, the speed-up rule too.
-        old.speedup());
+        // Every rule the policy has is replayed, the speed-up rule and the ceilings too.
+        old.speedup(),
+        old.ceilings());
   }
 
   /** The hourly values of a single-series query (NaN where an hour had no drafts). */

@@ -228,9 +228,12 @@ final class PolicyReader {
   }
 
   private Policy.Thresholds readThresholds(MapReader t, int k, Engine engine) {
-    Optional<Threshold> acceptance = t.map("acceptance_rate").flatMap(a -> threshold(a, 0, 1));
-    Optional<Threshold> meanLength =
-        t.map("mean_accepted_length").flatMap(a -> threshold(a, 1, k + 1));
+    ThresholdLines acceptance =
+        t.map("acceptance_rate").map(a -> ThresholdLines.read(a, 0, 1)).orElse(ThresholdLines.NONE);
+    ThresholdLines meanLength =
+        t.map("mean_accepted_length")
+            .map(a -> ThresholdLines.read(a, 1, k + 1))
+            .orElse(ThresholdLines.NONE);
     TreeMap<Integer, Threshold> positions = new TreeMap<>();
     t.map("position_acceptance")
         .ifPresent(
@@ -261,7 +264,7 @@ final class PolicyReader {
                   continue;
                 }
                 p.map(key)
-                    .flatMap(a -> threshold(a, 0, 1))
+                    .flatMap(a -> ThresholdLines.floor(a, 0, 1))
                     .ifPresent(th -> positions.put(position, th));
               }
             });
@@ -311,7 +314,14 @@ final class PolicyReader {
     Optional<Policy.Speedup> speedup = t.map("speedup").flatMap(SpeedupBaselines::threshold);
     t.finish();
     return new Policy.Thresholds(
-        acceptance, meanLength, positions, regression, throughput, change, speedup);
+        acceptance.floor(),
+        meanLength.floor(),
+        positions,
+        regression,
+        throughput,
+        change,
+        speedup,
+        new Policy.Ceilings(acceptance.ceiling(), meanLength.ceiling()));
   }
 
   private static Optional<Policy.Change> change(MapReader c) {
@@ -372,23 +382,5 @@ final class PolicyReader {
       return Optional.empty();
     }
     return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
-  }
-
-  static Optional<Threshold> threshold(MapReader a, double min, double max) {
-    OptionalDouble below = a.optionalNumber("below", min, max);
-    if (!a.has("below")) {
-      a.error("below", "is required");
-    }
-    OptionalDouble clear = a.optionalNumber("clear_above", min, max);
-    Optional<Severity> severity = Converters.severity(a);
-    a.finish();
-    if (below.isEmpty()) {
-      return Optional.empty();
-    }
-    if (clear.isPresent() && clear.getAsDouble() < below.getAsDouble()) {
-      a.error("clear_above", "must be at least 'below' (" + below.getAsDouble() + ")");
-      return Optional.empty();
-    }
-    return Optional.of(new Threshold(below.getAsDouble(), clear, severity));
   }
 }

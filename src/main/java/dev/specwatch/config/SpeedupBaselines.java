@@ -19,7 +19,7 @@ final class SpeedupBaselines {
     if (over.compareTo(java.time.Duration.ofHours(1)) < 0) {
       a.error("over", "must be at least 1h: a speed-up needs hours of load behind it");
     }
-    return PolicyReader.threshold(a, 0, 100).map(th -> new Policy.Speedup(th, over));
+    return ThresholdLines.floor(a, 0, 100).map(th -> new Policy.Speedup(th, over));
   }
 
   /**

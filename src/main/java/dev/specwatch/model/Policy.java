@@ -87,10 +87,46 @@ public record Policy(
       Optional<Regression> regression,
       Optional<Throughput> throughput,
       Optional<Change> change,
-      Optional<Speedup> speedup) {
+      Optional<Speedup> speedup,
+      Ceilings ceilings) {
     public Thresholds {
       positionAcceptance = new TreeMap<>(positionAcceptance);
       speedup = speedup == null ? Optional.empty() : speedup;
+      ceilings = ceilings == null ? Ceilings.none() : ceilings;
+    }
+
+    /** The acceptance rate's floor then its ceiling, those the policy sets. */
+    public List<Threshold> acceptanceRateLines() {
+      return lines(acceptanceRate, ceilings.acceptanceRate());
+    }
+
+    /** The mean accepted length's floor then its ceiling, those the policy sets. */
+    public List<Threshold> meanAcceptedLengthLines() {
+      return lines(meanAcceptedLength, ceilings.meanAcceptedLength());
+    }
+
+    private static List<Threshold> lines(Optional<Threshold> floor, Optional<Threshold> ceiling) {
+      return java.util.stream.Stream.of(floor, ceiling).flatMap(Optional::stream).toList();
+    }
+
+    /** Without ceilings. */
+    public Thresholds(
+        Optional<Threshold> acceptanceRate,
+        Optional<Threshold> meanAcceptedLength,
+        SortedMap<Integer, Threshold> positionAcceptance,
+        Optional<Regression> regression,
+        Optional<Throughput> throughput,
+        Optional<Change> change,
+        Optional<Speedup> speedup) {
+      this(
+          acceptanceRate,
+          meanAcceptedLength,
+          positionAcceptance,
+          regression,
+          throughput,
+          change,
+          speedup,
+          Ceilings.none());
     }
 
     /** Without a speed-up threshold. */
@@ -119,6 +155,26 @@ public record Policy(
           Optional.empty(),
           Optional.empty(),
           Optional.empty());
+    }
+  }
+
+  /**
+   * Lines the value must stay under ({@code above:} in the same key as the floor): acceptance or
+   * accepted length that is too high, e.g. a model stuck repeating itself so that every draft is
+   * accepted (vllm issue #44487). Each is a {@link Threshold.Direction#ABOVE} threshold.
+   */
+  public record Ceilings(
+      Optional<Threshold> acceptanceRate, Optional<Threshold> meanAcceptedLength) {
+    public Ceilings {
+      for (Optional<Threshold> t : List.of(acceptanceRate, meanAcceptedLength)) {
+        if (t.isPresent() && t.get().floor()) {
+          throw new IllegalArgumentException("a ceiling fires above its line");
+        }
+      }
+    }
+
+    public static Ceilings none() {
+      return new Ceilings(Optional.empty(), Optional.empty());
     }
   }
 
@@ -227,122 +283,8 @@ public record Policy(
   }
 
   /** A policy with the documented defaults; for code and tests that build policies directly. */
-  public static Builder builder(String recipe, Map<String, String> match, int k) {
-    return new Builder(recipe, match, k);
-  }
-
-  /** Builds a {@link Policy}; every default is the one the config loader applies. */
-  public static final class Builder {
-    private final String recipe;
-    private final Map<String, String> match;
-    private final int k;
-    private Engine engine = Engine.VLLM;
-    private long minDrafts = DEFAULT_MIN_DRAFTS;
-    private Duration forDuration = DEFAULT_FOR;
-    private Duration keepFiringFor = DEFAULT_KEEP_FIRING_FOR;
-    private Optional<Threshold> acceptanceRate = Optional.empty();
-    private Optional<Threshold> meanAcceptedLength = Optional.empty();
-    private final SortedMap<Integer, Threshold> positions = new TreeMap<>();
-    private Optional<Regression> regression = Optional.empty();
-    private Optional<Throughput> throughput = Optional.empty();
-    private final Notify notify = Notify.defaults();
-    private List<Maintenance> maintenance = List.of();
-    private Optional<Slo> slo = Optional.empty();
-    private Optional<Change> change = Optional.empty();
-    private Detection detection = Detection.defaults();
-
-    public Builder change(Change change) {
-      this.change = Optional.of(change);
-      return this;
-    }
-
-    public Builder detection(Detection detection) {
-      this.detection = detection;
-      return this;
-    }
-
-    public Builder slo(Slo slo) {
-      this.slo = Optional.of(slo);
-      return this;
-    }
-
-    private Builder(String recipe, Map<String, String> match, int k) {
-      this.recipe = recipe;
-      this.match = match;
-      this.k = k;
-    }
-
-    public Builder engine(Engine engine) {
-      this.engine = engine;
-      return this;
-    }
-
-    public Builder minDrafts(long minDrafts) {
-      this.minDrafts = minDrafts;
-      return this;
-    }
-
-    public Builder forDuration(Duration forDuration) {
-      this.forDuration = forDuration;
-      return this;
-    }
-
-    public Builder keepFiringFor(Duration keepFiringFor) {
-      this.keepFiringFor = keepFiringFor;
-      return this;
-    }
-
-    public Builder acceptanceRate(Threshold threshold) {
-      this.acceptanceRate = Optional.of(threshold);
-      return this;
-    }
-
-    public Builder meanAcceptedLength(Threshold threshold) {
-      this.meanAcceptedLength = Optional.of(threshold);
-      return this;
-    }
-
-    public Builder positionAcceptance(int position, Threshold threshold) {
-      this.positions.put(position, threshold);
-      return this;
-    }
-
-    public Builder regression(Regression regression) {
-      this.regression = Optional.of(regression);
-      return this;
-    }
-
-    public Builder throughput(Throughput throughput) {
-      this.throughput = Optional.of(throughput);
-      return this;
-    }
-
-    public Builder maintenance(List<Maintenance> maintenance) {
-      this.maintenance = maintenance;
-      return this;
-    }
-
-    public Policy build() {
-      return new Policy(
-          recipe,
-          engine,
-          new TreeMap<>(match),
-          k,
-          minDrafts,
-          forDuration,
-          keepFiringFor,
-          new Thresholds(
-              acceptanceRate, meanAcceptedLength, positions, regression, throughput, change),
-          notify,
-          Map.of(),
-          Optional.empty(),
-          maintenance,
-          slo,
-          detection,
-          new Location("alerts/" + recipe + ".yaml", 1, 1),
-          Optional.empty(),
-          Optional.empty());
-    }
+  public static PolicyBuilder builder(String recipe, Map<String, String> match, int k) {
+    return new PolicyBuilder(recipe, match, k);
   }
 
   /** The same policy with other thresholds ({@code policies suggest} replays them). */

@@ -13,6 +13,11 @@ import java.util.Optional;
 public enum RuleName {
   ACCEPTANCE_RATE("acceptance_rate", "acceptance rate", Kind.STATIC_THRESHOLD),
   MEAN_ACCEPTED_LENGTH("mean_accepted_length", "mean accepted length", Kind.STATIC_THRESHOLD),
+  /** Acceptance above its ceiling ({@code acceptance_rate: {above: …}}). */
+  ACCEPTANCE_RATE_ABOVE("acceptance_rate_above", "acceptance rate too high", Kind.STATIC_THRESHOLD),
+  /** Mean accepted length above its ceiling. */
+  MEAN_ACCEPTED_LENGTH_ABOVE(
+      "mean_accepted_length_above", "mean accepted length too high", Kind.STATIC_THRESHOLD),
   POSITION_ACCEPTANCE("position_acceptance", "acceptance at position", Kind.STATIC_THRESHOLD),
   REGRESSION("regression", "acceptance against its baseline", Kind.RECIPE),
   THROUGHPUT("throughput", "throughput per request", Kind.STATIC_THRESHOLD),

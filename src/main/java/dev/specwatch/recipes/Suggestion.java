@@ -1,9 +1,12 @@
 package dev.specwatch.recipes;
 
 import dev.specwatch.detect.Percentiles;
+import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -91,21 +94,34 @@ public final class Suggestion {
 
   /** The thresholds block for a policy, YAML. */
   public static String yaml(Proposal p) {
+    return yaml(p, Policy.Ceilings.none());
+  }
+
+  /**
+   * The thresholds block for a policy, YAML, keeping the policy's {@code ceilings} (lines the value
+   * must stay under, which suggest does not propose) in their keys.
+   */
+  public static String yaml(Proposal p, Policy.Ceilings ceilings) {
     StringBuilder out = new StringBuilder("thresholds:\n");
     out.append(
         String.format(
             Locale.ROOT,
-            "  acceptance_rate: {below: %.2f%s}%n",
+            "  acceptance_rate: {below: %.2f%s%s}%n",
             p.acceptance().below(),
             p.acceptance().clearAbove() == null
                 ? ""
-                : String.format(Locale.ROOT, ", clear_above: %.2f", p.acceptance().clearAbove())));
+                : String.format(Locale.ROOT, ", clear_above: %.2f", p.acceptance().clearAbove()),
+            ceiling(ceilings.acceptanceRate())));
+    String lengthCeiling = ceiling(ceilings.meanAcceptedLength());
     if (p.meanAcceptedLength() != null) {
       out.append(
           String.format(
               Locale.ROOT,
-              "  mean_accepted_length: {below: %.2f}%n",
-              p.meanAcceptedLength().below()));
+              "  mean_accepted_length: {below: %.2f%s}%n",
+              p.meanAcceptedLength().below(),
+              lengthCeiling));
+    } else if (!lengthCeiling.isEmpty()) {
+      out.append("  mean_accepted_length: {").append(lengthCeiling.substring(2)).append("}\n");
     }
     if (!p.positions().isEmpty()) {
       out.append("  position_acceptance:\n");
@@ -116,5 +132,22 @@ public final class Suggestion {
                       String.format(Locale.ROOT, "    \"%d\": {below: %.2f}%n", i, l.below())));
     }
     return out.toString();
+  }
+
+  /** {@code ", above: 0.98, clear_below: 0.95"} (with its severity), or "" without a ceiling. */
+  private static String ceiling(Optional<Threshold> t) {
+    if (t.isEmpty()) {
+      return "";
+    }
+    Threshold c = t.get();
+    return String.format(Locale.ROOT, ", above: %s", plain(c.level()))
+        + (c.clearAt().isPresent()
+            ? String.format(Locale.ROOT, ", clear_below: %s", plain(c.clearAt().getAsDouble()))
+            : "")
+        + c.severity().map(sev -> ", severity: " + sev.key()).orElse("");
+  }
+
+  private static String plain(double v) {
+    return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
   }
 }

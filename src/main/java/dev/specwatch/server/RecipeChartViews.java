@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The recipe page's charts over time: acceptance (with its threshold), mean accepted length (with
@@ -86,7 +85,7 @@ final class RecipeChartViews {
                 1,
                 v -> String.format(Locale.ROOT, "%.0f %%", v * 100),
                 List.of(new TimeChart.Line("acceptance", COLOURS[0], c.acceptance(), c.step())),
-                threshold(p.thresholds().acceptanceRate(), true),
+                threshold(p.thresholds().acceptanceRateLines(), true),
                 marks)
             .svg());
     out.add(
@@ -98,7 +97,7 @@ final class RecipeChartViews {
                 k + 1,
                 v -> String.format(Locale.ROOT, "%.1f", v),
                 List.of(new TimeChart.Line("length", COLOURS[1], c.length(), c.step())),
-                threshold(p.thresholds().meanAcceptedLength(), false),
+                threshold(p.thresholds().meanAcceptedLengthLines(), false),
                 marks)
             .svg());
     if (!c.positions().isEmpty()) {
@@ -112,7 +111,7 @@ final class RecipeChartViews {
         if (t != null) {
           lines2.add(
               new TimeChart.Threshold(
-                  t.below(), "position " + i + " below " + WebPages.percent(t.below())));
+                  t.level(), "position " + i + " below " + WebPages.percent(t.level())));
         }
       }
       out.add(
@@ -145,16 +144,17 @@ final class RecipeChartViews {
     return first;
   }
 
-  private static List<TimeChart.Threshold> threshold(Optional<Threshold> t, boolean percent) {
-    return t.map(
+  private static List<TimeChart.Threshold> threshold(List<Threshold> lines, boolean percent) {
+    return lines.stream()
+        .map(
             x ->
-                List.of(
-                    new TimeChart.Threshold(
-                        x.below(),
-                        "below "
-                            + (percent
-                                ? WebPages.percent(x.below())
-                                : String.format(Locale.ROOT, "%.2f", x.below())))))
-        .orElse(List.of());
+                new TimeChart.Threshold(
+                    x.level(),
+                    x.direction().word()
+                        + " "
+                        + (percent
+                            ? WebPages.percent(x.level())
+                            : String.format(Locale.ROOT, "%.2f", x.level()))))
+        .toList();
   }
 }

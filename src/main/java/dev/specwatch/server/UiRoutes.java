@@ -73,7 +73,7 @@ final class UiRoutes {
           "svg",
           Sparkline.svg(
               s.sparkline(snap.recipe()),
-              p == null ? null : p.thresholds().acceptanceRate().map(t -> t.below()).orElse(null),
+              p == null ? null : p.thresholds().acceptanceRate().map(t -> t.level()).orElse(null),
               plain));
       m.put("alerts", alerts.size());
       m.put(

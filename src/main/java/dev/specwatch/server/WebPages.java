@@ -88,7 +88,9 @@ final class WebPages {
             b.id()
                 + " "
                 + ruleValue(b.rule(), b.value())
-                + " below "
+                + " "
+                + b.direction().word()
+                + " "
                 + ruleValue(b.rule(), b.threshold()));
       }
       return String.join("; ", parts);
@@ -143,6 +145,10 @@ final class WebPages {
                           switch (r) {
                             case ACCEPTANCE_RATE -> p.thresholds().acceptanceRate();
                             case MEAN_ACCEPTED_LENGTH -> p.thresholds().meanAcceptedLength();
+                            case ACCEPTANCE_RATE_ABOVE ->
+                                p.thresholds().ceilings().acceptanceRate();
+                            case MEAN_ACCEPTED_LENGTH_ABOVE ->
+                                p.thresholds().ceilings().meanAcceptedLength();
                             case POSITION_ACCEPTANCE ->
                                 Optional.ofNullable(
                                     p.thresholds().positionAcceptance().get(a.position()));
@@ -154,7 +160,12 @@ final class WebPages {
               + rule
               + " "
               + ruleValue(a.rule(), a.value())
-              + t.map(x -> ", clears above " + ruleValue(a.rule(), x.clearLevel()))
+              + t.map(
+                      x ->
+                          ", clears "
+                              + x.direction().clearWord()
+                              + " "
+                              + ruleValue(a.rule(), x.clearLevel()))
                   .orElse(", the alert has not cleared yet"));
     }
     return Optional.empty();
@@ -180,7 +191,7 @@ final class WebPages {
       m.put("value", percent(v));
       m.put("width", v == null ? 0 : Math.round(Math.max(0, Math.min(1, v)) * 200));
       Threshold t = p == null ? null : p.thresholds().positionAcceptance().get(i);
-      m.put("threshold", t == null ? "" : "below " + percent(t.below()));
+      m.put("threshold", t == null ? "" : "below " + percent(t.level()));
       out.add(m);
     }
     return out;
@@ -213,8 +224,8 @@ final class WebPages {
       out.add(perRequest);
       return out;
     }
-    Optional<Threshold> acc = p == null ? Optional.empty() : p.thresholds().acceptanceRate();
-    Optional<Threshold> len = p == null ? Optional.empty() : p.thresholds().meanAcceptedLength();
+    List<Threshold> acc = p == null ? List.of() : p.thresholds().acceptanceRateLines();
+    List<Threshold> len = p == null ? List.of() : p.thresholds().meanAcceptedLengthLines();
     out.add(row("acceptance rate", percent(s.signals().acceptanceRate()), acc, true));
     out.add(
         row(
@@ -251,28 +262,33 @@ final class WebPages {
   }
 
   private static Map<String, Object> row(String name, String value, Optional<Threshold> t) {
-    return row(name, value, t, false);
+    return row(name, value, t.stream().toList(), false);
   }
 
-  /** A signal's row; {@code asPercent} for acceptance (one unit everywhere: a percentage). */
+  /**
+   * A signal's row with its lines ("below 50.0 %, clears above 55.0 %; above 97.0 %"); {@code
+   * asPercent} for acceptance (one unit everywhere: a percentage).
+   */
   private static Map<String, Object> row(
-      String name, String value, Optional<Threshold> t, boolean asPercent) {
+      String name, String value, List<Threshold> lines, boolean asPercent) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", name);
     m.put("value", value);
-    m.put(
-        "threshold",
-        t.map(
-                x ->
-                    "below "
-                        + (asPercent ? percent(x.below()) : number(x.below(), 2))
-                        + (x.clearAbove().isPresent()
-                            ? ", clears above "
-                                + (asPercent
-                                    ? percent(x.clearAbove().getAsDouble())
-                                    : number(x.clearAbove().getAsDouble(), 2))
-                            : ""))
-            .orElse(""));
+    List<String> described = new ArrayList<>();
+    for (Threshold x : lines) {
+      String line =
+          x.direction().word() + " " + (asPercent ? percent(x.level()) : number(x.level(), 2));
+      if (x.clearAt().isPresent()) {
+        double clear = x.clearAt().getAsDouble();
+        line +=
+            ", clears "
+                + x.direction().clearWord()
+                + " "
+                + (asPercent ? percent(clear) : number(clear, 2));
+      }
+      described.add(line);
+    }
+    m.put("threshold", String.join("; ", described));
     return m;
   }
 

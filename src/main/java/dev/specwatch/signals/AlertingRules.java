@@ -47,38 +47,44 @@ public final class AlertingRules {
               + p.minDrafts()
               + ")";
       Policy.Thresholds t = p.thresholds();
-      t.acceptanceRate()
-          .ifPresent(
-              th ->
-                  rules.add(
-                      rule(
-                          p,
-                          "acceptance_rate",
-                          null,
-                          "("
-                              + profile.query(Signal.ACCEPTANCE_RATE, scope)
-                              + ")\n  < "
-                              + number(th.below())
-                              + gate,
-                          th,
-                          "acceptance rate {{ $value | humanizePercentage }} is below "
-                              + percent(th.below()))));
-      t.meanAcceptedLength()
-          .ifPresent(
-              th ->
-                  rules.add(
-                      rule(
-                          p,
-                          "mean_accepted_length",
-                          null,
-                          "("
-                              + profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope)
-                              + ")\n  < "
-                              + number(th.below())
-                              + gate,
-                          th,
-                          "mean accepted length {{ $value | printf \"%.2f\" }} is below "
-                              + number(th.below()))));
+      for (Threshold th : t.acceptanceRateLines()) {
+        rules.add(
+            rule(
+                p,
+                th.floor() ? "acceptance_rate" : "acceptance_rate_above",
+                null,
+                "("
+                    + profile.query(Signal.ACCEPTANCE_RATE, scope)
+                    + ")\n  "
+                    + th.direction().operator()
+                    + " "
+                    + number(th.level())
+                    + gate,
+                th,
+                "acceptance rate {{ $value | humanizePercentage }} is "
+                    + th.direction().word()
+                    + " "
+                    + percent(th.level())));
+      }
+      for (Threshold th : t.meanAcceptedLengthLines()) {
+        rules.add(
+            rule(
+                p,
+                th.floor() ? "mean_accepted_length" : "mean_accepted_length_above",
+                null,
+                "("
+                    + profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope)
+                    + ")\n  "
+                    + th.direction().operator()
+                    + " "
+                    + number(th.level())
+                    + gate,
+                th,
+                "mean accepted length {{ $value | printf \"%.2f\" }} is "
+                    + th.direction().word()
+                    + " "
+                    + number(th.level())));
+      }
       // One position of the per-position series: `and` with a one-sample vector labelled with it.
       t.positionAcceptance()
           .forEach(
@@ -91,7 +97,7 @@ public final class AlertingRules {
                           "("
                               + profile.query(Signal.POSITION_ACCEPTANCE, scope)
                               + ")\n  < "
-                              + number(th.below())
+                              + number(th.level())
                               + "\n  and on (position) label_replace(vector(1), \"position\", \""
                               + position
                               + "\", \"\", \"\")"
@@ -100,7 +106,7 @@ public final class AlertingRules {
                           "acceptance at draft position "
                               + position
                               + " {{ $value | humanizePercentage }} is below "
-                              + percent(th.below()))));
+                              + percent(th.level()))));
       if (rules.isEmpty()) {
         continue;
       }
@@ -143,7 +149,7 @@ public final class AlertingRules {
     r.append("          summary: ")
         .append(
             PromQl.quote(
-                "MTP efficiency regressed: "
+                (th.floor() ? "MTP efficiency regressed: " : "MTP acceptance too high: ")
                     + p.recipe()
                     + " "
                     + rule

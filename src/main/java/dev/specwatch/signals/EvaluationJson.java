@@ -84,6 +84,7 @@ public final class EvaluationJson {
       }
       breach.put("value", b.value());
       breach.put("threshold", b.threshold());
+      breach.put("direction", b.direction().word());
       breaches.add(breach);
     }
     recipe.put("breaches", breaches);

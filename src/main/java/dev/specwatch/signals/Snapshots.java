@@ -1,6 +1,7 @@
 package dev.specwatch.signals;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.Sample;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,13 +117,14 @@ final class Snapshots {
     return snapshot;
   }
 
-  /** Every threshold of the policy the signals are below. Absent values breach nothing. */
+  /** Every threshold of the policy the signals are past. Absent values breach nothing. */
   static List<Breach> breaches(Policy p, SignalValues signals) {
     List<Breach> out = new ArrayList<>();
     for (ThresholdReading reading : ThresholdReading.of(p)) {
       Double value = reading.valueIn(signals);
       if (reading.breachedBy(value)) {
-        out.add(new Breach(reading.rule(), reading.position(), value, reading.threshold().below()));
+        Threshold th = reading.threshold();
+        out.add(new Breach(reading.rule(), reading.position(), value, th.level(), th.direction()));
       }
     }
     return out;

@@ -20,6 +20,8 @@ public record ThresholdReading(Kind kind, Integer position, Threshold threshold)
   public enum Kind {
     ACCEPTANCE_RATE(RuleName.ACCEPTANCE_RATE),
     MEAN_ACCEPTED_LENGTH(RuleName.MEAN_ACCEPTED_LENGTH),
+    ACCEPTANCE_RATE_ABOVE(RuleName.ACCEPTANCE_RATE_ABOVE),
+    MEAN_ACCEPTED_LENGTH_ABOVE(RuleName.MEAN_ACCEPTED_LENGTH_ABOVE),
     POSITION_ACCEPTANCE(RuleName.POSITION_ACCEPTANCE),
     SPEEDUP(RuleName.SPEEDUP);
 
@@ -44,7 +46,7 @@ public record ThresholdReading(Kind kind, Integer position, Threshold threshold)
     return kind.rule();
   }
 
-  /** Every threshold of the policy, in a stable order (rates, length, positions). */
+  /** Every threshold of the policy, in a stable order (rates, length, positions, ceilings). */
   public static List<ThresholdReading> of(Policy p) {
     List<ThresholdReading> out = new ArrayList<>();
     Policy.Thresholds t = p.thresholds();
@@ -57,21 +59,29 @@ public record ThresholdReading(Kind kind, Integer position, Threshold threshold)
             (position, th) ->
                 out.add(new ThresholdReading(Kind.POSITION_ACCEPTANCE, position, th)));
     t.speedup().ifPresent(s -> out.add(new ThresholdReading(Kind.SPEEDUP, null, s.threshold())));
+    t.ceilings()
+        .acceptanceRate()
+        .ifPresent(th -> out.add(new ThresholdReading(Kind.ACCEPTANCE_RATE_ABOVE, null, th)));
+    t.ceilings()
+        .meanAcceptedLength()
+        .ifPresent(th -> out.add(new ThresholdReading(Kind.MEAN_ACCEPTED_LENGTH_ABOVE, null, th)));
     return out;
   }
 
   /** The value this threshold reads, or null when the signal has none (idle, not exported). */
   public Double valueIn(SignalValues v) {
     return switch (kind) {
-      case ACCEPTANCE_RATE -> v.acceptanceRate();
-      case MEAN_ACCEPTED_LENGTH -> v.meanAcceptedLength();
+      case ACCEPTANCE_RATE, ACCEPTANCE_RATE_ABOVE -> v.acceptanceRate();
+      case MEAN_ACCEPTED_LENGTH, MEAN_ACCEPTED_LENGTH_ABOVE -> v.meanAcceptedLength();
       case SPEEDUP -> v.speedup();
       case POSITION_ACCEPTANCE ->
           position < v.positionAcceptance().size() ? v.positionAcceptance().get(position) : null;
     };
   }
 
-  /** Whether the value is below the threshold; an absent value breaches nothing. */
+  /**
+   * Whether the value is past the line (below a floor, above a ceiling); absent breaches nothing.
+   */
   public boolean breachedBy(Double value) {
     return value != null && threshold.breachedBy(value);
   }

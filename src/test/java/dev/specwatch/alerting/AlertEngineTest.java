@@ -139,6 +139,35 @@ class AlertEngineTest {
   }
 
   @Test
+  void aCeilingFiresAboveItsLineHoldsThroughHysteresisAndNeverOnIdle() throws IOException {
+    Policy both =
+        Policy.builder("qwen", Map.of("model_name", "q"), 3)
+            .forDuration(Duration.ofMinutes(2))
+            .keepFiringFor(Duration.ofMinutes(2))
+            .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+            .acceptanceRate(
+                new Threshold(
+                    Threshold.Direction.ABOVE, 0.97, OptionalDouble.of(0.95), Optional.empty()))
+            .build();
+    String fire = "firing qwen/acceptance_rate_above";
+    AlertState end =
+        run(
+            AlertState.empty(),
+            both,
+            List.of(
+                row(0, OK, 0.90, ""),
+                row(30, BREACH, 0.99, ""), // pending
+                row(60, RecipeState.IDLE, null, ""), // idle: no verdict, pending frozen
+                row(150, BREACH, 0.99, fire), // 120 s past the line in all
+                row(180, OK, 0.96, ""), // under the line, not yet below clear_below 0.95
+                row(210, OK, 0.90, ""), // clear; keep_firing_for starts
+                row(330, OK, 0.90, "resolved qwen/acceptance_rate_above"),
+                row(360, OK, 0.40, ""), // the floor's own pending, not the ceiling's
+                row(480, OK, 0.40, FIRE)));
+    assertThat(end.alerts()).hasSize(1);
+  }
+
+  @Test
   void pendingThatClearsNeverNotifies() throws IOException {
     run(
         AlertState.empty(),

@@ -239,7 +239,7 @@ public final class DetectionBench {
     return out.append('\n').toString();
   }
 
-  private static Policy.Builder base(Case c) {
+  private static dev.specwatch.model.PolicyBuilder base(Case c) {
     return Policy.builder(
             c.model().name(), Map.of("model_name", c.model().name()), HistoryGenerator.K)
         .minDrafts(10)
@@ -248,7 +248,7 @@ public final class DetectionBench {
   }
 
   static Policy threshold(Case c, double factor, boolean sequential) {
-    Policy.Builder b =
+    dev.specwatch.model.PolicyBuilder b =
         base(c)
             .acceptanceRate(
                 new Threshold(

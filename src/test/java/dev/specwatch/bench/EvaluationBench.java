@@ -191,7 +191,7 @@ public final class EvaluationBench {
   private static List<Policy> policies(int n, boolean detection) {
     List<Policy> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      Policy.Builder b =
+      dev.specwatch.model.PolicyBuilder b =
           Policy.builder("recipe-" + i, Map.of("job", "vllm", "model_name", "org/model-" + i), K)
               .acceptanceRate(Threshold.below(0.45));
       if (detection) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code policies suggest} replays the policy with the suggested lines and every other rule it has:
- * the speed-up rule was dropped (the six-argument Thresholds constructor has none).
+ * the speed-up rule was dropped (the six-argument Thresholds constructor has none), and the
+ * ceilings must not be either.
  */
 class SuggestKeepsEveryRuleTest {
   @TempDir Path dir;
@@ -26,7 +27,8 @@ class SuggestKeepsEveryRuleTest {
         alerts.resolve("mtp.yaml"),
         "recipe: mtp\nmatch: {model_name: q}\nnum_speculative_tokens: 3\n"
             + "speedup_baseline: plain\n"
-            + "thresholds: {acceptance_rate: {below: 0.5}, speedup: {below: 1.1}}\n");
+            + "thresholds: {acceptance_rate: {below: 0.5, above: 0.98, clear_below: 0.95},"
+            + " mean_accepted_length: {above: 3.9}, speedup: {below: 1.1}}\n");
     Files.writeString(
         alerts.resolve("plain.yaml"),
         "recipe: plain\nmatch: {model_name: q-plain}\nnum_speculative_tokens: 0\n");
@@ -42,7 +44,15 @@ class SuggestKeepsEveryRuleTest {
         new Suggestion.Proposal(
             48, new Suggestion.Line(0.62, 0.66, 0.7, 0.72, 0.8, 48), null, Map.of());
     Policy.Thresholds suggested = SuggestCommand.thresholds(proposal, mtp);
-    assertThat(suggested.acceptanceRate().orElseThrow().below()).isEqualTo(0.62);
+    assertThat(suggested.acceptanceRate().orElseThrow().level()).isEqualTo(0.62);
     assertThat(suggested.speedup()).isEqualTo(mtp.thresholds().speedup());
+    // The ceilings are kept in the replay and in what --write puts in the file.
+    assertThat(suggested.ceilings()).isEqualTo(mtp.thresholds().ceilings());
+    assertThat(Suggestion.yaml(proposal, mtp.thresholds().ceilings()))
+        .isEqualTo(
+            "thresholds:\n"
+                + "  acceptance_rate: {below: 0.62, clear_above: 0.66, above: 0.98,"
+                + " clear_below: 0.95}\n"
+                + "  mean_accepted_length: {above: 3.9}\n");
   }
 }

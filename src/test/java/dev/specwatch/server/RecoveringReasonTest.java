@@ -38,6 +38,42 @@ class RecoveringReasonTest {
   }
 
   @Test
+  void aFiringCeilingSaysItClearsBelowAndTheRowShowsBothLines() {
+    Policy both =
+        Policy.builder("qwen", Map.of("job", "vllm", "model_name", "q"), 3)
+            .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+            .acceptanceRate(
+                new Threshold(
+                    Threshold.Direction.ABOVE, 0.98, OptionalDouble.of(0.95), Optional.empty()))
+            .build();
+    ActiveAlert firing =
+        ActiveAlert.firing(
+            AlertKey.of("qwen", "acceptance_rate_above", null),
+            Severity.WARNING,
+            Instant.parse("2026-12-03T10:00:00Z"),
+            0.97,
+            0.98);
+    assertThat(WebPages.recovering(List.of(firing), both))
+        .hasValue("firing · recovering: acceptance rate too high 97.0 %, clears below 95.0 %");
+    assertThat(
+            WebPages.signals(
+                    new dev.specwatch.signals.RecipeSnapshot(
+                        "qwen",
+                        "vllm",
+                        dev.specwatch.signals.RecipeState.OK,
+                        new dev.specwatch.signals.SignalValues(
+                            0.97, 3.91, List.of(0.99, 0.97, 0.95), 10.0, 9.7, 30.0, 900.0, 4.0),
+                        List.of(),
+                        Optional.empty(),
+                        Optional.empty()),
+                    both)
+                .get(0))
+        .containsEntry("name", "acceptance rate")
+        .containsEntry(
+            "threshold", "below 45.0 %, clears above 50.0 %; above 98.0 %, clears below 95.0 %");
+  }
+
+  @Test
   void nothingFiringSaysNothing() {
     assertThat(WebPages.recovering(List.of(), policy)).isEmpty();
   }

@@ -93,15 +93,19 @@ public final class SlackMessages {
       return selfTitle(t) + ": " + t.reason();
     }
     if (thresholdLike(t)) {
-      double under = (t.threshold() - t.value()) / t.threshold() * 100;
+      // A firing line is crossed: a value above it is a ceiling's ("acceptance rate too high").
+      boolean ceiling = t.value() > t.threshold();
+      double past = Math.abs(t.threshold() - t.value()) / t.threshold() * 100;
       return String.format(
           Locale.ROOT,
-          "%s: %s %s, %.0f %% below its %s threshold",
+          "%s: %s %s, %.0f %% %s its %s %s",
           t.recipe(),
           label(t),
           number(t.value()),
-          under,
-          number(t.threshold()));
+          past,
+          ceiling ? "above" : "below",
+          number(t.threshold()),
+          ceiling ? "ceiling" : "threshold");
     }
     return t.recipe() + ": " + t.reason();
   }

@@ -132,6 +132,20 @@ class SlackNotifierTest {
   }
 
   @Test
+  void aCeilingsHeadlineSaysAboveItsCeiling() {
+    Transition t =
+        Transition.builder(
+                AlertKey.parse("deepseek/acceptance_rate_above"), Transition.Kind.FIRING, T0)
+            .reason("acceptance_rate_above 0.990 above 0.970")
+            .value(0.99)
+            .threshold(0.97)
+            .severity(dev.specwatch.model.Severity.WARNING)
+            .build();
+    assertThat(SlackMessages.headline(t))
+        .isEqualTo("deepseek: acceptance rate too high 0.990, 2 % above its 0.970 ceiling");
+  }
+
+  @Test
   void firingPostsOneBlockKitMessageAndResolveUpdatesItAndRepliesInThread() throws Exception {
     enqueue(transition(1, Transition.Kind.FIRING, T0));
     assertThat(worker.runOnce()).isEqualTo(1);
