@@ -2,6 +2,7 @@ package dev.specwatch.signals;
 
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.RuleName;
 import dev.specwatch.model.Threshold;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,43 +48,29 @@ public final class AlertingRules {
               + p.minDrafts()
               + ")";
       Policy.Thresholds t = p.thresholds();
+      String acceptance = "(" + profile.query(Signal.ACCEPTANCE_RATE, scope) + ")";
       for (Threshold th : t.acceptanceRateLines()) {
         rules.add(
-            rule(
+            line(
                 p,
-                th.floor() ? "acceptance_rate" : "acceptance_rate_above",
-                null,
-                "("
-                    + profile.query(Signal.ACCEPTANCE_RATE, scope)
-                    + ")\n  "
-                    + th.direction().operator()
-                    + " "
-                    + number(th.level())
-                    + gate,
                 th,
-                "acceptance rate {{ $value | humanizePercentage }} is "
-                    + th.direction().word()
-                    + " "
-                    + percent(th.level())));
+                th.floor() ? RuleName.ACCEPTANCE_RATE : RuleName.ACCEPTANCE_RATE_ABOVE,
+                acceptance,
+                gate,
+                "acceptance rate {{ $value | humanizePercentage }} is ",
+                percent(th.level())));
       }
+      String length = "(" + profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope) + ")";
       for (Threshold th : t.meanAcceptedLengthLines()) {
         rules.add(
-            rule(
+            line(
                 p,
-                th.floor() ? "mean_accepted_length" : "mean_accepted_length_above",
-                null,
-                "("
-                    + profile.query(Signal.MEAN_ACCEPTED_LENGTH, scope)
-                    + ")\n  "
-                    + th.direction().operator()
-                    + " "
-                    + number(th.level())
-                    + gate,
                 th,
-                "mean accepted length {{ $value | printf \"%.2f\" }} is "
-                    + th.direction().word()
-                    + " "
-                    + number(th.level())));
+                th.floor() ? RuleName.MEAN_ACCEPTED_LENGTH : RuleName.MEAN_ACCEPTED_LENGTH_ABOVE,
+                length,
+                gate,
+                "mean accepted length {{ $value | printf \"%.2f\" }} is ",
+                number(th.level())));
       }
       // One position of the per-position series: `and` with a one-sample vector labelled with it.
       t.positionAcceptance()
@@ -118,6 +105,24 @@ public final class AlertingRules {
       }
     }
     return out.toString();
+  }
+
+  /** A floor's or a ceiling's rule on one signal: {@code (query) < line} or {@code > line}. */
+  private static String[] line(
+      Policy p,
+      Threshold th,
+      RuleName rule,
+      String query,
+      String gate,
+      String described,
+      String level) {
+    return rule(
+        p,
+        rule.id(),
+        null,
+        query + "\n  " + th.direction().operator() + " " + number(th.level()) + gate,
+        th,
+        described + th.direction().word() + " " + level);
   }
 
   private static String[] rule(

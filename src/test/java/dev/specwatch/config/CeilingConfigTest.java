@@ -9,7 +9,6 @@ import dev.specwatch.model.Threshold;
 import dev.specwatch.signals.ThresholdReading;
 import dev.specwatch.yaml.InvalidInputException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,12 +18,7 @@ class CeilingConfigTest {
   @TempDir Path dir;
 
   private SpecwatchConfig load(String policy) throws IOException {
-    Files.createDirectories(dir.resolve("alerts"));
-    Files.writeString(dir.resolve("alerts/p.yaml"), policy);
-    Files.writeString(
-        dir.resolve("specwatch.yaml"),
-        "prometheus: {url: http://127.0.0.1:9090}\npolicies: alerts\n");
-    return new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
+    return DetectionConfigTest.load(dir, policy);
   }
 
   @Test

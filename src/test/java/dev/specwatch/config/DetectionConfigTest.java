@@ -17,6 +17,11 @@ class DetectionConfigTest {
   @TempDir Path dir;
 
   private SpecwatchConfig load(String policy) throws IOException {
+    return load(dir, policy);
+  }
+
+  /** The config of one policy file, {@code alerts/p.yaml}, written under {@code dir}. */
+  static SpecwatchConfig load(Path dir, String policy) throws IOException {
     Files.createDirectories(dir.resolve("alerts"));
     Files.writeString(dir.resolve("alerts/p.yaml"), policy);
     Files.writeString(
