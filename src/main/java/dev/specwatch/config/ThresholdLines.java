@@ -27,15 +27,9 @@ record ThresholdLines(Optional<Threshold> floor, Optional<Threshold> ceiling) {
     OptionalDouble clearBelow = a.optionalNumber("clear_below", min, max);
     Optional<Severity> severity = Converters.severity(a);
     a.finish();
-    Optional<Threshold> floor = Optional.empty();
+    Optional<Threshold> floor = floorOf(a, below, clearAbove, severity);
     Optional<Threshold> ceiling = Optional.empty();
-    if (below.isPresent()) {
-      if (clearAbove.isPresent() && clearAbove.getAsDouble() < below.getAsDouble()) {
-        a.error("clear_above", "must be at least 'below' (" + below.getAsDouble() + ")");
-      } else {
-        floor = Optional.of(new Threshold(below.getAsDouble(), clearAbove, severity));
-      }
-    } else if (clearAbove.isPresent()) {
+    if (below.isEmpty() && clearAbove.isPresent()) {
       a.error("clear_above", "clears a 'below' line; there is none");
     }
     if (above.isPresent()) {
@@ -62,13 +56,19 @@ record ThresholdLines(Optional<Threshold> floor, Optional<Threshold> ceiling) {
     OptionalDouble clear = a.optionalNumber("clear_above", min, max);
     Optional<Severity> severity = Converters.severity(a);
     a.finish();
+    return floorOf(a, below, clear, severity);
+  }
+
+  /** The floor of {@code below} and {@code clear_above}; empty without one or when it is wrong. */
+  private static Optional<Threshold> floorOf(
+      MapReader a, OptionalDouble below, OptionalDouble clearAbove, Optional<Severity> severity) {
     if (below.isEmpty()) {
       return Optional.empty();
     }
-    if (clear.isPresent() && clear.getAsDouble() < below.getAsDouble()) {
+    if (clearAbove.isPresent() && clearAbove.getAsDouble() < below.getAsDouble()) {
       a.error("clear_above", "must be at least 'below' (" + below.getAsDouble() + ")");
       return Optional.empty();
     }
-    return Optional.of(new Threshold(below.getAsDouble(), clear, severity));
+    return Optional.of(new Threshold(below.getAsDouble(), clearAbove, severity));
   }
 }
