@@ -14,10 +14,10 @@ public enum RuleName {
   ACCEPTANCE_RATE("acceptance_rate", "acceptance rate", Kind.STATIC_THRESHOLD),
   MEAN_ACCEPTED_LENGTH("mean_accepted_length", "mean accepted length", Kind.STATIC_THRESHOLD),
   /** Acceptance above its ceiling ({@code acceptance_rate: {above: …}}). */
-  ACCEPTANCE_RATE_ABOVE("acceptance_rate_above", "acceptance rate too high", Kind.STATIC_THRESHOLD),
+  ACCEPTANCE_RATE_ABOVE("acceptance_rate_above", "acceptance rate too high", Kind.CEILING),
   /** Mean accepted length above its ceiling. */
   MEAN_ACCEPTED_LENGTH_ABOVE(
-      "mean_accepted_length_above", "mean accepted length too high", Kind.STATIC_THRESHOLD),
+      "mean_accepted_length_above", "mean accepted length too high", Kind.CEILING),
   POSITION_ACCEPTANCE("position_acceptance", "acceptance at position", Kind.STATIC_THRESHOLD),
   REGRESSION("regression", "acceptance against its baseline", Kind.RECIPE),
   THROUGHPUT("throughput", "throughput per request", Kind.STATIC_THRESHOLD),
@@ -32,6 +32,8 @@ public enum RuleName {
 
   private enum Kind {
     STATIC_THRESHOLD,
+    /** A fixed line the value must stay under. */
+    CEILING,
     RECIPE,
     SPECWATCH,
     TEST
@@ -59,7 +61,12 @@ public enum RuleName {
 
   /** Whether the rule fires when a value crosses a fixed line (its reason says only that). */
   public boolean staticThreshold() {
-    return kind == Kind.STATIC_THRESHOLD;
+    return kind == Kind.STATIC_THRESHOLD || kind == Kind.CEILING;
+  }
+
+  /** Whether the rule fires above its line ({@code acceptance_rate_above}) rather than below. */
+  public boolean ceiling() {
+    return kind == Kind.CEILING;
   }
 
   /** The rule of {@code id}; empty for a name no version of specwatch gave (old state). */

@@ -93,9 +93,11 @@ public final class SlackMessages {
       return selfTitle(t) + ": " + t.reason();
     }
     if (thresholdLike(t)) {
-      // A firing line is crossed: a value above it is a ceiling's ("acceptance rate too high").
-      boolean ceiling = t.value() > t.threshold();
-      double past = Math.abs(t.threshold() - t.value()) / t.threshold() * 100;
+      // The rule says which side of its line is wrong; a sequential floor's estimate may sit on
+      // either side of the line.
+      boolean ceiling = RuleName.of(t.rule()).map(RuleName::ceiling).orElse(false);
+      double past =
+          (ceiling ? t.value() - t.threshold() : t.threshold() - t.value()) / t.threshold() * 100;
       return String.format(
           Locale.ROOT,
           "%s: %s %s, %.0f %% %s its %s %s",
