@@ -146,15 +146,7 @@ final class RecipeChartViews {
 
   private static List<TimeChart.Threshold> threshold(List<Threshold> lines, boolean percent) {
     return lines.stream()
-        .map(
-            x ->
-                new TimeChart.Threshold(
-                    x.level(),
-                    x.direction().word()
-                        + " "
-                        + (percent
-                            ? WebPages.percent(x.level())
-                            : String.format(Locale.ROOT, "%.2f", x.level()))))
+        .map(x -> new TimeChart.Threshold(x.level(), WebPages.line(x, percent)))
         .toList();
   }
 }

@@ -191,7 +191,7 @@ final class WebPages {
       m.put("value", percent(v));
       m.put("width", v == null ? 0 : Math.round(Math.max(0, Math.min(1, v)) * 200));
       Threshold t = p == null ? null : p.thresholds().positionAcceptance().get(i);
-      m.put("threshold", t == null ? "" : "below " + percent(t.level()));
+      m.put("threshold", t == null ? "" : line(t, true));
       out.add(m);
     }
     return out;
@@ -276,20 +276,29 @@ final class WebPages {
     m.put("value", value);
     List<String> described = new ArrayList<>();
     for (Threshold x : lines) {
-      String line =
-          x.direction().word() + " " + (asPercent ? percent(x.level()) : number(x.level(), 2));
-      if (x.clearAt().isPresent()) {
-        double clear = x.clearAt().getAsDouble();
-        line +=
-            ", clears "
-                + x.direction().clearWord()
-                + " "
-                + (asPercent ? percent(clear) : number(clear, 2));
-      }
-      described.add(line);
+      String clear =
+          x.clearAt().isEmpty()
+              ? ""
+              : ", clears "
+                  + x.direction().clearWord()
+                  + " "
+                  + level(x.clearAt().getAsDouble(), asPercent);
+      described.add(line(x, asPercent) + clear);
     }
     m.put("threshold", String.join("; ", described));
     return m;
+  }
+
+  /**
+   * A line as people read it, on the page and on its chart: {@code below 45.0 %}, {@code above
+   * 3.90}.
+   */
+  static String line(Threshold x, boolean asPercent) {
+    return x.direction().word() + " " + level(x.level(), asPercent);
+  }
+
+  private static String level(double v, boolean asPercent) {
+    return asPercent ? percent(v) : number(v, 2);
   }
 
   /** Mean accepted length against its ceiling, k + 1 tokens a step: {@code 2.80 of 4}. */
