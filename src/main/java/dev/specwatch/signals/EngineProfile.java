@@ -46,6 +46,14 @@ public sealed interface EngineProfile
   }
 
   /**
+   * Where the engine says which k its servers run, read by the evaluator once per group and
+   * compared with the policy's {@code num_speculative_tokens}; empty where it does not say.
+   */
+  default Optional<ActiveK> activeK() {
+    return Optional.empty();
+  }
+
+  /**
    * The series whose presence tells this engine's full release shape from an older or reduced one
    * (vLLM: {@code num_drafts}; SGLang: the verify counter; TensorRT-LLM: the per-position
    * counters), or none where there is one shape only.

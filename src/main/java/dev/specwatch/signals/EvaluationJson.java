@@ -96,6 +96,14 @@ public final class EvaluationJson {
               form.put("approximate", f.approximate());
               form.put("positions", f.positions());
               form.put("notes", f.notes());
+              if (f.k() != null) {
+                Map<String, Object> k = new LinkedHashMap<>();
+                k.put("min", f.k().min());
+                k.put("max", f.k().max());
+                k.put("exact", f.k().exact());
+                k.put("source", f.k().says());
+                form.put("engine_k", k);
+              }
               recipe.put("form", form);
             });
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));

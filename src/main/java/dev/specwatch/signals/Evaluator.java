@@ -217,6 +217,12 @@ public final class Evaluator {
           GroupProbes.fullShape(
               profile.fullShapeSeries().get(), key.labelNames(), scope, byValues, fetcher);
     }
+    IdentityHashMap<Policy, ActiveK.Reading> activeK = new IdentityHashMap<>();
+    if (profile.activeK().isPresent() && !key.plain()) {
+      queries++;
+      activeK =
+          GroupProbes.activeK(profile.activeK().get(), key.labelNames(), scope, byValues, fetcher);
+    }
     queries++;
     IdentityHashMap<Policy, Long> covered =
         GroupProbes.covered(key.engine(), key.labelNames(), scope, window, byValues, fetcher);
@@ -233,6 +239,10 @@ public final class Evaluator {
           && snapshot.state() != RecipeState.NO_DATA
           && snapshot.state() != RecipeState.ERROR) {
         snapshot = snapshot.withForm(profile.form(fullShape.get().contains(p)));
+      }
+      ActiveK.Reading k = activeK.get(p);
+      if (k != null && snapshot.form().isPresent() && p.numSpeculativeTokens() > 0) {
+        snapshot = snapshot.withForm(snapshot.form().get().withK(k, p.numSpeculativeTokens()));
       }
       snapshots.add(snapshot);
     }

@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two questions the {@link Evaluator} asks each group of recipes beside its signals, one query
- * each whatever the number of recipes: which servers export the engine's full release shape, and
- * how much of the window their data covers.
+ * The questions the {@link Evaluator} asks each group of recipes beside its signals, one query each
+ * whatever the number of recipes: which servers export the engine's full release shape, how much of
+ * the window their data covers, and which k they say they run.
  */
 final class GroupProbes {
   private static final Logger logger = LoggerFactory.getLogger(GroupProbes.class);
@@ -98,5 +98,53 @@ final class GroupProbes {
       logger.debug("which recipes export {} is unknown: {}", series, e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * What each recipe's servers reported of k over the window (one query for the group), or empty
+   * for a recipe whose servers said nothing; empty when the query fails, as the figures stand
+   * without it.
+   */
+  static IdentityHashMap<Policy, ActiveK.Reading> activeK(
+      ActiveK source,
+      List<String> labelNames,
+      QueryScope scope,
+      Map<List<String>, Policy> byValues,
+      Evaluator.Fetcher fetcher) {
+    IdentityHashMap<Policy, double[]> bounds = new IdentityHashMap<>();
+    try {
+      for (Sample sample : fetcher.fetch(source.query(scope))) {
+        Policy owner = byValues.get(Evaluator.values(sample, labelNames));
+        if (owner == null || !Double.isFinite(sample.value())) {
+          continue;
+        }
+        double[] b = bounds.computeIfAbsent(owner, p -> new double[] {Double.NaN, Double.NaN});
+        double k = sample.value() + source.offset();
+        if ("min".equals(sample.labels().get("k_bound"))) {
+          b[0] = k;
+        } else {
+          b[1] = k;
+        }
+      }
+    } catch (PrometheusException e) {
+      logger.debug("the k reported by {} not read: {}", source.series(), e.getMessage());
+    }
+    IdentityHashMap<Policy, ActiveK.Reading> out = new IdentityHashMap<>();
+    bounds.forEach(
+        (p, b) -> {
+          double max = b[1];
+          double min = Double.isNaN(b[0]) ? max : b[0];
+          if (Double.isFinite(max) && max >= 1) {
+            out.put(
+                p,
+                new ActiveK.Reading(
+                    (int) Math.round(Math.max(1, min)),
+                    (int) Math.round(max),
+                    source.exact(),
+                    source.inFigures(),
+                    source.says()));
+          }
+        });
+    return out;
   }
 }

@@ -74,6 +74,13 @@ public final class LlamacppProfile implements EngineProfile {
   }
 
   @Override
+  public Optional<ActiveK> activeK() {
+    // Written per position once a draft has reached it: the longest draft seen, at most
+    // --spec-draft-n-max.
+    return Optional.of(ActiveK.positions(ACCEPTED_PER_POSITION, "position", false));
+  }
+
+  @Override
   public SignalForm form(boolean fullShape) {
     return new SignalForm(
         false,

@@ -68,6 +68,13 @@ public final class SglangProfile implements EngineProfile {
   }
 
   @Override
+  public Optional<ActiveK> activeK() {
+    // The active speculative_num_draft_tokens (metrics_collector.py @016d8605), less the bonus
+    // token: SGLang's own acceptance divides by it.
+    return Optional.of(ActiveK.gauge(NUM_DRAFT_TOKENS, -1, NUM_DRAFT_TOKENS + " - 1"));
+  }
+
+  @Override
   public Set<String> discoverySeries() {
     return Set.of(
         GENERATION_TOKENS,
@@ -87,9 +94,13 @@ public final class SglangProfile implements EngineProfile {
   public Map<String, String> discoveryFigures() {
     return Map.of(
         "steps",
-        "max by (job, model_name) (" + NUM_STEPS + ")",
+        "max by (job, model_name) (max_over_time(" + NUM_STEPS + "[1h]))",
+        // over the last hour: an adaptive server moves between values, of which the highest is
+        // the policy's bound
         "draft_tokens",
-        "max by (job, model_name) (" + NUM_DRAFT_TOKENS + ")",
+        "max by (job, model_name) (max_over_time(" + NUM_DRAFT_TOKENS + "[1h]))",
+        "draft_tokens_min",
+        "min by (job, model_name) (min_over_time(" + NUM_DRAFT_TOKENS + "[1h]))",
         "schedulers",
         "count by (job, model_name) (group by (job, model_name, dp_rank) (" + ACCEPT_LENGTH + "))");
   }
@@ -104,6 +115,17 @@ public final class SglangProfile implements EngineProfile {
         s.figure("draft_tokens").filter(d -> d >= 2).map(d -> d.intValue() - 1);
     Optional<Integer> fromSteps = s.figure("steps").filter(d -> d >= 1).map(Double::intValue);
     Optional<Integer> k = fromDraftTokens.or(() -> fromSteps);
+    Optional<Integer> lowest =
+        s.figure("draft_tokens_min").filter(d -> d >= 2).map(d -> d.intValue() - 1);
+    String adaptive =
+        fromDraftTokens.isPresent() && lowest.isPresent() && !lowest.equals(fromDraftTokens)
+            ? "; it moved between "
+                + lowest.get()
+                + " and "
+                + fromDraftTokens.get()
+                + " in the last hour (adaptive speculation): k is the highest, and check divides"
+                + " by the k in force"
+            : "";
     int schedulers = s.figure("schedulers").map(Double::intValue).orElse(1);
     List<String> missing = new ArrayList<>();
     missing.add("position_acceptance: not exported by SGLang");
@@ -118,6 +140,7 @@ public final class SglangProfile implements EngineProfile {
             ? NUM_DRAFT_TOKENS
                 + " - 1 (the active speculative_num_draft_tokens, less the bonus"
                 + " token: SGLang's own acceptance divides by it)"
+                + adaptive
             : fromSteps.isPresent()
                 ? NUM_STEPS
                     + " (the active speculative_num_steps: speculative_num_draft_tokens - 1 only"
@@ -158,7 +181,8 @@ public final class SglangProfile implements EngineProfile {
     // Every form with "or" is parenthesised: callers compare or combine a query as one term.
     return switch (signal) {
       case MEAN_ACCEPTED_LENGTH -> "(" + length(scope) + ")";
-      case ACCEPTANCE_RATE -> "((" + length(scope) + ") - 1) / " + k(scope, signal);
+      case ACCEPTANCE_RATE ->
+          "((" + length(scope) + ") - 1) / on (" + by(scope) + ") " + k(scope, signal);
       case DRAFT_TOKENS_PER_SECOND ->
           "("
               + sum(scope, "rate", VERIFY_CALLS)
@@ -168,7 +192,9 @@ public final class SglangProfile implements EngineProfile {
               + by(scope)
               + ") ("
               + gaugeLength(scope)
-              + ")) * "
+              + ")) * on ("
+              + by(scope)
+              + ") "
               + k(scope, signal);
       case ACCEPTED_TOKENS_PER_SECOND ->
           "(("
@@ -256,7 +282,24 @@ public final class SglangProfile implements EngineProfile {
     return PromQl.labelList(scope.groupBy());
   }
 
-  private static int k(QueryScope scope, Signal signal) {
-    return scope.requireK("sglang", signal);
+  /**
+   * k as the servers run it: the active {@code speculative_num_draft_tokens} less the bonus token,
+   * averaged over the window (SGLang may pick it at run time), where the gauge is exported; the
+   * policy's k for the groups whose servers do not export it (older releases). Parenthesised, by
+   * the scope's labels.
+   */
+  static String k(QueryScope scope, Signal signal) {
+    int policyK = scope.requireK("sglang", signal);
+    return "((max by ("
+        + by(scope)
+        + ") (avg_over_time("
+        + NUM_DRAFT_TOKENS
+        + PromQl.selector(scope.matchers())
+        + scope.rangeSelector()
+        + ")) - 1) > 0\n  or\n"
+        + sum(scope, "rate", GENERATION_TOKENS)
+        + " * 0 + "
+        + policyK
+        + ")";
   }
 }

@@ -1,5 +1,6 @@
 package dev.specwatch.signals;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,12 +12,26 @@ import java.util.List;
  *     without {@code spec_verify_calls_total}: a recent log interval's gauge)
  * @param positions {@code exported}, or why there are none, e.g. "not exported by this vLLM"
  * @param notes one sentence each, for check, the UI and the API
+ * @param k the k the servers reported over the window, where the engine says it ({@link ActiveK});
+ *     null where it does not, or in an evaluation stored by an older replica
  */
-public record SignalForm(boolean approximate, String positions, List<String> notes) {
+public record SignalForm(
+    boolean approximate, String positions, List<String> notes, ActiveK.Reading k) {
   public static final String EXPORTED = "exported";
 
   public SignalForm {
     notes = List.copyOf(notes);
+  }
+
+  public SignalForm(boolean approximate, String positions, List<String> notes) {
+    this(approximate, positions, notes, null);
+  }
+
+  /** This form with what the servers reported of k, and the note when it is not the policy's. */
+  public SignalForm withK(ActiveK.Reading reading, int policyK) {
+    List<String> more = new ArrayList<>(notes);
+    reading.note(policyK).ifPresent(more::add);
+    return new SignalForm(approximate, positions, more, reading);
   }
 
   public boolean positionsExported() {

@@ -43,6 +43,12 @@ public final class TrtllmProfile implements EngineProfile {
   }
 
   @Override
+  public Optional<ActiveK> activeK() {
+    // Counted per finished request: a position appears once a request has drafted it.
+    return Optional.of(ActiveK.positions(DRAFTED_PER_POSITION, "token_position", false));
+  }
+
+  @Override
   public SignalForm form(boolean fullShape) {
     return new SignalForm(
         false,

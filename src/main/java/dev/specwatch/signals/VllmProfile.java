@@ -120,6 +120,15 @@ public final class VllmProfile implements EngineProfile {
   }
 
   @Override
+  public Optional<ActiveK> activeK() {
+    // vLLM registers one per-position series per position of num_speculative_tokens at start-up
+    // (SpecDecodingProm, vllm/v1/spec_decode/metrics.py @016a8587); Ray's wrapper writes a series
+    // only at its first increment, so there the count is a lower bound.
+    return Optional.of(
+        ActiveK.positions(n.acceptedPerPosition(), n.positionLabel(), n.equals(VLLM_NAMES)));
+  }
+
+  @Override
   public SignalForm form(boolean fullShape) {
     if (fullShape) {
       return EngineProfile.super.form(true);

@@ -108,12 +108,23 @@ class GoldenFixturesIT {
           "nvidia/DeepSeek-R1-FP4",
           3,
           "  acceptance_rate: {below: 0.5}\n" + pos0);
-      // k as SGLang counts it: speculative_num_draft_tokens 6 - 1 (a tree: 3 steps, top-k 4).
+      // k as SGLang counts it is speculative_num_draft_tokens 6 - 1 (a tree: 3 steps, top-k 4);
+      // the policy holds the steps (3), the mistake the docs once taught: the gauge wins, and
+      // check says so.
       policy(
           alerts,
           "sglang-active-k",
           "sglang",
           "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8",
+          3,
+          "  acceptance_rate: {below: 0.3}");
+      // Adaptive: the active draft tokens move between 6 and 4 from scrape to scrape; the policy
+      // holds the highest k.
+      policy(
+          alerts,
+          "sglang-adaptive-k",
+          "sglang",
+          "deepseek-ai/DeepSeek-V3.1-Terminus",
           5,
           "  acceptance_rate: {below: 0.3}");
       policy(
@@ -236,6 +247,46 @@ class GoldenFixturesIT {
       assertThat(activeK.path("generation_tokens_per_second").asDouble())
           .isCloseTo(700, within(700 * 0.02));
       assertThat(activeK.path("drafts_in_window").asDouble()).isCloseTo(6000, within(6000 * 0.05));
+      // The servers' k, not the policy's 3 (which would read 2.5 / 3 = 0.83), and the mismatch
+      // said.
+      JsonNode activeKForm = r.get("sglang-active-k").path("form");
+      assertThat(activeKForm.path("engine_k").path("min").asInt()).isEqualTo(5);
+      assertThat(activeKForm.path("engine_k").path("max").asInt()).isEqualTo(5);
+      assertThat(activeKForm.path("engine_k").path("exact").asBoolean()).isTrue();
+      assertThat(activeKForm.path("notes"))
+          .extracting(JsonNode::asText)
+          .contains(
+              "k mismatch: the servers run k = 5 (sglang:spec_num_draft_tokens - 1), the policy"
+                  + " says num_speculative_tokens: 3; set it to 5 (the figures here already divide"
+                  + " by the servers' k)");
+
+      // Adaptive SGLang: k 5 and 3 for half the verify calls each, so SGLang's own acceptance is
+      // (700 - 200) / (100 x 5 + 100 x 3) = 0.625 (the policy's k would give 0.5). A window of 30
+      // or 31 scrapes holds one value once more than the other: the mean k is 4 to within 1 %.
+      JsonNode adaptive = r.get("sglang-adaptive-k").path("signals");
+      double adaptiveOwn = (700.0 - 200) / (100 * 5 + 100 * 3);
+      assertThat(adaptive.path("acceptance_rate").asDouble())
+          .isCloseTo(adaptiveOwn, within(adaptiveOwn * 0.01));
+      assertThat(adaptive.path("mean_accepted_length").asDouble()).isCloseTo(3.5, within(1e-6));
+      JsonNode adaptiveForm = r.get("sglang-adaptive-k").path("form");
+      assertThat(adaptiveForm.path("engine_k").path("min").asInt()).isEqualTo(3);
+      assertThat(adaptiveForm.path("engine_k").path("max").asInt()).isEqualTo(5);
+      assertThat(adaptiveForm.path("notes"))
+          .extracting(JsonNode::asText)
+          .contains(
+              "k changed within the window: the servers ran k from 3 to 5"
+                  + " (sglang:spec_num_draft_tokens - 1), the policy's num_speculative_tokens is 5;"
+                  + " the figures divide by the servers' k averaged over the window");
+      // vLLM registers a series per position at start-up: its k is exact, and agrees here (no
+      // note); llama.cpp's positions are the longest draft seen, a lower bound.
+      JsonNode vllmK = r.get("vllm-v1-dp2").path("form");
+      assertThat(vllmK.path("engine_k").path("max").asInt()).isEqualTo(3);
+      assertThat(vllmK.path("engine_k").path("exact").asBoolean()).isTrue();
+      assertThat(vllmK.path("notes")).isEmpty();
+      JsonNode llamacppK = r.get("llamacpp").path("form");
+      assertThat(llamacppK.path("engine_k").path("max").asInt()).isEqualTo(4);
+      assertThat(llamacppK.path("engine_k").path("exact").asBoolean()).isFalse();
+      assertThat(llamacppK.path("notes")).isEmpty();
 
       // TensorRT-LLM: 210 / 300 = 0.7, 1 + 3 x 0.7 = 3.1; positions 90, 70, 50 of 100 drafted at
       // position 0.
@@ -316,7 +367,8 @@ class GoldenFixturesIT {
           .containsPattern("(?m)^ray_vllm +ray_vllm +ok +0\\.600 +2\\.80 +0\\.80 0\\.60 0\\.40 ")
           .containsPattern(
               "(?m)^trtllm-positions-only +trtllm +ok +0\\.600 +2\\.80 +0\\.80 0\\.60 0\\.40 ")
-          .contains("sglang-gauges-only: approximate: this SGLang exports no");
+          .contains("sglang-gauges-only: approximate: this SGLang exports no")
+          .contains("sglang-active-k: k mismatch: the servers run k = 5");
 
       // replay through the same state machine over the last 20 s: only the breaching recipe
       // fires (for: 0s), every other one stays quiet.
@@ -446,7 +498,14 @@ class GoldenFixturesIT {
     // speculative_num_steps (3): they differ under a tree (top-k 4).
     JsonNode activeK = byJob.get("sglang-active-k");
     assertThat(activeK.path("k").asInt()).isEqualTo(5);
-    assertThat(activeK.path("k_source").asText()).startsWith("sglang:spec_num_draft_tokens - 1");
+    assertThat(activeK.path("k_source").asText())
+        .startsWith("sglang:spec_num_draft_tokens - 1")
+        .doesNotContain("moved");
+    // Adaptive: the highest k of the last hour, and that it moves.
+    JsonNode adaptive = byJob.get("sglang-adaptive-k");
+    assertThat(adaptive.path("k").asInt()).isEqualTo(5);
+    assertThat(adaptive.path("k_source").asText())
+        .contains("it moved between 3 and 5 in the last hour (adaptive speculation)");
     assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
     // Listed although trtllm_generation_tokens_total has no series yet (before, it was omitted),
     // with what that costs.
@@ -519,6 +578,7 @@ class GoldenFixturesIT {
     try (var files = Files.list(written)) {
       assertThat(files.map(f -> f.getFileName().toString()).sorted().toList())
           .containsExactly(
+              "deepseek-ai-deepseek-v3.1-terminus.yaml",
               "llamacpp.yaml",
               "meta-llama-llama-3.3-70b-instruct.yaml",
               "nvidia-deepseek-r1-fp4.yaml",
@@ -549,7 +609,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok", "ok", "ok", "ok", "ok");
+        .containsExactly("ok", "ok", "ok", "ok", "ok", "ok", "ok");
   }
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {

@@ -80,10 +80,10 @@ class EvaluatorTest {
       FakePrometheus fake = FakePrometheus.of(q -> fleet(q, n));
       Evaluation e =
           new Evaluator(fake, CLOCK).evaluate(policies, Duration.ofMinutes(5), Optional.empty());
-      // seven signals, one for the release shape (whether num_drafts is exported) and one for
-      // how much of the window the data covers
-      assertThat(e.queries()).as("%d recipes", n).isEqualTo(9);
-      assertThat(fake.queries()).hasSize(9);
+      // seven signals, one for the release shape (whether num_drafts is exported), one for
+      // how much of the window the data covers and one for the k the servers report
+      assertThat(e.queries()).as("%d recipes", n).isEqualTo(10);
+      assertThat(fake.queries()).hasSize(10);
     }
   }
 

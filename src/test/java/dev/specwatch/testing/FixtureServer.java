@@ -8,9 +8,12 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,7 +21,10 @@ import java.util.function.LongSupplier;
  * {@code /<fixture>/metrics} (e.g. {@code /sglang-dp-attention/metrics}) each counter sample is the
  * fixture's value multiplied by the seconds since the server started, every other line as it is. A
  * fixture's counter values are thus its per-second rates, and any figure a rate window gives can be
- * derived by hand from the file. Listens on a port of its own choosing (127.0.0.1:0).
+ * derived by hand from the file. A gauge the engine changes at run time is written with a comment
+ * {@code # fixture: <name> alternates <v1> <v2> ...}: its samples take the values in turn, one per
+ * scrape of that fixture, so a window of n scrapes holds each value n / (number of values) times,
+ * give or take one. Listens on a port of its own choosing (127.0.0.1:0).
  */
 public final class FixtureServer implements AutoCloseable {
   public static final List<String> FIXTURES =
@@ -29,6 +35,7 @@ public final class FixtureServer implements AutoCloseable {
           "sglang-dp-attention",
           "sglang-gauges-only",
           "sglang-active-k",
+          "sglang-adaptive-k",
           "trtllm",
           "trtllm-iteration-stats-only",
           "trtllm-positions-only",
@@ -74,6 +81,40 @@ public final class FixtureServer implements AutoCloseable {
     return out.toString();
   }
 
+  /**
+   * The fixture as served at its {@code scrape}-th scrape (from 0): every gauge named in a {@code #
+   * fixture: <name> alternates <v1> <v2> ...} comment takes the value {@code scrape} picks in turn.
+   */
+  public static String alternated(String text, long scrape) {
+    Map<String, String> values = new HashMap<>();
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith(ALTERNATES)) {
+        String[] words = line.substring(ALTERNATES.length()).trim().split(" +");
+        if (words.length < 4 || !words[1].equals("alternates")) {
+          throw new IllegalArgumentException(
+              "expected '# fixture: <name> alternates <v1> <v2>': " + line);
+        }
+        values.put(words[0], words[2 + (int) (scrape % (words.length - 2))]);
+      }
+    }
+    if (values.isEmpty()) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\n", -1)) {
+      if (!line.startsWith("#") && !line.isBlank()) {
+        String value = values.get(Exposition.sample(line).name());
+        if (value != null) {
+          line = line.substring(0, line.lastIndexOf(' ')) + " " + value;
+        }
+      }
+      out.append(line).append('\n');
+    }
+    return out.substring(0, out.length() - 1);
+  }
+
+  private static final String ALTERNATES = "# fixture: ";
+
   public static FixtureServer start() throws IOException {
     long started = System.nanoTime();
     return start(() -> System.nanoTime() - started);
@@ -84,12 +125,15 @@ public final class FixtureServer implements AutoCloseable {
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     for (String fixture : FIXTURES) {
       String text = text(fixture);
+      AtomicLong scrapes = new AtomicLong();
       server.createContext(
           "/" + fixture + "/metrics",
           exchange -> {
             try (exchange) {
-              byte[] body =
-                  scaled(text, elapsedNanos.getAsLong() / 1e9).getBytes(StandardCharsets.UTF_8);
+              String served =
+                  alternated(
+                      scaled(text, elapsedNanos.getAsLong() / 1e9), scrapes.getAndIncrement());
+              byte[] body = served.getBytes(StandardCharsets.UTF_8);
               exchange
                   .getResponseHeaders()
                   .add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");

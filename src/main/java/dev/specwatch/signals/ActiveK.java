@@ -1,0 +1,132 @@
+package dev.specwatch.signals;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Where an engine says which k its servers run (docs/ENGINES.md, "k as the engine reports it"): a
+ * gauge of the active value (SGLang's {@code sglang:spec_num_draft_tokens}, less its bonus token),
+ * or the number of positions a per-position counter has series for (vLLM registers one per position
+ * of its {@code num_speculative_tokens} at start-up; other engines only once a position has been
+ * drafted or accepted, so their count is a lower bound of the longest draft).
+ *
+ * @param series the gauge, or the per-position counter
+ * @param positionLabel the per-position counter's position label; null for a gauge
+ * @param offset added to the gauge's value to make it k ({@code -1} for SGLang's draft tokens)
+ * @param exact the figure is the k the servers run, not a lower bound of it
+ * @param inFigures the engine's queries divide by this k instead of the policy's (SGLang's
+ *     acceptance and draft tokens)
+ * @param says how the figure was read, for people: {@code sglang:spec_num_draft_tokens - 1}
+ */
+public record ActiveK(
+    String series,
+    String positionLabel,
+    int offset,
+    boolean exact,
+    boolean inFigures,
+    String says) {
+
+  /** A gauge of the active value, {@code offset} away from k, which the figures read. */
+  public static ActiveK gauge(String series, int offset, String says) {
+    return new ActiveK(series, null, offset, true, true, says);
+  }
+
+  /** The number of positions of a per-position counter; {@code exact} where all are registered. */
+  public static ActiveK positions(String series, String positionLabel, boolean exact) {
+    return new ActiveK(
+        series,
+        positionLabel,
+        0,
+        exact,
+        false,
+        "the positions of "
+            + series
+            + (exact ? " (one per draft position, registered at start-up)" : " seen so far"));
+  }
+
+  /**
+   * One query for a group of recipes: by the scope's labels, the lowest and the highest k over the
+   * window, told apart by a {@code k_bound} label ({@code min}, {@code max}); a position count is
+   * one figure, labelled {@code max}.
+   */
+  String query(QueryScope scope) {
+    String by = PromQl.labelList(scope.groupBy());
+    String selected = series + PromQl.selector(scope.matchers()) + scope.rangeSelector();
+    if (positionLabel != null) {
+      return "label_replace(count by ("
+          + by
+          + ") (group by ("
+          + by
+          + ", "
+          + positionLabel
+          + ") (last_over_time("
+          + selected
+          + "))), \"k_bound\", \"max\", \"\", \"\")";
+    }
+    return "label_replace(max by ("
+        + by
+        + ") (max_over_time("
+        + selected
+        + ")), \"k_bound\", \"max\", \"\", \"\")\n  or\nlabel_replace(min by ("
+        + by
+        + ") (min_over_time("
+        + selected
+        + ")), \"k_bound\", \"min\", \"\", \"\")";
+  }
+
+  /**
+   * What the servers reported over the window.
+   *
+   * @param min the lowest k in the window (the same as max for a position count)
+   * @param max the highest
+   * @param exact whether max is the k run, or a lower bound of the longest draft
+   * @param inFigures whether the figures used it instead of the policy's k
+   * @param says how it was read
+   */
+  public record Reading(int min, int max, boolean exact, boolean inFigures, String says) {
+    /**
+     * The sentence for check, the UI and the API when the servers disagree with the policy's k, or
+     * empty when they agree (or report a lower bound within it).
+     */
+    public Optional<String> note(int policyK) {
+      if (min != max) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "k changed within the window: the servers ran k from %d to %d (%s), the policy's"
+                    + " num_speculative_tokens is %d; %s",
+                min,
+                max,
+                says,
+                policyK,
+                inFigures
+                    ? "the figures divide by the servers' k averaged over the window"
+                    : "the engine may pick k itself, and figures that divide by k use " + policyK));
+      }
+      if (exact && max != policyK) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "k mismatch: the servers run k = %d (%s), the policy says num_speculative_tokens:"
+                    + " %d; set it to %d%s",
+                max,
+                says,
+                policyK,
+                max,
+                inFigures ? " (the figures here already divide by the servers' k)" : ""));
+      }
+      if (!exact && max > policyK) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "k mismatch: drafts reach %d tokens (%s), beyond the policy's"
+                    + " num_speculative_tokens: %d; set it to at least %d",
+                max,
+                says,
+                policyK,
+                max));
+      }
+      return Optional.empty();
+    }
+  }
+}
