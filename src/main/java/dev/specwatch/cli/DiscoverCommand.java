@@ -2,6 +2,7 @@ package dev.specwatch.cli;
 
 import dev.specwatch.model.Engine;
 import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.model.Policy;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.prometheus.PrometheusException;
@@ -87,6 +88,7 @@ final class DiscoverCommand implements Callable<Integer> {
         m.put("generation_tokens_per_second", f.generationTokensPerSecond());
         m.put("signals", f.signals());
         m.put("missing", f.missing());
+        m.put("warnings", KAgreement.warnings(f, c.policies()));
         list.add(m);
       }
       Map<String, Object> root = new LinkedHashMap<>();
@@ -96,7 +98,7 @@ final class DiscoverCommand implements Callable<Integer> {
       }
       out.println(EvaluationJson.MAPPER.writeValueAsString(root));
     } else {
-      out.print(table(models));
+      out.print(table(models, c.policies()));
       if (!written.isEmpty()) {
         out.println();
       }
@@ -106,7 +108,7 @@ final class DiscoverCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  static String table(List<Discovery.Found> models) {
+  static String table(List<Discovery.Found> models, List<Policy> policies) {
     if (models.isEmpty()) {
       return "no served model found: Prometheus has no vllm:, sglang:, trtllm_ or llamacpp:"
           + " generation-token counter (is the engine scraped?)\n";
@@ -136,6 +138,9 @@ final class DiscoverCommand implements Callable<Integer> {
       out.append("  can judge: ").append(String.join(", ", f.signals())).append('\n');
       for (String m : f.missing()) {
         out.append("  missing: ").append(m).append('\n');
+      }
+      for (String w : KAgreement.warnings(f, policies)) {
+        out.append("  warning: ").append(w).append('\n');
       }
     }
     return out.toString();

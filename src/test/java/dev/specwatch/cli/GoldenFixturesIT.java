@@ -1,5 +1,6 @@
 package dev.specwatch.cli;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -432,6 +434,12 @@ class GoldenFixturesIT {
                 assertThat(recipes)
                     .allSatisfy(
                         r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
+                // the adaptive server's k as the daemon read it
+                assertThat(recipes)
+                    .anySatisfy(
+                        r ->
+                            assertThat(r.path("form").path("engine_k").toString())
+                                .contains("\"min\":3,\"max\":5,\"exact\":true"));
               });
     } finally {
       daemon.stop(Duration.ofSeconds(20));
@@ -501,6 +509,15 @@ class GoldenFixturesIT {
     assertThat(activeK.path("k_source").asText())
         .startsWith("sglang:spec_num_draft_tokens - 1")
         .doesNotContain("moved");
+    // The configured policy says 3: discover warns, where it points, with what to set.
+    assertThat(activeK.path("warnings"))
+        .extracting(JsonNode::asText)
+        .singleElement(as(InstanceOfAssertFactories.STRING))
+        .startsWith("recipe 'sglang-active-k' (")
+        .contains("sglang-active-k.yaml:1:1) has num_speculative_tokens: 3, the servers run k = 5")
+        .endsWith("): set it to 5");
+    assertThat(byJob.get("vllm-v1-dp2").path("warnings")).isEmpty();
+    assertThat(byJob.get("llamacpp").path("warnings")).isEmpty();
     // Adaptive: the highest k of the last hour, and that it moves.
     JsonNode adaptive = byJob.get("sglang-adaptive-k");
     assertThat(adaptive.path("k").asInt()).isEqualTo(5);
