@@ -87,7 +87,7 @@ public final class AlertEngine {
                 snapshot,
                 new Rule.Context(
                     now, state.models().get(policy.recipe()), state.detectors().get(id)));
-        Verdict verdict = judged.verdict();
+        Verdict verdict = judged.verdict().withK(snapshot, policy.numSpeculativeTokens());
         if (judged.detector() != null) {
           detectors.put(id, judged.detector());
         }

@@ -45,6 +45,22 @@ public record Verdict(
     return new Verdict(Kind.HOLD, value, threshold, reason, null);
   }
 
+  /**
+   * This verdict with what the servers said of k where it is not the policy's (a firing or a
+   * recovery then says why the figure moved: "…; the servers' k moved between 3 and 5 in the
+   * window, the policy's is 5"); as it is otherwise, and for verdicts that notify nothing.
+   */
+  Verdict withK(RecipeSnapshot s, int policyK) {
+    if (kind != Kind.BREACHED && kind != Kind.CLEAR) {
+      return this;
+    }
+    return s.form()
+        .flatMap(f -> Optional.ofNullable(f.k()))
+        .flatMap(k -> k.brief(policyK))
+        .map(b -> new Verdict(kind, value, threshold, reason + "; " + b, without))
+        .orElse(this);
+  }
+
   /** Whether this verdict is missing because the datasource could not be queried. */
   boolean datasourceError() {
     return without == RecipeState.ERROR;

@@ -128,5 +128,32 @@ public record ActiveK(
       }
       return Optional.empty();
     }
+
+    /**
+     * The same disagreement in a clause short enough for an alert's reason ("acceptance_rate 0.410
+     * below 0.450; the servers' k moved between 3 and 5 in the window, the policy's is 5"), or
+     * empty when there is none.
+     */
+    public Optional<String> brief(int policyK) {
+      if (min != max) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT,
+                "the servers' k moved between %d and %d in the window, the policy's is %d",
+                min,
+                max,
+                policyK));
+      }
+      if (exact && max != policyK) {
+        return Optional.of(
+            String.format(Locale.ROOT, "the servers run k = %d, the policy says %d", max, policyK));
+      }
+      if (!exact && max > policyK) {
+        return Optional.of(
+            String.format(
+                Locale.ROOT, "drafts reach %d tokens, beyond the policy's k of %d", max, policyK));
+      }
+      return Optional.empty();
+    }
   }
 }

@@ -6,10 +6,12 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
+import dev.specwatch.signals.ActiveK;
 import dev.specwatch.signals.Baseline;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalForm;
 import dev.specwatch.signals.SignalValues;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -165,6 +167,38 @@ class AlertEngineTest {
                 row(360, OK, 0.40, ""), // the floor's own pending, not the ceiling's
                 row(480, OK, 0.40, FIRE)));
     assertThat(end.alerts()).hasSize(1);
+  }
+
+  @Test
+  void aFiringAndItsRecoverySayWhenTheServersKIsNotThePolicys() {
+    AlertState state = AlertState.empty();
+    List<String> reasons = new ArrayList<>();
+    // k moved 3 -> 5 while acceptance fell; back at 3 on recovery, where k agrees (nothing said).
+    Object[][] rows = {
+      {0L, BREACH, 0.40, new ActiveK.Reading(3, 5, true, true, "g - 1")},
+      {150L, BREACH, 0.40, new ActiveK.Reading(5, 5, true, true, "g - 1")},
+      {180L, OK, 0.60, new ActiveK.Reading(3, 3, true, true, "g - 1")},
+      {330L, OK, 0.60, new ActiveK.Reading(3, 3, true, true, "g - 1")},
+    };
+    for (Object[] r : rows) {
+      Evaluation e =
+          evaluation((Long) r[0], (RecipeState) r[1], (Double) r[2], Optional.empty(), 5000.0);
+      RecipeSnapshot s = e.recipes().get(0);
+      SignalForm form = new SignalForm(false, SignalForm.EXPORTED, List.of());
+      s = s.withForm(form.withK((ActiveK.Reading) r[3], 3));
+      AlertEngine.Step step =
+          engine.step(
+              state,
+              List.of(POLICY),
+              new Evaluation(e.evaluatedAt(), WINDOW, List.of(s), 7),
+              List.of());
+      state = step.state();
+      step.transitions().forEach(t -> reasons.add(t.kind() + " " + t.reason()));
+    }
+    assertThat(reasons)
+        .containsExactly(
+            "FIRING acceptance_rate 0.400 below 0.450; the servers run k = 5, the policy says 3",
+            "RESOLVED recovered: acceptance_rate 0.600 above 0.500");
   }
 
   @Test

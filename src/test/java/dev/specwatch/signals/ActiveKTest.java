@@ -45,6 +45,16 @@ class ActiveKTest {
   }
 
   @Test
+  void anAlertsReasonGetsTheShortForm() {
+    assertThat(new ActiveK.Reading(3, 5, true, true, "g").brief(5))
+        .hasValue("the servers' k moved between 3 and 5 in the window, the policy's is 5");
+    assertThat(new ActiveK.Reading(4, 4, false, false, POSITIONS).brief(3))
+        .hasValue("drafts reach 4 tokens, beyond the policy's k of 3");
+    assertThat(new ActiveK.Reading(2, 2, false, false, POSITIONS).brief(3)).isEmpty();
+    assertThat(new ActiveK.Reading(3, 3, true, false, POSITIONS).brief(3)).isEmpty();
+  }
+
+  @Test
   void aGroupAsksOnceForTheLowestAndHighestOrForThePositionCount() {
     QueryScope scope =
         new QueryScope(
