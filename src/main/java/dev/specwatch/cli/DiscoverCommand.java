@@ -178,13 +178,14 @@ final class DiscoverCommand implements Callable<Integer> {
         done.add("left " + file + " as it is (it exists)");
         continue;
       }
+      // As the written policy matches: by job alone where the model has no name of its own
+      // (llama.cpp labels none, trtllm-serve writes "undefined").
+      List<LabelMatcher> matchers = new ArrayList<>(List.of(LabelMatcher.equal("job", f.job())));
+      if (!f.modelName().isEmpty()) {
+        matchers.add(LabelMatcher.equal("model_name", f.modelName()));
+      }
       QueryScope hourly =
-          new QueryScope(
-                  List.of("job", "model_name"),
-                  List.of(
-                      LabelMatcher.equal("job", f.job()),
-                      LabelMatcher.equal("model_name", f.modelName())),
-                  Duration.ofHours(1))
+          new QueryScope(List.of("job", "model_name"), matchers, Duration.ofHours(1))
               .withK(f.k().get());
       Suggestion.Proposal p =
           SuggestCommand.proposal(prometheus, EngineProfile.of(f.engine()), hourly, from, to);

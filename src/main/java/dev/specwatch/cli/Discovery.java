@@ -112,10 +112,14 @@ final class Discovery {
 
   private static Found found(
       List<String> key, Engine engine, boolean served, Discovered d, Double traffic) {
+    // A placeholder model_name (trtllm-serve's "undefined") names nothing: the model is its job's.
+    Optional<Map.Entry<String, String>> placeholder =
+        EngineProfile.of(engine).placeholderModelName().filter(p -> p.getKey().equals(key.get(1)));
+    String modelName = placeholder.isPresent() ? "" : key.get(1);
     if (!d.speculative()) {
       return new Found(
           key.get(0),
-          key.get(1),
+          modelName,
           engine,
           "no speculative decoding",
           Optional.empty(),
@@ -152,9 +156,11 @@ final class Discovery {
     if (d.k().isEmpty()) {
       missing.add("k: " + d.kSource());
     }
+    placeholder.ifPresent(
+        p -> missing.add("model_name: " + p.getValue() + ": the policy matches its job"));
     return new Found(
         key.get(0),
-        key.get(1),
+        modelName,
         engine,
         d.shape(),
         d.k(),

@@ -171,6 +171,18 @@ public final class NoDataHints {
       }
       String says = m.name() + m.op().symbol() + PromQl.quote(m.value());
       Set<String> values = values(served, m.name());
+      Optional<Map.Entry<String, String>> placeholder =
+          EngineProfile.of(p.engine()).placeholderModelName();
+      if (m.name().equals("model_name")
+          && placeholder.isPresent()
+          && values.contains(placeholder.get().getKey())) {
+        return says
+            + " selects no series of "
+            + served
+            + ": "
+            + placeholder.get().getValue()
+            + ", whatever model it serves; match on its job instead (drop model_name)";
+      }
       Optional<String> closest =
           m.op() == LabelMatcher.Op.EQUAL ? MapReader.closest(m.value(), values) : Optional.empty();
       if (closest.isPresent()) {

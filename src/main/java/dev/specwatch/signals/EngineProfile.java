@@ -2,6 +2,7 @@ package dev.specwatch.signals;
 
 import dev.specwatch.model.Engine;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -43,6 +44,16 @@ public sealed interface EngineProfile
    */
   default boolean needsK() {
     return false;
+  }
+
+  /**
+   * The {@code model_name} the engine's server writes on every series whatever it serves (a
+   * placeholder, not a name), with where that is read; empty where the label names the model.
+   * {@code discover} then tells such servers apart by their job, and a policy matching a real name
+   * on them is told why it finds nothing.
+   */
+  default Optional<Map.Entry<String, String>> placeholderModelName() {
+    return Optional.empty();
   }
 
   /**

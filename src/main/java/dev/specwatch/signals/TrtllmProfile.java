@@ -60,6 +60,17 @@ public final class TrtllmProfile implements EngineProfile {
   }
 
   @Override
+  public Optional<Map.Entry<String, String>> placeholderModelName() {
+    // MetricsCollector({"model_name": "undefined", "engine_type": "undefined"}) in
+    // tensorrt_llm/serve/openai_server.py (@00057725, @e7f7345e)
+    return Optional.of(
+        Map.entry(
+            "undefined",
+            "trtllm-serve labels every series model_name=\"undefined\""
+                + " (tensorrt_llm/serve/openai_server.py @00057725)"));
+  }
+
+  @Override
   public Set<String> discoverySeries() {
     return Set.of(GENERATION_TOKENS, RUNNING_REQUESTS, DRAFT_TOKENS, DRAFTED_PER_POSITION);
   }

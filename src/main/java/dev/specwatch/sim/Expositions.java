@@ -36,7 +36,8 @@ final class Expositions {
               "trtllm",
               List.of("iteration-stats", ModelScenario.NO_FINISHED_REQUESTS),
               Optional.of(TrtllmExposition::write),
-              true),
+              // trtllm-serve writes model_name="undefined" whatever it serves
+              false),
           new Shape(
               "llamacpp", List.of("per-position"), Optional.of(LlamacppExposition::write), false));
 

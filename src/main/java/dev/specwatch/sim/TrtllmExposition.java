@@ -5,9 +5,11 @@ import java.util.List;
 
 /**
  * TensorRT-LLM's {@code trtllm-serve} metrics as {@code tensorrt_llm/metrics/collector.py} names
- * and labels them (docs/ENGINES.md): one series per server labelled {@code model_name} and {@code
- * engine_type="trtllm"}, per-position counters with {@code token_position} (0-based). The draft
- * overhead gauge is this simulator's own model: 5 % of the step per draft token.
+ * and labels them (docs/ENGINES.md): one series per server labelled {@code model_name="undefined"}
+ * and {@code engine_type="undefined"}, as {@code tensorrt_llm/serve/openai_server.py} creates its
+ * collector whatever model it serves (so one TensorRT-LLM model per simulator), per-position
+ * counters with {@code token_position} (0-based). The draft overhead gauge is this simulator's own
+ * model: 5 % of the step per draft token.
  */
 final class TrtllmExposition {
   private TrtllmExposition() {}
@@ -55,7 +57,7 @@ final class TrtllmExposition {
     perPosition(out, finished, elapsed);
     Simulator.header(out, "trtllm_num_requests_running", "Number of active requests", "gauge");
     for (ModelScenario m : models) {
-      line(out, "trtllm_num_requests_running", m, ModelCounters.phaseAt(m, t).runningRequests());
+      line(out, "trtllm_num_requests_running", ModelCounters.phaseAt(m, t).runningRequests());
     }
     Simulator.header(
         out,
@@ -65,7 +67,7 @@ final class TrtllmExposition {
     for (ModelScenario m : models) {
       Phase phase = ModelCounters.lastActivePhase(m, t);
       if (phase != null) {
-        line(out, "trtllm_spec_decode_acceptance_length", m, phase.meanAcceptedLength());
+        line(out, "trtllm_spec_decode_acceptance_length", phase.meanAcceptedLength());
       }
     }
     Simulator.header(
@@ -76,7 +78,7 @@ final class TrtllmExposition {
     for (ModelScenario m : models) {
       Phase phase = ModelCounters.lastActivePhase(m, t);
       if (phase != null) {
-        line(out, "trtllm_spec_decode_draft_overhead", m, 0.05 * phase.numSpeculativeTokens());
+        line(out, "trtllm_spec_decode_draft_overhead", 0.05 * phase.numSpeculativeTokens());
       }
     }
   }
@@ -95,7 +97,7 @@ final class TrtllmExposition {
     for (ModelScenario m : finished) {
       ModelCounters c = ModelCounters.of(m, elapsed);
       for (int pos = 0; pos < c.positions(); pos++) {
-        positionLine(out, "trtllm_spec_decode_drafted_tokens_total", m, pos, c.drafts());
+        positionLine(out, "trtllm_spec_decode_drafted_tokens_total", pos, c.drafts());
       }
     }
     Simulator.header(
@@ -107,7 +109,7 @@ final class TrtllmExposition {
       ModelCounters c = ModelCounters.of(m, elapsed);
       long[] accepted = c.acceptedPerPosition();
       for (int pos = 0; pos < accepted.length; pos++) {
-        positionLine(out, "trtllm_spec_decode_accepted_tokens_total", m, pos, accepted[pos]);
+        positionLine(out, "trtllm_spec_decode_accepted_tokens_total", pos, accepted[pos]);
       }
     }
   }
@@ -130,14 +132,13 @@ final class TrtllmExposition {
     }
     Simulator.header(out, name, help, "counter");
     for (ModelScenario m : models) {
-      labels(out.append(name), m).append("} ").append(field.of(ModelCounters.of(m, elapsed)));
+      labels(out.append(name)).append("} ").append(field.of(ModelCounters.of(m, elapsed)));
       out.append(".0\n");
     }
   }
 
-  private static void positionLine(
-      StringBuilder out, String name, ModelScenario m, int position, long value) {
-    labels(out.append(name), m)
+  private static void positionLine(StringBuilder out, String name, int position, long value) {
+    labels(out.append(name))
         .append(",token_position=\"")
         .append(position)
         .append("\"} ")
@@ -145,13 +146,11 @@ final class TrtllmExposition {
         .append(".0\n");
   }
 
-  private static void line(StringBuilder out, String name, ModelScenario m, double value) {
-    labels(out.append(name), m).append("} ").append(Simulator.formatDouble(value)).append('\n');
+  private static void line(StringBuilder out, String name, double value) {
+    labels(out.append(name)).append("} ").append(Simulator.formatDouble(value)).append('\n');
   }
 
-  private static StringBuilder labels(StringBuilder out, ModelScenario m) {
-    out.append("{model_name=\"");
-    Simulator.escapeLabelValue(out, m.modelName());
-    return out.append("\",engine_type=\"trtllm\"");
+  private static StringBuilder labels(StringBuilder out) {
+    return out.append("{model_name=\"undefined\",engine_type=\"undefined\"");
   }
 }

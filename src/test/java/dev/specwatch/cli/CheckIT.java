@@ -54,7 +54,7 @@ class CheckIT {
     policy(alerts, "vllm-old", "it/vllm-old", 3, "acceptance_rate: {below: 0.45}");
     Files.writeString(
         alerts.resolve("trtllm.yaml"),
-        "recipe: trtllm\nengine: trtllm\nmatch: {job: vllm, model_name: it/trtllm-eagle}\n"
+        "recipe: trtllm\nengine: trtllm\nmatch: {job: vllm}\n"
             + "num_speculative_tokens: 3\nmin_drafts: 10\nthresholds:\n"
             + "  acceptance_rate: {below: 0.45}\n  position_acceptance: {\"0\": {below: 0.6}}\n",
         StandardCharsets.UTF_8);

@@ -40,6 +40,28 @@ class GoldenFixturesIT {
 
   @TempDir Path dir;
 
+  /**
+   * A policy matching its fixture's job alone: trtllm-serve labels every series
+   * model_name="undefined", so its servers are told apart by job.
+   */
+  private static void jobPolicy(
+      Path alerts, String fixture, String engine, int k, String thresholds) throws IOException {
+    Files.writeString(
+        alerts.resolve(fixture + ".yaml"),
+        "recipe: "
+            + fixture
+            + "\nengine: "
+            + engine
+            + "\nmatch: {job: "
+            + fixture
+            + "}\nnum_speculative_tokens: "
+            + k
+            + "\nmin_drafts: 10\nfor: 0s\nthresholds:\n"
+            + thresholds
+            + "\n",
+        StandardCharsets.UTF_8);
+  }
+
   private void policy(
       Path alerts, String fixture, String engine, String model, int k, String thresholds)
       throws IOException {
@@ -103,13 +125,7 @@ class GoldenFixturesIT {
           "Qwen/Qwen3-235B-A22B-Instruct-2507",
           4,
           "  acceptance_rate: {below: 0.45}");
-      policy(
-          alerts,
-          "trtllm",
-          "trtllm",
-          "nvidia/DeepSeek-R1-FP4",
-          3,
-          "  acceptance_rate: {below: 0.5}\n" + pos0);
+      jobPolicy(alerts, "trtllm", "trtllm", 3, "  acceptance_rate: {below: 0.5}\n" + pos0);
       // k as SGLang counts it is speculative_num_draft_tokens 6 - 1 (a tree: 3 steps, top-k 4);
       // the policy holds the steps (3), the mistake the docs once taught: the gauge wins, and
       // check says so.
@@ -129,20 +145,10 @@ class GoldenFixturesIT {
           "deepseek-ai/DeepSeek-V3.1-Terminus",
           5,
           "  acceptance_rate: {below: 0.3}");
-      policy(
-          alerts,
-          "trtllm-iteration-stats-only",
-          "trtllm",
-          "nvidia/Llama-3.3-70B-Instruct-FP4",
-          3,
-          "  acceptance_rate: {below: 0.5}");
-      policy(
-          alerts,
-          "trtllm-positions-only",
-          "trtllm",
-          "nvidia/Qwen3-235B-A22B-FP4",
-          3,
-          "  acceptance_rate: {below: 0.5}\n" + pos0);
+      jobPolicy(
+          alerts, "trtllm-iteration-stats-only", "trtllm", 3, "  acceptance_rate: {below: 0.5}");
+      jobPolicy(
+          alerts, "trtllm-positions-only", "trtllm", 3, "  acceptance_rate: {below: 0.5}\n" + pos0);
       // vLLM behind Ray Serve LLM: vLLM's names under ray_vllm_, selected like vLLM.
       policy(
           alerts,
@@ -524,11 +530,16 @@ class GoldenFixturesIT {
     assertThat(adaptive.path("k_source").asText())
         .contains("it moved between 3 and 5 in the last hour (adaptive speculation)");
     assertThat(byJob.get("trtllm").path("k").asInt()).isEqualTo(3);
+    assertThat(byJob.get("trtllm").path("missing"))
+        .extracting(JsonNode::asText)
+        .contains(
+            "model_name: trtllm-serve labels every series model_name=\"undefined\""
+                + " (tensorrt_llm/serve/openai_server.py @00057725): the policy matches its job");
     // Listed although trtllm_generation_tokens_total has no series yet (before, it was omitted),
     // with what that costs.
     JsonNode iteration = byJob.get("trtllm-iteration-stats-only");
-    assertThat(iteration.path("model_name").asText())
-        .isEqualTo("nvidia/Llama-3.3-70B-Instruct-FP4");
+    // trtllm-serve's model_name="undefined" names nothing: listed by its job, and said.
+    assertThat(iteration.path("model_name").asText()).isEmpty();
     assertThat(iteration.path("shape").asText()).isEqualTo("iteration stats only");
     assertThat(iteration.path("k").isNull()).isTrue();
     assertThat(iteration.path("signals"))
@@ -598,10 +609,13 @@ class GoldenFixturesIT {
               "deepseek-ai-deepseek-v3.1-terminus.yaml",
               "llamacpp.yaml",
               "meta-llama-llama-3.3-70b-instruct.yaml",
-              "nvidia-deepseek-r1-fp4.yaml",
-              "nvidia-qwen3-235b-a22b-fp4.yaml",
               "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
-              "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml");
+              "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml",
+              "trtllm-positions-only.yaml",
+              "trtllm.yaml");
+      assertThat(written.resolve("trtllm.yaml"))
+          .content()
+          .contains("engine: trtllm\nmatch:\n  job: \"trtllm\"\nnum_speculative_tokens: 3\n");
     }
     assertThat(written.resolve("llamacpp.yaml"))
         .content()

@@ -45,7 +45,7 @@ class DashboardQueriesIT {
         String model =
             expr.startsWith("sglang")
                 ? "it/sglang-eagle"
-                : expr.startsWith("trtllm") ? "it/trtllm-eagle" : "it/steady-mtp";
+                : expr.startsWith("trtllm") ? "undefined" : "it/steady-mtp";
         queries.add(expr.replace("$model_name", ".*"));
         queries.add(expr.replace("$model_name", model));
       }

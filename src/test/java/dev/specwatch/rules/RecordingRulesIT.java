@@ -76,7 +76,7 @@ class RecordingRulesIT {
                     .as(model)
                     .isCloseTo(3.0, within(0.02));
               }
-              String trt = "{model_name=\"it/trtllm-eagle\"}";
+              String trt = "{model_name=\"undefined\"}";
               assertThat(api.scalar("trtllm:spec_decode_acceptance_rate:rate1m" + trt))
                   .isCloseTo(0.8, within(0.005));
               Map<String, Double> byPosition = new TreeMap<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.model.Policy;
 import dev.specwatch.signals.SglangProfile;
+import dev.specwatch.signals.TrtllmProfile;
 import dev.specwatch.signals.VllmProfile;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,24 @@ class NoDataHintsTest {
 
   private static Policy policy(String recipe, String job, String model) {
     return Policy.builder(recipe, Map.of("job", job, "model_name", model), 3).build();
+  }
+
+  @Test
+  void aTrtllmPolicyMatchingItsModelsNameIsToldTheServerWritesUndefined() {
+    Policy byName =
+        Policy.builder("r1", Map.of("job", "trtllm", "model_name", "nvidia/DeepSeek-R1-FP4"), 3)
+            .engine(dev.specwatch.model.Engine.TRTLLM)
+            .build();
+    Map<String, String> hints =
+        NoDataHints.hints(
+            List.of(byName),
+            List.of(series(TrtllmProfile.GENERATION_TOKENS, "trtllm", "undefined")));
+    assertThat(hints.get("r1"))
+        .isEqualTo(
+            "model_name=\"nvidia/DeepSeek-R1-FP4\" selects no series of"
+                + " trtllm_generation_tokens_total: trtllm-serve labels every series"
+                + " model_name=\"undefined\" (tensorrt_llm/serve/openai_server.py @00057725),"
+                + " whatever model it serves; match on its job instead (drop model_name)");
   }
 
   @Test
