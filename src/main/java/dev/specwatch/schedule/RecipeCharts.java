@@ -5,6 +5,7 @@ import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.server.ChartData;
+import dev.specwatch.signals.ActiveK;
 import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.QueryScope;
 import dev.specwatch.signals.Signal;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * The recipe page's charts over time: acceptance, mean accepted length and acceptance per draft
  * position over a span (6 h, 24 h or 7 d), 720 steps (30 s over 6 h: a 90-second regression is
  * three points, not one blurred one), each measured over its own step or a minute, whichever is
- * longer, so that a step holds two scrapes. Three range queries per recipe and span.
+ * longer, so that a step holds two scrapes. Three range queries per recipe and span, and a fourth
+ * for the k the servers ran where the engine says it exactly (its changes are marked).
  */
 final class RecipeCharts {
   private static final Logger logger = LoggerFactory.getLogger(RecipeCharts.class);
@@ -69,7 +71,16 @@ final class RecipeCharts {
           }
         }
       }
-      return Optional.of(new ChartData(from, to, step, acceptance, length, positions));
+      List<ChartData.KChange> kChanges = List.of();
+      Optional<ActiveK> k = profile.activeK().filter(ActiveK::exact);
+      if (k.isPresent()) {
+        List<ChartData.Point> ks = new ArrayList<>();
+        for (ChartData.Point point : single(wiring, k.get().rangeQuery(scope), from, to, step)) {
+          ks.add(new ChartData.Point(point.at(), point.value() + k.get().offset()));
+        }
+        kChanges = ChartData.changes(ks);
+      }
+      return Optional.of(new ChartData(from, to, step, acceptance, length, positions, kChanges));
     } catch (PrometheusException | RuntimeException e) {
       // The page says "no data over this span"; the evaluation reports the datasource itself.
       logger.debug("charts of {} over {} not read: {}", p.recipe(), span, e.getMessage());

@@ -10,6 +10,8 @@ import java.util.List;
  * step measured, not a trailing average). Missing points are gaps (idle, no data).
  *
  * @param positions one series per draft position, in order; empty where not exported
+ * @param kChanges where the k the servers report changed within the span (engines that say it
+ *     exactly: SGLang's active gauge, vLLM's registered positions), oldest first
  */
 public record ChartData(
     Instant from,
@@ -17,12 +19,49 @@ public record ChartData(
     Duration step,
     List<Point> acceptance,
     List<Point> length,
-    List<List<Point>> positions) {
+    List<List<Point>> positions,
+    List<KChange> kChanges) {
   public ChartData {
     acceptance = List.copyOf(acceptance);
     length = List.copyOf(length);
     positions = positions.stream().map(List::copyOf).toList();
+    kChanges = List.copyOf(kChanges);
+  }
+
+  public ChartData(
+      Instant from,
+      Instant to,
+      Duration step,
+      List<Point> acceptance,
+      List<Point> length,
+      List<List<Point>> positions) {
+    this(from, to, step, acceptance, length, positions, List.of());
   }
 
   public record Point(Instant at, double value) {}
+
+  /** The servers' k went from {@code before} to {@code after} at the step ending {@code at}. */
+  public record KChange(Instant at, int before, int after) {
+    /** "k 3 → 5 at 14:02": for the chart's mark, the alert and the digest. */
+    public String text() {
+      return "k " + before + " \u2192 " + after;
+    }
+  }
+
+  /**
+   * The changes of a per-step series of k (gaps skipped: a k read before and after an idle stretch
+   * is compared across it).
+   */
+  public static List<KChange> changes(List<Point> k) {
+    List<KChange> out = new java.util.ArrayList<>();
+    Integer last = null;
+    for (Point p : k) {
+      int now = (int) Math.round(p.value());
+      if (last != null && now != last) {
+        out.add(new KChange(p.at(), last, now));
+      }
+      last = now;
+    }
+    return out;
+  }
 }

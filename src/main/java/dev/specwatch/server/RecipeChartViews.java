@@ -74,6 +74,7 @@ final class RecipeChartViews {
                 t.at(), fired, (fired ? "fired: " : "resolved: ") + t.rule() + " at " + t.at()));
       }
     }
+    c.kChanges().forEach(change -> marks.add(TimeChart.Mark.kChange(change)));
     int k = p.numSpeculativeTokens();
     List<String> out = new ArrayList<>();
     out.add(

@@ -29,8 +29,29 @@ record TimeChart(
 
   record Threshold(double value, String label) {}
 
-  /** An alert transition: {@code firing} true for a fire, false for a resolve. */
-  record Mark(Instant at, boolean firing, String label) {}
+  /**
+   * A moment marked across the chart: an alert transition ({@code fired}, {@code resolved}) or a
+   * change of the servers' k ({@code k-change}, labelled on the chart as well).
+   */
+  record Mark(Instant at, String kind, String label) {
+    Mark(Instant at, boolean firing, String label) {
+      this(at, firing ? "fired" : "resolved", label);
+    }
+
+    static Mark kChange(ChartData.KChange c) {
+      return new Mark(c.at(), K_CHANGE, c.text() + " at " + c.at());
+    }
+
+    String colour() {
+      return switch (kind) {
+        case "fired" -> "#de350b";
+        case "resolved" -> "#36b37e";
+        default -> "#6554c0";
+      };
+    }
+  }
+
+  static final String K_CHANGE = "k-change";
 
   static final int WIDTH = 900;
   static final int HEIGHT = 220;
@@ -126,18 +147,32 @@ record TimeChart(
         continue;
       }
       double x = x(m.at());
+      boolean k = m.kind().equals(K_CHANGE);
       s.append(
           String.format(
               Locale.ROOT,
               "<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\""
-                  + " stroke-width=\"2\"><title>%s</title></line>",
-              m.firing() ? "fired" : "resolved",
+                  + " stroke-width=\"2\"%s><title>%s</title></line>",
+              m.kind(),
               x,
               x,
               TOP,
               HEIGHT - BOTTOM,
-              m.firing() ? "#de350b" : "#36b37e",
+              m.colour(),
+              k ? " stroke-dasharray=\"2 3\"" : "",
               WebPages.escapeAttribute(m.label())));
+      if (k) {
+        // A change of k is read on the chart, not only hovered: "k 3 → 5" beside its line.
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<text class=\"k-change-label\" x=\"%.1f\" y=\"%d\" font-size=\"10\""
+                    + " fill=\"%s\">%s</text>",
+                x + 3,
+                TOP + 10,
+                m.colour(),
+                WebPages.escapeAttribute(m.label().substring(0, m.label().indexOf(" at ")))));
+      }
     }
     int legend = LEFT;
     for (Line line : lines) {

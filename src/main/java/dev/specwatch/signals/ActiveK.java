@@ -50,10 +50,29 @@ public record ActiveK(
    * one figure, labelled {@code max}.
    */
   String query(QueryScope scope) {
+    String max = "label_replace(" + rangeQuery(scope) + ", \"k_bound\", \"max\", \"\", \"\")";
+    if (positionLabel != null) {
+      return max;
+    }
+    return max
+        + "\n  or\nlabel_replace(min by ("
+        + PromQl.labelList(scope.groupBy())
+        + ") (min_over_time("
+        + series
+        + PromQl.selector(scope.matchers())
+        + scope.rangeSelector()
+        + ")), \"k_bound\", \"min\", \"\", \"\")";
+  }
+
+  /**
+   * A series of k over time for a recipe's charts: the highest the servers reported in each step (a
+   * gauge's values, plus {@link #offset()} applied by the caller; or the number of positions).
+   */
+  public String rangeQuery(QueryScope scope) {
     String by = PromQl.labelList(scope.groupBy());
     String selected = series + PromQl.selector(scope.matchers()) + scope.rangeSelector();
     if (positionLabel != null) {
-      return "label_replace(count by ("
+      return "count by ("
           + by
           + ") (group by ("
           + by
@@ -61,17 +80,9 @@ public record ActiveK(
           + positionLabel
           + ") (last_over_time("
           + selected
-          + "))), \"k_bound\", \"max\", \"\", \"\")";
+          + ")))";
     }
-    return "label_replace(max by ("
-        + by
-        + ") (max_over_time("
-        + selected
-        + ")), \"k_bound\", \"max\", \"\", \"\")\n  or\nlabel_replace(min by ("
-        + by
-        + ") (min_over_time("
-        + selected
-        + ")), \"k_bound\", \"min\", \"\", \"\")";
+    return "max by (" + by + ") (max_over_time(" + selected + "))";
   }
 
   /**

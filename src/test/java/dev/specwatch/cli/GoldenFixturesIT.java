@@ -7,6 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.specwatch.model.LabelMatcher;
+import dev.specwatch.signals.ActiveK;
+import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.SglangProfile;
+import dev.specwatch.signals.VllmProfile;
 import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.FixtureServer;
 import dev.specwatch.testing.PromApi;
@@ -285,6 +290,23 @@ class GoldenFixturesIT {
               "k changed within the window: the servers ran k from 3 to 5"
                   + " (sglang:spec_num_draft_tokens - 1), the policy's num_speculative_tokens is 5;"
                   + " the figures divide by the servers' k averaged over the window");
+      // The recipe charts' series of k (one point a step; its changes are marked): the highest
+      // active gauge of a step, 6 (k = 5 after the offset) even while the adaptive server
+      // alternates; vLLM's registered positions, 3.
+      QueryScope chartScope =
+          new QueryScope(
+              List.of("job", "model_name"),
+              List.of(LabelMatcher.equal("job", "sglang-adaptive-k")),
+              Duration.ofMinutes(1));
+      ActiveK sglangK = SglangProfile.INSTANCE.activeK().orElseThrow();
+      assertThat(promApi.scalar(sglangK.rangeQuery(chartScope)) + sglangK.offset()).isEqualTo(5);
+      QueryScope vllmScope =
+          new QueryScope(
+              List.of("job", "model_name"),
+              List.of(LabelMatcher.equal("job", "vllm-v1-dp2")),
+              Duration.ofMinutes(1));
+      assertThat(promApi.scalar(VllmProfile.INSTANCE.activeK().orElseThrow().rangeQuery(vllmScope)))
+          .isEqualTo(3);
       // vLLM registers a series per position at start-up: its k is exact, and agrees here (no
       // note); llama.cpp's positions are the longest draft seen, a lower bound.
       JsonNode vllmK = r.get("vllm-v1-dp2").path("form");

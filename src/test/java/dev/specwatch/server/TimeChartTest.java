@@ -44,6 +44,24 @@ class TimeChartTest {
   }
 
   @Test
+  void aChangeOfTheServersKIsFoundAcrossGapsAndMarkedWithItsText() {
+    List<ChartData.KChange> changes =
+        ChartData.changes(List.of(at(0, 3), at(1, 3), at(5, 5.0000001), at(6, 5), at(9, 3)));
+    assertThat(changes)
+        .containsExactly(
+            new ChartData.KChange(FROM.plus(STEP.multipliedBy(5)), 3, 5),
+            new ChartData.KChange(FROM.plus(STEP.multipliedBy(9)), 5, 3));
+    assertThat(ChartData.changes(List.of(at(0, 4), at(1, 4)))).isEmpty();
+    String svg = chart(List.of(at(0, 0.8)), List.of(TimeChart.Mark.kChange(changes.get(0)))).svg();
+    assertThat(svg)
+        .contains("class=\"k-change\"")
+        .contains("stroke-dasharray")
+        .contains("<title>k 3 \u2192 5 at 2026-11-30T00:05:00Z</title>")
+        .contains("class=\"k-change-label\"")
+        .contains(">k 3 \u2192 5</text>");
+  }
+
+  @Test
   void firesAndResolvesInTheSpanAreMarkedAndOthersAreNot() {
     String svg =
         chart(
