@@ -161,6 +161,7 @@ public final class DigestCollector {
     Duration observed = FIVE_MINUTES.multipliedBy(drafts.length);
     Double idleShare =
         drafts.length == 0 || noData ? null : (drafts.length - busy) / (double) drafts.length;
+    String kChanges = WeekKChanges.of(api, profile, slice, start, end, period.zone());
 
     Double change = relative(acceptance, previousAcceptance);
     Double lengthChange = relative(meanLength, previousMeanLength);
@@ -245,7 +246,8 @@ public final class DigestCollector {
             speedup,
             withinWeekDrop(daily),
             observed,
-            noData ? NoDataReason.of(api, p, week, end) : null));
+            noData ? NoDataReason.of(api, p, week, end) : null,
+            kChanges));
   }
 
   /**

@@ -128,6 +128,7 @@ public final class DigestRenderer {
       m.put("noDataReason", r.notes().noDataReason());
       m.put("unfinished", r.notes().unfinished());
       m.put("withinWeekDrop", r.notes().withinWeekDrop());
+      m.put("kChanges", r.notes().kChanges());
       m.put("acceptance", percent(r.acceptanceRate()));
       m.put("previousAcceptance", percent(r.previousAcceptanceRate()));
       m.put("acceptanceChange", signedPercent(r.acceptanceChange()));

@@ -64,6 +64,8 @@ public record RecipeWeek(
    *     share of)
    * @param noDataReason with {@code noData}, what Prometheus does have, in words (nothing of the
    *     engine yet, or series the match does not select); null otherwise
+   * @param kChanges the week's changes of the k the servers ran, in words ("k 3 → 5 on Tue 14:05"),
+   *     where the engine reports it; null when it did not change
    */
   public record Notes(
       int k,
@@ -73,7 +75,29 @@ public record RecipeWeek(
       Speedup speedup,
       String withinWeekDrop,
       java.time.Duration observed,
-      String noDataReason) {}
+      String noDataReason,
+      String kChanges) {
+    public Notes(
+        int k,
+        List<Double> previousPositions,
+        boolean noData,
+        boolean unfinished,
+        Speedup speedup,
+        String withinWeekDrop,
+        java.time.Duration observed,
+        String noDataReason) {
+      this(
+          k,
+          previousPositions,
+          noData,
+          unfinished,
+          speedup,
+          withinWeekDrop,
+          observed,
+          noDataReason,
+          null);
+    }
+  }
 
   /**
    * The measured speed-up at the load the recipe ran most of the week.

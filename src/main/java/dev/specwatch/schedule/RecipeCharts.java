@@ -71,7 +71,7 @@ final class RecipeCharts {
           }
         }
       }
-      List<ChartData.KChange> kChanges = List.of();
+      List<ActiveK.Change> kChanges = List.of();
       Optional<ActiveK> k = profile.activeK().filter(ActiveK::exact);
       if (k.isPresent()) {
         List<ChartData.Point> ks = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.specwatch.server;
 
+import dev.specwatch.signals.ActiveK;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +21,7 @@ public record ChartData(
     List<Point> acceptance,
     List<Point> length,
     List<List<Point>> positions,
-    List<KChange> kChanges) {
+    List<ActiveK.Change> kChanges) {
   public ChartData {
     acceptance = List.copyOf(acceptance);
     length = List.copyOf(length);
@@ -40,28 +41,12 @@ public record ChartData(
 
   public record Point(Instant at, double value) {}
 
-  /** The servers' k went from {@code before} to {@code after} at the step ending {@code at}. */
-  public record KChange(Instant at, int before, int after) {
-    /** "k 3 → 5 at 14:02": for the chart's mark, the alert and the digest. */
-    public String text() {
-      return "k " + before + " \u2192 " + after;
-    }
-  }
-
   /**
    * The changes of a per-step series of k (gaps skipped: a k read before and after an idle stretch
    * is compared across it).
    */
-  public static List<KChange> changes(List<Point> k) {
-    List<KChange> out = new java.util.ArrayList<>();
-    Integer last = null;
-    for (Point p : k) {
-      int now = (int) Math.round(p.value());
-      if (last != null && now != last) {
-        out.add(new KChange(p.at(), last, now));
-      }
-      last = now;
-    }
-    return out;
+  public static List<ActiveK.Change> changes(List<Point> k) {
+    return ActiveK.changes(
+        k.stream().map(Point::at).toList(), k.stream().map(Point::value).toList());
   }
 }

@@ -1,5 +1,6 @@
 package dev.specwatch.server;
 
+import dev.specwatch.signals.ActiveK;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -38,7 +39,7 @@ record TimeChart(
       this(at, firing ? "fired" : "resolved", label);
     }
 
-    static Mark kChange(ChartData.KChange c) {
+    static Mark kChange(ActiveK.Change c) {
       return new Mark(c.at(), K_CHANGE, c.text() + " at " + c.at());
     }
 

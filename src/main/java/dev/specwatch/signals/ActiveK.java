@@ -85,6 +85,35 @@ public record ActiveK(
     return "max by (" + by + ") (max_over_time(" + selected + "))";
   }
 
+  /** The servers' k went from {@code before} to {@code after} at the step ending {@code at}. */
+  public record Change(java.time.Instant at, int before, int after) {
+    /** "k 3 → 5": for the chart's mark and the digest. */
+    public String text() {
+      return "k " + before + " \u2192 " + after;
+    }
+  }
+
+  /**
+   * The changes of a series of k, one value a step ({@code values} rounded; a gap is skipped, so a
+   * k read before and after an idle stretch is compared across it).
+   */
+  public static java.util.List<Change> changes(
+      java.util.List<java.time.Instant> times, java.util.List<Double> values) {
+    java.util.List<Change> out = new java.util.ArrayList<>();
+    Integer last = null;
+    for (int i = 0; i < times.size(); i++) {
+      if (!Double.isFinite(values.get(i))) {
+        continue;
+      }
+      int now = (int) Math.round(values.get(i));
+      if (last != null && now != last) {
+        out.add(new Change(times.get(i), last, now));
+      }
+      last = now;
+    }
+    return out;
+  }
+
   /**
    * What the servers reported over the window.
    *

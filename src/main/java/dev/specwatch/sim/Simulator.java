@@ -196,10 +196,16 @@ public final class Simulator {
     }
     out.append("# TYPE vllm:spec_decode_num_accepted_tokens_per_pos counter\n");
     for (int s = 0; s < series; s++) {
-      int positions = samples.get(0).get(s).counters().positions();
+      int positions = 0;
+      for (List<EngineSample> at : samples) {
+        positions = Math.max(positions, at.get(s).counters().positions());
+      }
       for (int pos = 0; pos < positions; pos++) {
         for (int i = 0; i < times.size(); i++) {
           EngineSample e = samples.get(i).get(s);
+          if (pos >= e.counters().positions()) {
+            continue; // a server restarted with a smaller k has no series for this position
+          }
           long[] values = e.counters().acceptedPerPosition();
           long value = pos < values.length ? values[pos] : 0;
           line(

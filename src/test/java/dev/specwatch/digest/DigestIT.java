@@ -104,6 +104,34 @@ class DigestIT {
                     2,
                     List.of(
                         new Phase("steady", null, 2, 256, 1024, 1, List.of(0.815), false, 12.8)),
+                    false),
+                // Restarted with k = 5 on the Wednesday of the reported week at 12:00: vLLM
+                // registers five positions from then on. No policy of config() names it.
+                new ModelScenario(
+                    "Qwen/Qwen3-32B",
+                    "vllm",
+                    1,
+                    List.of(
+                        new Phase(
+                            "k3",
+                            day.multipliedBy(9).plusHours(12),
+                            2,
+                            256,
+                            1024,
+                            3,
+                            List.of(0.9, 0.7, 0.5),
+                            false,
+                            12.8),
+                        new Phase(
+                            "k5",
+                            null,
+                            2,
+                            256,
+                            1024,
+                            5,
+                            List.of(0.9, 0.7, 0.5, 0.4, 0.3),
+                            true,
+                            12.8)),
                     false)));
     Simulator sim = new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC));
     String history = sim.openMetricsHistory(from, period.end(), Duration.ofMinutes(5));
@@ -312,6 +340,29 @@ class DigestIT {
     }
     Files.writeString(out.resolve("digest.html"), html);
     Files.writeString(out.resolve("digest.txt"), r.text());
+  }
+
+  @Test
+  void aRestartWithAnotherKIsSaidWithItsTimeInTheText() throws Exception {
+    config();
+    Files.writeString(
+        dir.resolve("alerts/qwen3-32b.yaml"),
+        "recipe: qwen3-32b\nmatch: {model_name: Qwen/Qwen3-32B}\nnum_speculative_tokens: 5\n");
+    SpecwatchConfig c = new ConfigLoader(k -> null).load(dir.resolve("specwatch.yaml"));
+    Digest d =
+        new DigestCollector(
+                new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())), c.grafanaUrl())
+            .collect(period, c.policies(), List.of());
+    Map<String, String> changes = new java.util.HashMap<>();
+    d.recipes().forEach(r -> changes.put(r.recipe(), String.valueOf(r.notes().kChanges())));
+    // The step whose five minutes first hold a sample of the restarted server: Wed 12:00.
+    assertThat(changes).containsEntry("qwen3-32b", "k 3 \u2192 5 on Wed 12:00");
+    assertThat(changes).containsEntry("qwen3-235b-mtp", "null");
+    String text = new DigestRenderer(Optional.empty()).render(d).text();
+    assertThat(text)
+        .contains(
+            "  K CHANGED: k 3 \u2192 5 on Wed 12:00 (acceptance per token falls as drafts get"
+                + " longer)");
   }
 
   @Test

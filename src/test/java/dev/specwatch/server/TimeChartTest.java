@@ -2,6 +2,7 @@ package dev.specwatch.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.signals.ActiveK;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -45,12 +46,12 @@ class TimeChartTest {
 
   @Test
   void aChangeOfTheServersKIsFoundAcrossGapsAndMarkedWithItsText() {
-    List<ChartData.KChange> changes =
+    List<ActiveK.Change> changes =
         ChartData.changes(List.of(at(0, 3), at(1, 3), at(5, 5.0000001), at(6, 5), at(9, 3)));
     assertThat(changes)
         .containsExactly(
-            new ChartData.KChange(FROM.plus(STEP.multipliedBy(5)), 3, 5),
-            new ChartData.KChange(FROM.plus(STEP.multipliedBy(9)), 5, 3));
+            new ActiveK.Change(FROM.plus(STEP.multipliedBy(5)), 3, 5),
+            new ActiveK.Change(FROM.plus(STEP.multipliedBy(9)), 5, 3));
     assertThat(ChartData.changes(List.of(at(0, 4), at(1, 4)))).isEmpty();
     String svg = chart(List.of(at(0, 0.8)), List.of(TimeChart.Mark.kChange(changes.get(0)))).svg();
     assertThat(svg)
