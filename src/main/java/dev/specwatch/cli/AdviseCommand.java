@@ -130,6 +130,10 @@ final class AdviseCommand implements Callable<Integer> {
       return ExitCodes.DATASOURCE;
     }
     String over = Durations.format(window);
+    Optional<String> kNote = kNote(s, policy);
+    if (!output.json()) {
+      kNote.ifPresent(n -> out.println("note: " + n));
+    }
     if (s.signals().positionAcceptance().isEmpty()
         || s.signals().positionAcceptance().stream().anyMatch(v -> v == null)) {
       if (!output.json()) {
@@ -168,6 +172,7 @@ final class AdviseCommand implements Callable<Integer> {
       root.put("efficiency", EvaluationJson.efficiency(s.signals()));
       root.put("speedup", speedup.json());
       root.put("advice_by_load", speedup.scheduleJson());
+      root.put("k_note", kNote.orElse(null));
       out.println(EvaluationJson.MAPPER.writeValueAsString(root));
       return ExitCodes.OK;
     }
@@ -225,6 +230,26 @@ final class AdviseCommand implements Callable<Integer> {
     out.println(efficiency(s));
     speedup.print(out);
     return ExitCodes.OK;
+  }
+
+  /**
+   * What the servers said of k where it is not the policy's, and, where they moved it within the
+   * window, that the advice is for the bound the engine adapts under; empty where they agree.
+   */
+  static Optional<String> kNote(RecipeSnapshot s, Policy policy) {
+    return s.form()
+        .flatMap(f -> Optional.ofNullable(f.k()))
+        .flatMap(
+            k ->
+                k.note(policy.numSpeculativeTokens())
+                    .map(
+                        n ->
+                            k.min() != k.max()
+                                ? n
+                                    + ". The engine picks k itself: advice on k is advice on the"
+                                    + " highest it may use (num_speculative_tokens, SGLang's"
+                                    + " --speculative-num-steps and --speculative-num-draft-tokens)"
+                                : n));
   }
 
   /** One line: conditional acceptance, wasted draft tokens, output from drafts (measured). */

@@ -367,6 +367,21 @@ class GoldenFixturesIT {
       JsonNode advice = JSON.readTree(advise.out());
       assertThat(advice.path("draft_cost").asDouble()).isCloseTo(0.12 / (0.88 * 3), within(1e-6));
       assertThat(advice.path("draft_cost_source").asText()).contains("draft_overhead");
+      assertThat(advice.path("k_note").isNull()).as("k agrees").isTrue();
+      // An engine that picks k itself: advise says so before anything else (SGLang has no
+      // positions to advise on).
+      MainTest.Result adaptiveAdvice =
+          MainTest.run(
+              "advise",
+              "--config",
+              config.toString(),
+              "--recipe",
+              "sglang-adaptive-k",
+              "--window",
+              "30s");
+      assertThat(adaptiveAdvice.out())
+          .startsWith("note: k changed within the window: the servers ran k from 3 to 5")
+          .contains("The engine picks k itself: advice on k is advice on the highest it may use");
 
       // How each figure was obtained, in the JSON and the table.
       assertThat(form(r, "vllm-v1-dp2")).isEqualTo("false exported");
