@@ -29,6 +29,7 @@ class EngineShapesTest {
     "sglang-dp-attention, sglang, verify-calls, 2, 4",
     "sglang-gauges-only, sglang, gauges-only, 2, 4",
     "sglang-active-k, sglang, active-k, 1, 5",
+    "sglang-adaptive-k, sglang, active-k, 1, 5",
     "trtllm, trtllm, iteration-stats, 1, 3",
     "trtllm-iteration-stats-only, trtllm, no-finished-requests, 1, 3",
     "llamacpp, llamacpp, per-position, 1, 4",
