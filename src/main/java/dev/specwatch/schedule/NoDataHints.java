@@ -108,6 +108,7 @@ public final class NoDataHints {
     Set<String> names = new TreeSet<>(SERVED.values());
     for (Engine engine : Engine.values()) {
       names.addAll(speculative(engine));
+      names.addAll(EngineProfile.of(engine).olderReleaseMarkers().keySet());
     }
     List<String> by = new ArrayList<>(List.of("__name__"));
     by.addAll(labels);
@@ -156,6 +157,12 @@ public final class NoDataHints {
             + ": set engine: "
             + other.getKey().key()
             + " in the policy";
+      }
+    }
+    for (Map.Entry<String, String> older :
+        new java.util.TreeMap<>(EngineProfile.of(p.engine()).olderReleaseMarkers()).entrySet()) {
+      if (has(older.getKey(), all)) {
+        return "the match finds " + older.getKey() + " but no " + served + ": " + older.getValue();
       }
     }
     if (!has(served, List.of())) {

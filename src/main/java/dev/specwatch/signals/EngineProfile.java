@@ -47,6 +47,14 @@ public sealed interface EngineProfile
   }
 
   /**
+   * Series that only an older release of the engine's server exports, each with what specwatch says
+   * of a server that has them instead of the engine's own: why a policy on it reads no data.
+   */
+  default Map<String, String> olderReleaseMarkers() {
+    return Map.of();
+  }
+
+  /**
    * The {@code model_name} the engine's server writes on every series whatever it serves (a
    * placeholder, not a name), with where that is read; empty where the label names the model.
    * {@code discover} then tells such servers apart by their job, and a policy matching a real name

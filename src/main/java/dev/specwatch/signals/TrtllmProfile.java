@@ -60,6 +60,17 @@ public final class TrtllmProfile implements EngineProfile {
   }
 
   @Override
+  public Map<String, String> olderReleaseMarkers() {
+    // tensorrt_llm/metrics/collector.py @89fd9b74: request_success_total and four latency
+    // histograms, unprefixed; no token or speculative series.
+    return Map.of(
+        "request_success_total",
+        "this trtllm-serve predates TensorRT-LLM's token and speculative-decoding metrics: it exports"
+            + " request_success_total and latency histograms only, without the trtllm_ prefix"
+            + " (tensorrt_llm/metrics/collector.py @89fd9b74); upgrade it to watch speculation");
+  }
+
+  @Override
   public Optional<Map.Entry<String, String>> placeholderModelName() {
     // MetricsCollector({"model_name": "undefined", "engine_type": "undefined"}) in
     // tensorrt_llm/serve/openai_server.py (@00057725, @e7f7345e)

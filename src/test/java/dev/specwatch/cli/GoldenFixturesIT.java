@@ -196,7 +196,7 @@ class GoldenFixturesIT {
                 MainTest.Result run =
                     MainTest.run("check", "--config", config.toString(), "--output", "json");
                 Map<String, JsonNode> r = recipes(run.out());
-                assertThat(r).as(run.err()).hasSize(FixtureServer.FIXTURES.size());
+                assertThat(r).as(run.err()).hasSize(WATCHED.size());
                 // The window is full once it holds 30 s of scrapes: 2 x 100 drafts a second. To
                 // 1 %: at 2 % the first poll could catch a window 98 % full, where the 2 % checks
                 // of the other engines' rates below read just outside.
@@ -437,6 +437,7 @@ class GoldenFixturesIT {
           .containsOnly("sglang-gauges-only/acceptance_rate");
       assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
 
+      anOlderTrtllmServeIsToldWhyItCannotBeWatched(prometheus.baseUri(), at);
       discoverListsEveryModelWithItsEngine(config, at);
       theDaemonFiresOnTheBreachingShapeOnly(prometheus.baseUri());
     }
@@ -473,7 +474,7 @@ class GoldenFixturesIT {
                 // evaluation is shared right after the alerts change, so both are awaited.
                 JsonNode recipes =
                     JSON.readTree(get(http, port, "/api/v1/recipes")).path("recipes");
-                assertThat(recipes).hasSize(FixtureServer.FIXTURES.size());
+                assertThat(recipes).hasSize(WATCHED.size());
                 assertThat(recipes)
                     .allSatisfy(
                         r -> assertThat(r.path("form").path("positions").asText()).isNotEmpty());
@@ -499,6 +500,36 @@ class GoldenFixturesIT {
         .body();
   }
 
+  /**
+   * A policy on a trtllm-serve from before TensorRT-LLM's token and speculative metrics: no data,
+   * and the hint says why (not "is it scraped yet?": it is, and will never have them).
+   */
+  private void anOlderTrtllmServeIsToldWhyItCannotBeWatched(URI prometheus, Instant at)
+      throws IOException {
+    Path old = Files.createDirectories(dir.resolve("old-trtllm"));
+    jobPolicy(old, "trtllm-no-speculative-metrics", "trtllm", 3, "  acceptance_rate: {below: 0.5}");
+    Path config = dir.resolve("old-trtllm.yaml");
+    Files.writeString(
+        config,
+        "prometheus:\n  url: "
+            + prometheus
+            + "\nevaluation: {window: 30s, interval: 5s}\npolicies: old-trtllm\n",
+        StandardCharsets.UTF_8);
+    MainTest.Result run =
+        MainTest.run(
+            "check", "--config", config.toString(), "--output", "json", "--time", at.toString());
+    assertThat(run.exit()).as(run.err()).isEqualTo(4);
+    JsonNode recipe = recipes(run.out()).get("trtllm-no-speculative-metrics");
+    assertThat(recipe.path("state").asText()).isEqualTo("no_data");
+    assertThat(recipe.path("no_data_hint").asText())
+        .isEqualTo(
+            "the match finds request_success_total but no trtllm_generation_tokens_total: this"
+                + " trtllm-serve predates TensorRT-LLM's token and speculative-decoding metrics: it"
+                + " exports request_success_total and latency histograms only, without the trtllm_"
+                + " prefix (tensorrt_llm/metrics/collector.py @89fd9b74); upgrade it to watch"
+                + " speculation");
+  }
+
   /** {@code discover} on the same Prometheus: every fixture's model, three engines, by names. */
   private void discoverListsEveryModelWithItsEngine(Path config, Instant at) throws IOException {
     Path written = dir.resolve("discovered");
@@ -517,7 +548,8 @@ class GoldenFixturesIT {
     JsonNode root = JSON.readTree(run.out());
     Map<String, JsonNode> byJob = new HashMap<>();
     root.path("models").forEach(m -> byJob.put(m.path("job").asText(), m));
-    assertThat(byJob).containsOnlyKeys(FixtureServer.FIXTURES);
+    // Not the TensorRT-LLM without speculative metrics: there is nothing of it to watch.
+    assertThat(byJob).containsOnlyKeys(WATCHED);
     assertThat(byJob)
         .allSatisfy(
             (job, m) -> {
@@ -679,6 +711,12 @@ class GoldenFixturesIT {
         .extracting(r -> r.path("state").asText())
         .containsExactly("ok", "ok", "ok", "ok", "ok", "ok", "ok");
   }
+
+  /** The fixtures a recipe watches: all but the server too old to export what specwatch reads. */
+  private static final List<String> WATCHED =
+      FixtureServer.FIXTURES.stream()
+          .filter(f -> !f.equals("trtllm-no-speculative-metrics"))
+          .toList();
 
   private static PrometheusServer prometheus(FixtureServer fixtures) throws IOException {
     PrometheusServer.Builder builder =

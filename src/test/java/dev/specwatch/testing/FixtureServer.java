@@ -39,6 +39,7 @@ public final class FixtureServer implements AutoCloseable {
           "trtllm",
           "trtllm-iteration-stats-only",
           "trtllm-positions-only",
+          "trtllm-no-speculative-metrics",
           "llamacpp",
           "ray_vllm");
 
