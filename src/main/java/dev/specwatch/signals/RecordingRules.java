@@ -66,9 +66,10 @@ public final class RecordingRules {
                 vllm.query(Signal.POSITION_ACCEPTANCE, byModel)));
 
     // SGLang and TensorRT-LLM: their metric names are their own, so no job is selected; by
-    // model_name as for vLLM. Only what needs no k: SGLang's acceptance is (L - 1) / k and
-    // TensorRT-LLM's length 1 + k x acceptance, with the policy's k (the daemon has it, a rule
-    // does not).
+    // model_name as for vLLM. Only what a rule can know k for: SGLang's acceptance (L - 1) / k
+    // where its servers export the active speculative_num_draft_tokens (newer releases; older
+    // ones record no sample), not TensorRT-LLM's length 1 + k x acceptance (the policy's k: the
+    // daemon has it, a rule does not).
     QueryScope anyJob = new QueryScope(List.of("model_name"), List.of(), WINDOW);
     SglangProfile sglang = SglangProfile.INSTANCE;
     List<Rule> sglangRules =
@@ -76,6 +77,9 @@ public final class RecordingRules {
             new Rule(
                 "sglang:spec_decode_mean_accepted_length:rate1m",
                 sglang.query(Signal.MEAN_ACCEPTED_LENGTH, anyJob)),
+            new Rule(
+                "sglang:spec_decode_acceptance_rate:rate1m",
+                SglangProfile.acceptanceFromServersK(anyJob)),
             new Rule(
                 "sglang:spec_decode_verify_calls_per_second:rate1m",
                 VllmProfile.sumRate(SglangProfile.VERIFY_CALLS, anyJob)),
@@ -87,32 +91,35 @@ public final class RecordingRules {
                 sglang.query(Signal.GENERATION_TOKENS_PER_SECOND, anyJob)),
             new Rule(
                 "sglang:num_running_reqs:avg1m", sglang.query(Signal.RUNNING_REQUESTS, anyJob)));
+    // trtllm-serve labels every series model_name="undefined" (docs/ENGINES.md): by job as well,
+    // or two servers would be summed into one.
+    QueryScope trtJobs = new QueryScope(List.of("job", "model_name"), List.of(), WINDOW);
     TrtllmProfile trtllm = TrtllmProfile.INSTANCE;
     List<Rule> trtllmRules =
         List.of(
             new Rule(
                 "trtllm:spec_decode_acceptance_rate:rate1m",
-                trtllm.query(Signal.ACCEPTANCE_RATE, anyJob)),
+                trtllm.query(Signal.ACCEPTANCE_RATE, trtJobs)),
             new Rule(
                 "trtllm:spec_decode_acceptance_length:avg1m",
-                "avg by (model_name) (avg_over_time(trtllm_spec_decode_acceptance_length"
-                    + anyJob.rangeSelector()
+                "avg by (job, model_name) (avg_over_time(trtllm_spec_decode_acceptance_length"
+                    + trtJobs.rangeSelector()
                     + "))"),
             new Rule(
                 "trtllm:spec_decode_acceptance_rate_by_pos:rate1m",
-                trtllm.query(Signal.POSITION_ACCEPTANCE, anyJob)),
+                trtllm.query(Signal.POSITION_ACCEPTANCE, trtJobs)),
             new Rule(
                 "trtllm:spec_decode_draft_tokens_per_second:rate1m",
-                trtllm.query(Signal.DRAFT_TOKENS_PER_SECOND, anyJob)),
+                trtllm.query(Signal.DRAFT_TOKENS_PER_SECOND, trtJobs)),
             new Rule(
                 "trtllm:spec_decode_accepted_tokens_per_second:rate1m",
-                trtllm.query(Signal.ACCEPTED_TOKENS_PER_SECOND, anyJob)),
+                trtllm.query(Signal.ACCEPTED_TOKENS_PER_SECOND, trtJobs)),
             new Rule(
                 "trtllm:generation_tokens_per_second:rate1m",
-                trtllm.query(Signal.GENERATION_TOKENS_PER_SECOND, anyJob)),
+                trtllm.query(Signal.GENERATION_TOKENS_PER_SECOND, trtJobs)),
             new Rule(
                 "trtllm:spec_decode_draft_overhead:avg1m",
-                trtllm.query(Signal.DRAFT_OVERHEAD, anyJob)));
+                trtllm.query(Signal.DRAFT_OVERHEAD, trtJobs)));
 
     // llama.cpp labels nothing (one server, one model): by job. Its counters are vLLM's schema, so
     // everything is exact without k (docs/ENGINES.md).

@@ -290,16 +290,34 @@ public final class SglangProfile implements EngineProfile {
    */
   static String k(QueryScope scope, Signal signal) {
     int policyK = scope.requireK("sglang", signal);
-    return "((max by ("
+    return "("
+        + serversK(scope)
+        + "\n  or\n"
+        + sum(scope, "rate", GENERATION_TOKENS)
+        + " * 0 + "
+        + policyK
+        + ")";
+  }
+
+  /**
+   * The servers' k alone, averaged over the window: no sample for a group whose servers do not
+   * export the active gauge.
+   */
+  static String serversK(QueryScope scope) {
+    return "(max by ("
         + by(scope)
         + ") (avg_over_time("
         + NUM_DRAFT_TOKENS
         + PromQl.selector(scope.matchers())
         + scope.rangeSelector()
-        + ")) - 1) > 0\n  or\n"
-        + sum(scope, "rate", GENERATION_TOKENS)
-        + " * 0 + "
-        + policyK
-        + ")";
+        + ")) - 1) > 0";
+  }
+
+  /**
+   * SGLang's own acceptance where the servers say their k (the active gauge): the recording rule's
+   * form, which has no policy to fall back on. No sample for older releases.
+   */
+  static String acceptanceFromServersK(QueryScope scope) {
+    return "((" + length(scope) + ") - 1) / on (" + by(scope) + ") (" + serversK(scope) + ")";
   }
 }
