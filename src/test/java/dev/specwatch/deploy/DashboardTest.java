@@ -67,6 +67,15 @@ class DashboardTest {
         .anyMatch(e -> e.startsWith("sglang:spec_decode_mean_accepted_length:rate1m"))
         .anyMatch(e -> e.startsWith("trtllm:spec_decode_draft_overhead:avg1m"))
         .anyMatch(e -> e.startsWith("trtllm:spec_decode_acceptance_rate_by_pos:rate1m"));
+    // trtllm-serve labels every series model_name="undefined": its servers are told apart by job.
+    assertThat(targets(d))
+        .filteredOn(t -> t.path("expr").asText().contains("trtllm:"))
+        .isNotEmpty()
+        .allSatisfy(
+            t -> {
+              assertThat(t.path("expr").asText()).contains("job=~\"$job\"");
+              assertThat(t.path("legendFormat").asText()).startsWith("{{job}}");
+            });
     assertThat(panels)
         .filteredOn(p -> p.path("type").asText().equals("timeseries"))
         .hasSizeGreaterThanOrEqualTo(14)
