@@ -82,6 +82,46 @@ public final class TrtllmProfile implements EngineProfile {
   }
 
   @Override
+  public List<RecordingRules.Group> recordingRules() {
+    // Not the accepted length 1 + k x acceptance: the policy's k is the daemon's, not a rule's.
+    // trtllm-serve labels every series model_name="undefined" (docs/ENGINES.md): by job as well,
+    // or two servers would be summed into one.
+    QueryScope trtJobs =
+        new QueryScope(List.of("job", "model_name"), List.of(), RecordingRules.WINDOW);
+    List<RecordingRules.Rule> rules =
+        List.of(
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_acceptance_rate:rate1m",
+                query(Signal.ACCEPTANCE_RATE, trtJobs)),
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_acceptance_length:avg1m",
+                "avg by (job, model_name) (avg_over_time("
+                    + "trtllm_spec_decode_acceptance_length"
+                    + trtJobs.rangeSelector()
+                    + "))"),
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_acceptance_rate_by_pos:rate1m",
+                query(Signal.POSITION_ACCEPTANCE, trtJobs)),
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_draft_tokens_per_second:rate1m",
+                query(Signal.DRAFT_TOKENS_PER_SECOND, trtJobs)),
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_accepted_tokens_per_second:rate1m",
+                query(Signal.ACCEPTED_TOKENS_PER_SECOND, trtJobs)),
+            new RecordingRules.Rule(
+                "trtllm:generation_tokens_per_second:rate1m",
+                query(Signal.GENERATION_TOKENS_PER_SECOND, trtJobs)),
+            new RecordingRules.Rule(
+                "trtllm:spec_decode_draft_overhead:avg1m", query(Signal.DRAFT_OVERHEAD, trtJobs)));
+
+    return List.of(
+        new RecordingRules.Group(
+            "trtllm-spec-decode",
+            "TensorRT-LLM (docs/ENGINES.md): its own metric names, by job and model_name.",
+            rules));
+  }
+
+  @Override
   public Set<String> discoverySeries() {
     return Set.of(GENERATION_TOKENS, RUNNING_REQUESTS, DRAFT_TOKENS, DRAFTED_PER_POSITION);
   }
