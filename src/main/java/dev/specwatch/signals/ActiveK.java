@@ -122,8 +122,42 @@ public record ActiveK(
    * @param exact whether max is the k run, or a lower bound of the longest draft
    * @param inFigures whether the figures used it instead of the policy's k
    * @param says how it was read
+   * @param meanDraft the drafts' mean length over the window (draft tokens / drafts), where the
+   *     engine counts both; null where it does not, or without drafts
    */
-  public record Reading(int min, int max, boolean exact, boolean inFigures, String says) {
+  public record Reading(
+      int min, int max, boolean exact, boolean inFigures, String says, Double meanDraft) {
+    public Reading(int min, int max, boolean exact, boolean inFigures, String says) {
+      this(min, max, exact, inFigures, says, null);
+    }
+
+    /** This reading with the drafts' mean length over the window. */
+    public Reading withMeanDraft(Double mean) {
+      return new Reading(min, max, exact, inFigures, says, mean);
+    }
+
+    /**
+     * The sentence when drafts are shorter than k on average (by more than a twentieth of a token):
+     * the engine proposed fewer tokens than it may (vLLM's draft-length policy or dynamic
+     * speculation, an n-gram proposer finding shorter matches, llama.cpp's draft stopping early).
+     */
+    public Optional<String> draftNote(int policyK) {
+      int k = exact ? max : policyK;
+      if (meanDraft == null || meanDraft >= k - 0.05) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          String.format(
+              Locale.ROOT,
+              "drafts average %.2f tokens of k = %d: the engine proposes shorter drafts than k"
+                  + " (a draft-length policy or dynamic speculation, an n-gram proposer finding"
+                  + " shorter matches, a draft stopping early); acceptance and the accepted length"
+                  + " are exact, acceptance by position counts every draft, whether it reached the"
+                  + " position or not",
+              meanDraft,
+              k));
+    }
+
     /**
      * The sentence for check, the UI and the API when the servers disagree with the policy's k, or
      * empty when they agree (or report a lower bound within it).

@@ -47,6 +47,14 @@ public sealed interface EngineProfile
   }
 
   /**
+   * Whether the engine counts drafts and draft tokens apart (vLLM's schema), so that their ratio is
+   * the drafts' measured mean length rather than k by construction.
+   */
+  default boolean draftLengthMeasured() {
+    return false;
+  }
+
+  /**
    * Series that only an older release of the engine's server exports, each with what specwatch says
    * of a server that has them instead of the engine's own: why a policy on it reads no data.
    */
@@ -142,6 +150,14 @@ public sealed interface EngineProfile
    */
   default Optional<String> finishedRequestHistograms() {
     return Optional.empty();
+  }
+
+  /**
+   * The engine's groups in rules/vllm-spec-decode.rules.yaml ({@link RecordingRules}), in order:
+   * what a recording rule can compute without a policy (no k the servers do not say).
+   */
+  default java.util.List<RecordingRules.Group> recordingRules() {
+    return java.util.List.of();
   }
 
   /** What the series of one {@code (job, model_name)} say of its shape, k and what is missing. */

@@ -102,6 +102,7 @@ public final class EvaluationJson {
                 k.put("max", f.k().max());
                 k.put("exact", f.k().exact());
                 k.put("source", f.k().says());
+                k.put("mean_draft", f.k().meanDraft());
                 form.put("engine_k", k);
               }
               recipe.put("form", form);

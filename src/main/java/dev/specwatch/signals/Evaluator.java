@@ -241,12 +241,25 @@ public final class Evaluator {
         snapshot = snapshot.withForm(profile.form(fullShape.get().contains(p)));
       }
       ActiveK.Reading k = activeK.get(p);
+      if (k != null && profile.draftLengthMeasured()) {
+        k = k.withMeanDraft(meanDraft(snapshot.signals(), window));
+      }
       if (k != null && snapshot.form().isPresent() && p.numSpeculativeTokens() > 0) {
         snapshot = snapshot.withForm(snapshot.form().get().withK(k, p.numSpeculativeTokens()));
       }
       snapshots.add(snapshot);
     }
     return new GroupResult(snapshots, queries);
+  }
+
+  /** Draft tokens over drafts in the window (a rate times the window over an increase). */
+  private static Double meanDraft(SignalValues v, Duration window) {
+    if (v.draftTokensPerSecond() == null
+        || v.draftsInWindow() == null
+        || !(v.draftsInWindow() > 0)) {
+      return null;
+    }
+    return v.draftTokensPerSecond() * window.toSeconds() / v.draftsInWindow();
   }
 
   /**

@@ -31,6 +31,7 @@ public record SignalForm(
   public SignalForm withK(ActiveK.Reading reading, int policyK) {
     List<String> more = new ArrayList<>(notes);
     reading.note(policyK).ifPresent(more::add);
+    reading.draftNote(policyK).ifPresent(more::add);
     return new SignalForm(approximate, positions, more, reading);
   }
 

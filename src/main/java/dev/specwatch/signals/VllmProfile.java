@@ -168,6 +168,16 @@ public final class VllmProfile implements EngineProfile {
   }
 
   @Override
+  public boolean draftLengthMeasured() {
+    return true;
+  }
+
+  @Override
+  public List<RecordingRules.Group> recordingRules() {
+    return this == INSTANCE ? VllmRules.vllm() : VllmRules.rayServe();
+  }
+
+  @Override
   public Set<String> discoverySeries() {
     return Set.of(
         n.generationTokens(),

@@ -108,6 +108,14 @@ class GoldenFixturesIT {
           "meta-llama/Llama-3.1-70B-Instruct",
           3,
           "  acceptance_rate: {below: 0.5}");
+      // Drafts of 3 tokens on average under a k of 5 (a draft-length policy, dynamic speculation).
+      policy(
+          alerts,
+          "vllm-dynamic-draft-length",
+          "vllm",
+          "zai-org/GLM-4.5-Air",
+          5,
+          "  acceptance_rate: {below: 0.5}\n" + pos0);
       policy(
           alerts,
           "sglang-verify-calls",
@@ -316,7 +324,34 @@ class GoldenFixturesIT {
       JsonNode llamacppK = r.get("llamacpp").path("form");
       assertThat(llamacppK.path("engine_k").path("max").asInt()).isEqualTo(4);
       assertThat(llamacppK.path("engine_k").path("exact").asBoolean()).isFalse();
-      assertThat(llamacppK.path("notes")).isEmpty();
+      // llama.cpp's drafts stop early: 350 draft tokens over 100 drafts, 3.5 of k = 4.
+      assertThat(llamacppK.path("engine_k").path("mean_draft").asDouble())
+          .isCloseTo(3.5, within(1e-9));
+      assertThat(llamacppK.path("notes"))
+          .extracting(JsonNode::asText)
+          .singleElement(as(InstanceOfAssertFactories.STRING))
+          .startsWith("drafts average 3.50 tokens of k = 4: the engine proposes shorter drafts");
+      assertThat(vllmK.path("engine_k").path("mean_draft").asDouble()).isCloseTo(3, within(1e-9));
+
+      // vLLM whose drafts average 3 tokens under k = 5: every figure exact (acceptance 210 / 300,
+      // length 1 + 210 / 100, positions over all 100 drafts), k exact from the five registered
+      // positions, and the short drafts said.
+      JsonNode dynamic = r.get("vllm-dynamic-draft-length").path("signals");
+      assertFigures(dynamic, 0.7, 3.1, 310, 3000, 0.9, 0.6, 0.4, 0.15, 0.05);
+      JsonNode dynamicForm = r.get("vllm-dynamic-draft-length").path("form");
+      assertThat(dynamicForm.path("engine_k").toString())
+          .contains("\"min\":5,\"max\":5,\"exact\":true");
+      assertThat(dynamicForm.path("engine_k").path("mean_draft").asDouble())
+          .isCloseTo(3, within(1e-9));
+      assertThat(dynamicForm.path("notes"))
+          .extracting(JsonNode::asText)
+          .singleElement(as(InstanceOfAssertFactories.STRING))
+          .isEqualTo(
+              "drafts average 3.00 tokens of k = 5: the engine proposes shorter drafts than k (a"
+                  + " draft-length policy or dynamic speculation, an n-gram proposer finding"
+                  + " shorter matches, a draft stopping early); acceptance and the accepted length"
+                  + " are exact, acceptance by position counts every draft, whether it reached the"
+                  + " position or not");
 
       // TensorRT-LLM: 210 / 300 = 0.7, 1 + 3 x 0.7 = 3.1; positions 90, 70, 50 of 100 drafted at
       // position 0.
@@ -681,7 +716,8 @@ class GoldenFixturesIT {
               "qwen-qwen3-coder-480b-a35b-instruct-fp8.yaml",
               "qwen-qwen3-next-80b-a3b-instruct-fp8.yaml",
               "trtllm-positions-only.yaml",
-              "trtllm.yaml");
+              "trtllm.yaml",
+              "zai-org-glm-4.5-air.yaml");
       assertThat(written.resolve("trtllm.yaml"))
           .content()
           .contains("engine: trtllm\nmatch:\n  job: \"trtllm\"\nnum_speculative_tokens: 3\n");
@@ -709,7 +745,7 @@ class GoldenFixturesIT {
     assertThat(check.exit()).as(check.err()).isZero();
     assertThat(recipes(check.out()).values())
         .extracting(r -> r.path("state").asText())
-        .containsExactly("ok", "ok", "ok", "ok", "ok", "ok", "ok");
+        .containsExactly("ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok");
   }
 
   /** The fixtures a recipe watches: all but the server too old to export what specwatch reads. */

@@ -25,6 +25,7 @@ class EngineShapesTest {
   @CsvSource({
     "vllm-v1-dp2, vllm, per-position, 2, 3",
     "vllm-v1-token-counters-only, vllm, token-counters-only, 1, 3",
+    "vllm-dynamic-draft-length, vllm, per-position, 1, 5",
     "sglang-verify-calls, sglang, verify-calls, 1, 4",
     "sglang-dp-attention, sglang, verify-calls, 2, 4",
     "sglang-gauges-only, sglang, gauges-only, 2, 4",

@@ -31,6 +31,7 @@ public final class FixtureServer implements AutoCloseable {
       List.of(
           "vllm-v1-dp2",
           "vllm-v1-token-counters-only",
+          "vllm-dynamic-draft-length",
           "sglang-verify-calls",
           "sglang-dp-attention",
           "sglang-gauges-only",
