@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -22,32 +23,36 @@ final class Expositions {
    * @param writer empty for vLLM, which {@link Simulator} writes itself (its samples also feed the
    *     backfill)
    */
-  record Shape(String engine, List<String> versions, Optional<Writer> writer, boolean labelled) {}
+  record Shape(Engine engine, List<String> versions, Optional<Writer> writer, boolean labelled) {}
 
   static final List<Shape> ALL =
       List.of(
-          new Shape("vllm", List.of("per-position", "token-counters-only"), Optional.empty(), true),
           new Shape(
-              "sglang",
+              Engine.VLLM, List.of("per-position", "token-counters-only"), Optional.empty(), true),
+          new Shape(
+              Engine.SGLANG,
               List.of("verify-calls", "gauges-only", ModelScenario.SGLANG_ACTIVE_K),
               Optional.of(SglangExposition::write),
               true),
           new Shape(
-              "trtllm",
+              Engine.TRTLLM,
               List.of("iteration-stats", ModelScenario.NO_FINISHED_REQUESTS),
               Optional.of(TrtllmExposition::write),
               // trtllm-serve writes model_name="undefined" whatever it serves
               false),
           new Shape(
-              "llamacpp", List.of("per-position"), Optional.of(LlamacppExposition::write), false));
+              Engine.LLAMACPP,
+              List.of("per-position"),
+              Optional.of(LlamacppExposition::write),
+              false));
 
   /** The engines' keys, vLLM first. */
-  static List<String> engines() {
+  static List<Engine> engines() {
     return ALL.stream().map(Shape::engine).toList();
   }
 
   /** The shape of {@code engine}. */
-  static Optional<Shape> of(String engine) {
-    return ALL.stream().filter(s -> s.engine().equals(engine)).findFirst();
+  static Optional<Shape> of(Engine engine) {
+    return ALL.stream().filter(s -> s.engine() == engine).findFirst();
   }
 }

@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.time.Duration;
 import java.util.List;
 
@@ -14,7 +15,7 @@ final class LlamacppExposition {
   private LlamacppExposition() {}
 
   static void write(StringBuilder out, Scenario scenario, Duration elapsed) {
-    List<ModelScenario> models = Simulator.modelsOf(scenario, "llamacpp");
+    List<ModelScenario> models = Simulator.modelsOf(scenario, Engine.LLAMACPP);
     if (models.isEmpty()) {
       return;
     }

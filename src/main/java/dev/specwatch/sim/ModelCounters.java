@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.time.Duration;
 import java.util.List;
 
@@ -36,7 +37,7 @@ public record ModelCounters(
     Totals then = totals(model, restartAt);
     // vLLM splits traffic across data-parallel engines; SGLang's counters are the tokenizer's, one
     // per server for the whole model.
-    int engines = model.engine().equals("vllm") ? model.engines() : 1;
+    int engines = model.engine() == Engine.VLLM ? model.engines() : 1;
     long[] perPosition = new long[k];
     long accepted = 0;
     for (int i = 0; i < k; i++) {

@@ -1,12 +1,14 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.util.List;
 
 /**
  * The traffic of one served model.
  *
- * @param engine {@code vllm} (counters per data-parallel engine) or {@code sglang} (tokenizer
- *     counters per server, scheduler gauges per DP-attention rank; docs/ENGINES.md)
+ * @param engine one the simulator serves ({@link Expositions}): vLLM (counters per data-parallel
+ *     engine), SGLang (tokenizer counters per server, scheduler gauges per DP-attention rank),
+ *     TensorRT-LLM or llama.cpp (docs/ENGINES.md)
  * @param engines vLLM: data-parallel engines; SGLang: DP-attention ranks ({@code dp_rank} label
  *     when more than one); traffic split evenly
  * @param repeat loop the phases forever; otherwise the last phase goes on forever
@@ -20,7 +22,7 @@ import java.util.List;
  */
 public record ModelScenario(
     String modelName,
-    String engine,
+    Engine engine,
     int engines,
     List<Phase> phases,
     boolean repeat,
@@ -40,21 +42,21 @@ public record ModelScenario(
 
   /** The simulated engines' keys ({@link Expositions}). */
   public static List<String> engineKeys() {
-    return Expositions.engines();
+    return Expositions.engines().stream().map(Engine::key).toList();
   }
 
   public ModelScenario(
-      String modelName, String engine, int engines, List<Phase> phases, boolean repeat) {
+      String modelName, Engine engine, int engines, List<Phase> phases, boolean repeat) {
     this(modelName, engine, engines, phases, repeat, versions(engine).get(0));
   }
 
   /** The release shapes of {@code engine}, the default first. */
-  public static List<String> versions(String engine) {
+  public static List<String> versions(Engine engine) {
     return Expositions.of(engine).map(Expositions.Shape::versions).orElse(List.of());
   }
 
   public ModelScenario {
-    if (!engineKeys().contains(engine)) {
+    if (engine == null || Expositions.of(engine).isEmpty()) {
       throw new IllegalArgumentException("engine must be one of " + engineKeys());
     }
     if (!versions(engine).contains(version)) {

@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.Location;
 import dev.specwatch.yaml.InvalidInputException;
 import dev.specwatch.yaml.MapReader;
@@ -101,11 +102,11 @@ public final class ScenarioLoader {
     }
     for (Expositions.Shape shape : Expositions.ALL) {
       if (!shape.labelled()
-          && models.stream().filter(m -> m.engine().equals(shape.engine())).count() > 1) {
+          && models.stream().filter(m -> m.engine() == shape.engine()).count() > 1) {
         r.error(
             "models",
             "one "
-                + shape.engine()
+                + shape.engine().key()
                 + " model at most: its series carry no model label, so one /metrics serves one"
                 + " model (run a simulator per model)");
       }
@@ -119,15 +120,19 @@ public final class ScenarioLoader {
 
   private static Optional<ModelScenario> readModel(MapReader m, boolean repeatAll) {
     String modelName = m.requiredString("model_name");
-    String engine = m.string("engine", "vllm");
-    if (!ModelScenario.engineKeys().contains(engine)) {
+    String engineKey = m.string("engine", Engine.VLLM.key());
+    Engine engine =
+        Engine.parse(engineKey)
+            .filter(e -> ModelScenario.engineKeys().contains(e.key()))
+            .orElse(null);
+    if (engine == null) {
       m.error("engine", "one of " + String.join(", ", ModelScenario.engineKeys()));
     }
     int engines = m.integer("engines", 1, 1, 1024);
-    List<String> versions = ModelScenario.versions(engine);
+    List<String> versions = engine == null ? List.of("") : ModelScenario.versions(engine);
     String version = m.string("version", versions.get(0));
     if (!versions.contains(version)) {
-      m.error("version", "one of " + String.join(", ", versions) + " for engine " + engine);
+      m.error("version", "one of " + String.join(", ", versions) + " for engine " + engineKey);
     }
     int k = m.integer("num_speculative_tokens", -1, 0, 64);
     if (!m.has("num_speculative_tokens")) {
@@ -135,7 +140,7 @@ public final class ScenarioLoader {
           "num_speculative_tokens",
           "is required (the k of --speculative-config; 0 for a deployment without speculation)");
     }
-    if (k == 0 && !engine.equals("vllm")) {
+    if (k == 0 && engine != Engine.VLLM) {
       m.error("num_speculative_tokens", "0 (no speculation) is simulated for vllm only");
     }
     Optional<StepTime> stepTime = m.map("step_time").flatMap(StepTime::read);
@@ -171,7 +176,7 @@ public final class ScenarioLoader {
         || phases.isEmpty()) {
       return Optional.empty();
     }
-    if (!ModelScenario.engineKeys().contains(engine)) {
+    if (engine == null) {
       return Optional.empty();
     }
     if (!versions.contains(version)) {

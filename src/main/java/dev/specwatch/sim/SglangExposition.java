@@ -4,6 +4,7 @@ import static dev.specwatch.sim.Simulator.escapeLabelValue;
 import static dev.specwatch.sim.Simulator.formatDouble;
 import static dev.specwatch.sim.Simulator.header;
 
+import dev.specwatch.model.Engine;
 import java.time.Duration;
 import java.util.List;
 
@@ -27,7 +28,7 @@ final class SglangExposition {
   private SglangExposition() {}
 
   static void write(StringBuilder out, Scenario scenario, Duration elapsed) {
-    List<ModelScenario> models = Simulator.modelsOf(scenario, "sglang");
+    List<ModelScenario> models = Simulator.modelsOf(scenario, Engine.SGLANG);
     if (models.isEmpty()) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +38,7 @@ public final class Simulator {
   public List<EngineSample> samples(Duration elapsed) {
     List<EngineSample> out = new ArrayList<>();
     for (ModelScenario model : scenario.models()) {
-      if (!model.engine().equals("vllm")) {
+      if (model.engine() != Engine.VLLM) {
         continue;
       }
       ModelCounters counters = ModelCounters.of(model, elapsed);
@@ -118,7 +119,7 @@ public final class Simulator {
         "gauge");
     double t = elapsed.toNanos() / 1e9;
     for (ModelScenario m : scenario.models()) {
-      if (!m.engine().equals("vllm")) {
+      if (m.engine() != Engine.VLLM) {
         continue;
       }
       double running = ModelCounters.phaseAt(m, t).runningRequests() / m.engines();
@@ -224,7 +225,7 @@ public final class Simulator {
 
   private ModelScenario model(String name) {
     return scenario.models().stream()
-        .filter(m -> m.engine().equals("vllm") && m.modelName().equals(name))
+        .filter(m -> m.engine() == Engine.VLLM && m.modelName().equals(name))
         .findFirst()
         .orElseThrow();
   }
@@ -270,8 +271,8 @@ public final class Simulator {
   }
 
   /** The scenario's models served by {@code engine}. */
-  static List<ModelScenario> modelsOf(Scenario scenario, String engine) {
-    return scenario.models().stream().filter(m -> m.engine().equals(engine)).toList();
+  static List<ModelScenario> modelsOf(Scenario scenario, Engine engine) {
+    return scenario.models().stream().filter(m -> m.engine() == engine).toList();
   }
 
   static void header(StringBuilder out, String name, String help, String type) {

@@ -1,5 +1,6 @@
 package dev.specwatch.sim;
 
+import dev.specwatch.model.Engine;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,7 +16,7 @@ final class TrtllmExposition {
   private TrtllmExposition() {}
 
   static void write(StringBuilder out, Scenario scenario, Duration elapsed) {
-    List<ModelScenario> models = Simulator.modelsOf(scenario, "trtllm");
+    List<ModelScenario> models = Simulator.modelsOf(scenario, Engine.TRTLLM);
     if (models.isEmpty()) {
       return;
     }

@@ -3,6 +3,7 @@ package dev.specwatch.alerting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.cli.CliRunner;
+import dev.specwatch.model.Engine;
 import dev.specwatch.sim.ModelScenario;
 import dev.specwatch.sim.Phase;
 import dev.specwatch.sim.Scenario;
@@ -44,7 +45,7 @@ class ReplayIT {
             List.of(
                 new ModelScenario(
                     "it/qwen",
-                    "vllm",
+                    Engine.VLLM,
                     1,
                     List.of(
                         new Phase(

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.specwatch.cli.CliRunner;
 import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
@@ -48,7 +49,7 @@ class SloIT {
             List.of(
                 new ModelScenario(
                     "it/slo",
-                    "vllm",
+                    Engine.VLLM,
                     1,
                     List.of(
                         new Phase(

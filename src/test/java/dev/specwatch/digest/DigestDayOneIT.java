@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.prometheus.PrometheusClient;
@@ -46,7 +47,7 @@ class DigestDayOneIT {
             List.of(
                 new ModelScenario(
                     "org/new-model",
-                    "vllm",
+                    Engine.VLLM,
                     1,
                     List.of(
                         new Phase(

@@ -11,6 +11,7 @@ import dev.specwatch.alerting.AlertKey;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.alerting.TransitionHistory;
 import dev.specwatch.config.ConfigLoader;
+import dev.specwatch.model.Engine;
 import dev.specwatch.model.NotifierConfig;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.Secret;
@@ -94,13 +95,13 @@ class DigestIT {
             List.of(
                 new ModelScenario(
                     "Qwen/Qwen3-235B-A22B-Instruct-2507",
-                    "vllm",
+                    Engine.VLLM,
                     1,
                     List.of(healthy, healthy3, idle, regressed),
                     false),
                 new ModelScenario(
                     "deepseek-ai/DeepSeek-R1",
-                    "vllm",
+                    Engine.VLLM,
                     2,
                     List.of(
                         new Phase("steady", null, 2, 256, 1024, 1, List.of(0.815), false, 12.8)),
@@ -109,7 +110,7 @@ class DigestIT {
                 // registers five positions from then on. No policy of config() names it.
                 new ModelScenario(
                     "Qwen/Qwen3-32B",
-                    "vllm",
+                    Engine.VLLM,
                     1,
                     List.of(
                         new Phase(
