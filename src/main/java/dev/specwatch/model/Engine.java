@@ -17,7 +17,9 @@ public enum Engine {
   SGLANG(
       "sglang",
       false,
-      "needs exact draft-token and verify counters per step; SGLang exports no draft-token counter"),
+      "needs a step's own drafts and accepted tokens; SGLang's tokenizer counts a request's"
+          + " tokens and verify calls when it finishes, so a step holds whole requests, not the"
+          + " step"),
   TRTLLM(
       "trtllm",
       true,

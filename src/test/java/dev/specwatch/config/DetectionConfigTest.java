@@ -80,8 +80,9 @@ class DetectionConfigTest {
                   .contains(":8:19: thresholds.change.learn: must be from 1d to 35d")
                   .contains("thresholds.change.false_alarm_interval: must be at least 1h")
                   .contains(
-                      "thresholds.change: not for sglang: needs exact draft-token and verify"
-                          + " counters per step; SGLang exports no draft-token counter");
+                      "thresholds.change: not for sglang: needs a step's own drafts and accepted"
+                          + " tokens; SGLang's tokenizer counts a request's tokens and verify calls"
+                          + " when it finishes, so a step holds whole requests, not the step");
             });
   }
 }
