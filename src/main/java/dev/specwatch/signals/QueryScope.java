@@ -10,7 +10,8 @@ import java.util.OptionalInt;
  * What one query covers: the series selected by {@code matchers}, summed {@code by} the labels that
  * tell recipes apart, over a range {@code window} that ends {@code offset} before the evaluation
  * time; {@code k}, the draft tokens per verification step of the recipes covered, where an engine
- * needs it to turn what it exports into a signal (SGLang exports no draft-token counter: its draft tokens are k per verify call).
+ * needs it to turn what it exports into a signal (SGLang exports no draft-token counter: its draft
+ * tokens are k per verify call).
  */
 public record QueryScope(
     List<String> groupBy,

@@ -38,11 +38,16 @@ public record ModelCounters(
     // vLLM splits traffic across data-parallel engines; SGLang's counters are the tokenizer's, one
     // per server for the whole model.
     int engines = model.engine() == Engine.VLLM ? model.engines() : 1;
+    // Accepted tokens over every position ever drafted since the restart: an engine that
+    // shortens its drafts at run time (SGLang's adaptive speculation) keeps what it counted.
     long[] perPosition = new long[k];
     long accepted = 0;
-    for (int i = 0; i < k; i++) {
-      perPosition[i] = share(now.perPosition[i] - then.perPosition[i], engines);
-      accepted += perPosition[i];
+    for (int i = 0; i < now.perPosition.length; i++) {
+      long here = share(now.perPosition[i] - then.perPosition[i], engines);
+      if (i < k) {
+        perPosition[i] = here;
+      }
+      accepted += here;
     }
     return new ModelCounters(
         share(now.drafts - then.drafts, engines),

@@ -152,6 +152,8 @@ public final class ScenarioLoader {
     List<YamlNode> rawPhases = m.list("phases", (node, path) -> Optional.of(node));
     List<Phase> phases = new ArrayList<>();
     int currentK = Math.max(k, 0);
+    // SGLang's adaptive speculation changes k without a restart, and says so in its active gauges.
+    boolean kAtRunTime = engine == Engine.SGLANG && version.equals(ModelScenario.SGLANG_ACTIVE_K);
     for (int i = 0; i < rawPhases.size(); i++) {
       boolean last = i == rawPhases.size() - 1;
       final int kBefore = currentK;
@@ -159,7 +161,7 @@ public final class ScenarioLoader {
       Optional<Phase> phase =
           MapReader.of(
                   rawPhases.get(i), m.pathOf("phases") + "[" + i + "]", m.problems(), m.baseDir())
-              .flatMap(p -> readPhase(p, kBefore, first, last && !repeat, stepTime));
+              .flatMap(p -> readPhase(p, kBefore, first, last && !repeat, stepTime, kAtRunTime));
       if (phase.isPresent()) {
         phases.add(phase.get());
         currentK = phase.get().numSpeculativeTokens();
@@ -190,7 +192,8 @@ public final class ScenarioLoader {
       int kBefore,
       boolean first,
       boolean mayLastForever,
-      Optional<StepTime> stepTime) {
+      Optional<StepTime> stepTime,
+      boolean kAtRunTime) {
     String name = p.string("name", p.path());
     Optional<Duration> duration = p.optionalDuration("duration");
     boolean durationOk = true;
@@ -205,10 +208,11 @@ public final class ScenarioLoader {
     }
     boolean restart = p.bool("restart", false);
     int k = p.integer("num_speculative_tokens", kBefore, 0, 64);
-    if (k != kBefore && !restart && !first) {
+    if (k != kBefore && !restart && !first && !kAtRunTime) {
       p.error(
           "num_speculative_tokens",
-          "changing k needs a vLLM restart: add 'restart: true' to this phase");
+          "changing k needs a vLLM restart: add 'restart: true' to this phase (only SGLang's"
+              + " active-k version changes k at run time)");
     }
     boolean idle = p.bool("idle", false);
     double rps = p.number("requests_per_second", 0, 0, 1_000_000);

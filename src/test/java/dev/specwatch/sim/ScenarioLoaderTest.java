@@ -89,7 +89,8 @@ class ScenarioLoaderTest {
                         "bad.yaml:8:41: models[0].phases[0].position_acceptance[2]: must be between 0"
                             + " and 1, got 1.5",
                         "bad.yaml:11:33: models[0].phases[1].num_speculative_tokens: changing k needs a"
-                            + " vLLM restart: add 'restart: true' to this phase",
+                            + " vLLM restart: add 'restart: true' to this phase (only SGLang's"
+                            + " active-k version changes k at run time)",
                         "bad.yaml:13:17: models[1].model_name: 'm' is already used by models[0]",
                         "bad.yaml:16:9: models[1].phases[0].position_acceptance: is required for a phase"
                             + " with traffic: one acceptance (0..1) per draft position, e.g. [0.9, 0.8,"

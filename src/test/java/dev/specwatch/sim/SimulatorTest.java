@@ -3,6 +3,7 @@ package dev.specwatch.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.specwatch.testing.Exposition;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,35 @@ class SimulatorTest {
             - {name: b, duration: 60s, restart: true, requests_per_second: 4,
                output_tokens_per_request: 250, position_acceptance: [0.5, 0.3, 0.2]}
       """;
+
+  @Test
+  void adaptiveSglangChangesItsActiveGaugesWithoutARestartAndItsCountersKeepGrowing() {
+    Simulator sim =
+        new Simulator(
+            ScenarioLoader.parse(
+                "s.yaml",
+                "models:\n  - model_name: a\n    engine: sglang\n    version: active-k\n"
+                    + "    num_speculative_tokens: 5\n    phases:\n"
+                    + "      - {name: long, duration: 60s, requests_per_second: 2,"
+                    + " position_acceptance: [0.9, 0.8, 0.7, 0.6, 0.5]}\n"
+                    + "      - {name: short, num_speculative_tokens: 3, requests_per_second: 2,"
+                    + " position_acceptance: [0.9, 0.8, 0.7]}\n",
+                Path.of(".")),
+            Clock.fixed(T0, ZoneOffset.UTC));
+    double last = -1;
+    for (int t = 10; t <= 120; t += 10) {
+      var families = Exposition.parse(sim.exposition(Duration.ofSeconds(t))).families();
+      double draftTokens =
+          Double.parseDouble(families.get("sglang:spec_num_draft_tokens").samples().get(0).value());
+      assertThat(draftTokens).as("at %ss", t).isEqualTo(t < 60 ? 6 : 4);
+      double generated = 0;
+      for (var sample : families.get("sglang:generation_tokens_total").samples()) {
+        generated += Double.parseDouble(sample.value());
+      }
+      assertThat(generated).as("at %ss", t).isGreaterThan(last);
+      last = generated;
+    }
+  }
 
   @Test
   void countersSatisfyVllmIdentitiesAtEveryMoment() {
