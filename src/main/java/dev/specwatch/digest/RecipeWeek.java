@@ -76,28 +76,7 @@ public record RecipeWeek(
       String withinWeekDrop,
       java.time.Duration observed,
       String noDataReason,
-      String kChanges) {
-    public Notes(
-        int k,
-        List<Double> previousPositions,
-        boolean noData,
-        boolean unfinished,
-        Speedup speedup,
-        String withinWeekDrop,
-        java.time.Duration observed,
-        String noDataReason) {
-      this(
-          k,
-          previousPositions,
-          noData,
-          unfinished,
-          speedup,
-          withinWeekDrop,
-          observed,
-          noDataReason,
-          null);
-    }
-  }
+      String kChanges) {}
 
   /**
    * The measured speed-up at the load the recipe ran most of the week.

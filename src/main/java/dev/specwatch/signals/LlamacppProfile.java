@@ -112,28 +112,20 @@ public final class LlamacppProfile implements EngineProfile {
     // everything is exact without k (docs/ENGINES.md).
     QueryScope byJob = new QueryScope(List.of("job"), List.of(), RecordingRules.WINDOW);
     List<RecordingRules.Rule> rules =
-        List.of(
-            new RecordingRules.Rule(
-                "llamacpp:spec_decode_acceptance_rate:rate1m",
-                query(Signal.ACCEPTANCE_RATE, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:spec_decode_mean_accepted_length:rate1m",
-                query(Signal.MEAN_ACCEPTED_LENGTH, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:spec_decode_acceptance_rate_by_pos:rate1m",
-                query(Signal.POSITION_ACCEPTANCE, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:spec_decode_draft_tokens_per_second:rate1m",
-                query(Signal.DRAFT_TOKENS_PER_SECOND, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:spec_decode_accepted_tokens_per_second:rate1m",
-                query(Signal.ACCEPTED_TOKENS_PER_SECOND, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:generation_tokens_per_second:rate1m",
-                query(Signal.GENERATION_TOKENS_PER_SECOND, byJob)),
-            new RecordingRules.Rule(
-                "llamacpp:requests_processing:avg1m", query(Signal.RUNNING_REQUESTS, byJob)));
-
+        RecordingRules.concat(
+            RecordingRules.standard(
+                "llamacpp:",
+                this,
+                byJob,
+                Signal.ACCEPTANCE_RATE,
+                Signal.MEAN_ACCEPTED_LENGTH,
+                Signal.POSITION_ACCEPTANCE,
+                Signal.DRAFT_TOKENS_PER_SECOND,
+                Signal.ACCEPTED_TOKENS_PER_SECOND,
+                Signal.GENERATION_TOKENS_PER_SECOND),
+            List.of(
+                new RecordingRules.Rule(
+                    "llamacpp:requests_processing:avg1m", query(Signal.RUNNING_REQUESTS, byJob))));
     return List.of(
         new RecordingRules.Group(
             "llamacpp-spec-decode",

@@ -34,6 +34,39 @@ public final class RecordingRules {
     }
   }
 
+  /** The record name after the engine's prefix of a signal every engine records the same way. */
+  private static final java.util.Map<Signal, String> STANDARD =
+      java.util.Map.of(
+          Signal.ACCEPTANCE_RATE, "spec_decode_acceptance_rate:rate1m",
+          Signal.MEAN_ACCEPTED_LENGTH, "spec_decode_mean_accepted_length:rate1m",
+          Signal.POSITION_ACCEPTANCE, "spec_decode_acceptance_rate_by_pos:rate1m",
+          Signal.DRAFT_TOKENS_PER_SECOND, "spec_decode_draft_tokens_per_second:rate1m",
+          Signal.ACCEPTED_TOKENS_PER_SECOND, "spec_decode_accepted_tokens_per_second:rate1m",
+          Signal.GENERATION_TOKENS_PER_SECOND, "generation_tokens_per_second:rate1m");
+
+  /**
+   * The rules of {@code signals}, in that order, as the profile queries them over {@code scope},
+   * named {@code prefix} + the standard name ({@code vllm:spec_decode_acceptance_rate:rate1m}).
+   */
+  static List<Rule> standard(
+      String prefix, EngineProfile profile, QueryScope scope, Signal... signals) {
+    List<Rule> out = new java.util.ArrayList<>();
+    for (Signal s : signals) {
+      out.add(new Rule(prefix + STANDARD.get(s), profile.query(s, scope)));
+    }
+    return out;
+  }
+
+  /** {@code a}, then {@code b}, then the rest: a group's rules from standard and own parts. */
+  @SafeVarargs
+  static List<Rule> concat(List<Rule>... parts) {
+    List<Rule> out = new java.util.ArrayList<>();
+    for (List<Rule> part : parts) {
+      out.addAll(part);
+    }
+    return out;
+  }
+
   public static String render() {
     StringBuilder out = new StringBuilder();
     out.append(

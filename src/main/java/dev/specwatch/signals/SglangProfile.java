@@ -161,24 +161,23 @@ public final class SglangProfile implements EngineProfile {
     // (newer releases; older ones record no sample: the policy's k is the daemon's, not a rule's).
     QueryScope anyJob = new QueryScope(List.of("model_name"), List.of(), RecordingRules.WINDOW);
     List<RecordingRules.Rule> rules =
-        List.of(
-            new RecordingRules.Rule(
-                "sglang:spec_decode_mean_accepted_length:rate1m",
-                query(Signal.MEAN_ACCEPTED_LENGTH, anyJob)),
-            new RecordingRules.Rule(
-                "sglang:spec_decode_acceptance_rate:rate1m",
-                SglangProfile.acceptanceFromServersK(anyJob)),
-            new RecordingRules.Rule(
-                "sglang:spec_decode_verify_calls_per_second:rate1m",
-                VllmProfile.sumRate(SglangProfile.VERIFY_CALLS, anyJob)),
-            new RecordingRules.Rule(
-                "sglang:spec_decode_accepted_tokens_per_second:rate1m",
-                query(Signal.ACCEPTED_TOKENS_PER_SECOND, anyJob)),
-            new RecordingRules.Rule(
-                "sglang:generation_tokens_per_second:rate1m",
-                query(Signal.GENERATION_TOKENS_PER_SECOND, anyJob)),
-            new RecordingRules.Rule(
-                "sglang:num_running_reqs:avg1m", query(Signal.RUNNING_REQUESTS, anyJob)));
+        RecordingRules.concat(
+            RecordingRules.standard("sglang:", this, anyJob, Signal.MEAN_ACCEPTED_LENGTH),
+            List.of(
+                new RecordingRules.Rule(
+                    "sglang:spec_decode_acceptance_rate:rate1m", acceptanceFromServersK(anyJob)),
+                new RecordingRules.Rule(
+                    "sglang:spec_decode_verify_calls_per_second:rate1m",
+                    VllmProfile.sumRate(VERIFY_CALLS, anyJob))),
+            RecordingRules.standard(
+                "sglang:",
+                this,
+                anyJob,
+                Signal.ACCEPTED_TOKENS_PER_SECOND,
+                Signal.GENERATION_TOKENS_PER_SECOND),
+            List.of(
+                new RecordingRules.Rule(
+                    "sglang:num_running_reqs:avg1m", query(Signal.RUNNING_REQUESTS, anyJob))));
     return List.of(
         new RecordingRules.Group(
             "sglang-spec-decode",

@@ -89,31 +89,27 @@ public final class TrtllmProfile implements EngineProfile {
     QueryScope trtJobs =
         new QueryScope(List.of("job", "model_name"), List.of(), RecordingRules.WINDOW);
     List<RecordingRules.Rule> rules =
-        List.of(
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_acceptance_rate:rate1m",
-                query(Signal.ACCEPTANCE_RATE, trtJobs)),
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_acceptance_length:avg1m",
-                "avg by (job, model_name) (avg_over_time("
-                    + "trtllm_spec_decode_acceptance_length"
-                    + trtJobs.rangeSelector()
-                    + "))"),
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_acceptance_rate_by_pos:rate1m",
-                query(Signal.POSITION_ACCEPTANCE, trtJobs)),
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_draft_tokens_per_second:rate1m",
-                query(Signal.DRAFT_TOKENS_PER_SECOND, trtJobs)),
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_accepted_tokens_per_second:rate1m",
-                query(Signal.ACCEPTED_TOKENS_PER_SECOND, trtJobs)),
-            new RecordingRules.Rule(
-                "trtllm:generation_tokens_per_second:rate1m",
-                query(Signal.GENERATION_TOKENS_PER_SECOND, trtJobs)),
-            new RecordingRules.Rule(
-                "trtllm:spec_decode_draft_overhead:avg1m", query(Signal.DRAFT_OVERHEAD, trtJobs)));
-
+        RecordingRules.concat(
+            RecordingRules.standard("trtllm:", this, trtJobs, Signal.ACCEPTANCE_RATE),
+            List.of(
+                new RecordingRules.Rule(
+                    "trtllm:spec_decode_acceptance_length:avg1m",
+                    "avg by (job, model_name) (avg_over_time("
+                        + "trtllm_spec_decode_acceptance_length"
+                        + trtJobs.rangeSelector()
+                        + "))")),
+            RecordingRules.standard(
+                "trtllm:",
+                this,
+                trtJobs,
+                Signal.POSITION_ACCEPTANCE,
+                Signal.DRAFT_TOKENS_PER_SECOND,
+                Signal.ACCEPTED_TOKENS_PER_SECOND,
+                Signal.GENERATION_TOKENS_PER_SECOND),
+            List.of(
+                new RecordingRules.Rule(
+                    "trtllm:spec_decode_draft_overhead:avg1m",
+                    query(Signal.DRAFT_OVERHEAD, trtJobs))));
     return List.of(
         new RecordingRules.Group(
             "trtllm-spec-decode",

@@ -51,11 +51,10 @@ final class VllmRules {
     QueryScope byModel = new QueryScope(List.of("model_name"), List.of(), RecordingRules.WINDOW);
     VllmProfile ray = VllmProfile.RAY_SERVE;
     List<RecordingRules.Rule> rules =
-        new java.util.ArrayList<>(specDecode(ray, "ray_vllm:", byModel));
-    rules.add(
-        new RecordingRules.Rule(
-            "ray_vllm:generation_tokens_per_second:rate1m",
-            ray.query(Signal.GENERATION_TOKENS_PER_SECOND, byModel)));
+        RecordingRules.concat(
+            specDecode(ray, "ray_vllm:", byModel),
+            RecordingRules.standard(
+                "ray_vllm:", ray, byModel, Signal.GENERATION_TOKENS_PER_SECOND));
     return List.of(
         new RecordingRules.Group(
             "ray-vllm-spec-decode",
@@ -65,21 +64,14 @@ final class VllmRules {
 
   private static List<RecordingRules.Rule> specDecode(
       VllmProfile profile, String prefix, QueryScope byModel) {
-    return List.of(
-        new RecordingRules.Rule(
-            prefix + "spec_decode_acceptance_rate:rate1m",
-            profile.query(Signal.ACCEPTANCE_RATE, byModel)),
-        new RecordingRules.Rule(
-            prefix + "spec_decode_mean_accepted_length:rate1m",
-            profile.query(Signal.MEAN_ACCEPTED_LENGTH, byModel)),
-        new RecordingRules.Rule(
-            prefix + "spec_decode_draft_tokens_per_second:rate1m",
-            profile.query(Signal.DRAFT_TOKENS_PER_SECOND, byModel)),
-        new RecordingRules.Rule(
-            prefix + "spec_decode_accepted_tokens_per_second:rate1m",
-            profile.query(Signal.ACCEPTED_TOKENS_PER_SECOND, byModel)),
-        new RecordingRules.Rule(
-            prefix + "spec_decode_acceptance_rate_by_pos:rate1m",
-            profile.query(Signal.POSITION_ACCEPTANCE, byModel)));
+    return RecordingRules.standard(
+        prefix,
+        profile,
+        byModel,
+        Signal.ACCEPTANCE_RATE,
+        Signal.MEAN_ACCEPTED_LENGTH,
+        Signal.DRAFT_TOKENS_PER_SECOND,
+        Signal.ACCEPTED_TOKENS_PER_SECOND,
+        Signal.POSITION_ACCEPTANCE);
   }
 }

@@ -51,23 +51,11 @@ class GoldenFixturesIT {
    */
   private static void jobPolicy(
       Path alerts, String fixture, String engine, int k, String thresholds) throws IOException {
-    Files.writeString(
-        alerts.resolve(fixture + ".yaml"),
-        "recipe: "
-            + fixture
-            + "\nengine: "
-            + engine
-            + "\nmatch: {job: "
-            + fixture
-            + "}\nnum_speculative_tokens: "
-            + k
-            + "\nmin_drafts: 10\nfor: 0s\nthresholds:\n"
-            + thresholds
-            + "\n",
-        StandardCharsets.UTF_8);
+    policy(alerts, fixture, engine, null, k, thresholds);
   }
 
-  private void policy(
+  /** A policy on its fixture's job and, unless null, the model's name. */
+  private static void policy(
       Path alerts, String fixture, String engine, String model, int k, String thresholds)
       throws IOException {
     Files.writeString(
@@ -78,9 +66,8 @@ class GoldenFixturesIT {
             + engine
             + "\nmatch: {job: "
             + fixture
-            + ", model_name: \""
-            + model
-            + "\"}\nnum_speculative_tokens: "
+            + (model == null ? "" : ", model_name: \"" + model + "\"")
+            + "}\nnum_speculative_tokens: "
             + k
             + "\nmin_drafts: 10\nfor: 0s\nthresholds:\n"
             + thresholds
