@@ -83,6 +83,24 @@ public final class PromQl {
     return String.join(", ", labels);
   }
 
+  /**
+   * {@code op by (by) (function(metric{S}[W]))}: one series per group of a range function over the
+   * scope's selector and window, e.g. {@code max by (job) (max_over_time(g{job="x"}[5m]))}.
+   */
+  static String aggregate(
+      String op, List<String> by, String function, String metric, QueryScope scope) {
+    return op
+        + " by ("
+        + labelList(by)
+        + ") ("
+        + function
+        + "("
+        + metric
+        + selector(scope.matchers())
+        + scope.rangeSelector()
+        + "))";
+  }
+
   /** A range duration, e.g. {@code 5m}. */
   public static String range(Duration window) {
     return Durations.format(window);

@@ -335,13 +335,9 @@ public final class SglangProfile implements EngineProfile {
    * export the active gauge.
    */
   static String serversK(QueryScope scope) {
-    return "(max by ("
-        + by(scope)
-        + ") (avg_over_time("
-        + NUM_DRAFT_TOKENS
-        + PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + ")) - 1) > 0";
+    return "("
+        + PromQl.aggregate("max", scope.groupBy(), "avg_over_time", NUM_DRAFT_TOKENS, scope)
+        + " - 1) > 0";
   }
 
   /**

@@ -94,10 +94,12 @@ public final class TrtllmProfile implements EngineProfile {
             List.of(
                 new RecordingRules.Rule(
                     "trtllm:spec_decode_acceptance_length:avg1m",
-                    "avg by (job, model_name) (avg_over_time("
-                        + "trtllm_spec_decode_acceptance_length"
-                        + trtJobs.rangeSelector()
-                        + "))")),
+                    PromQl.aggregate(
+                        "avg",
+                        trtJobs.groupBy(),
+                        "avg_over_time",
+                        "trtllm_spec_decode_acceptance_length",
+                        trtJobs))),
             RecordingRules.standard(
                 "trtllm:",
                 this,
@@ -213,13 +215,7 @@ public final class TrtllmProfile implements EngineProfile {
       case RUNNING_REQUESTS ->
           VllmProfile.sum(scope.groupBy(), "avg_over_time", RUNNING_REQUESTS, scope);
       case DRAFT_OVERHEAD ->
-          "avg by ("
-              + PromQl.labelList(scope.groupBy())
-              + ") (avg_over_time("
-              + DRAFT_OVERHEAD
-              + PromQl.selector(scope.matchers())
-              + scope.rangeSelector()
-              + "))";
+          PromQl.aggregate("avg", scope.groupBy(), "avg_over_time", DRAFT_OVERHEAD, scope);
       case STEP_DRAFT_TOKENS -> VllmProfile.sum(scope.groupBy(), "increase", DRAFT_TOKENS, scope);
       case STEP_ACCEPTED_TOKENS ->
           VllmProfile.sum(scope.groupBy(), "increase", ACCEPTED_TOKENS, scope);

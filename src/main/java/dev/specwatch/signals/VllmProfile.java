@@ -282,15 +282,7 @@ public final class VllmProfile implements EngineProfile {
 
   /** {@code sum by (by) (function(metric{S}[W]))}, e.g. function {@code increase}. */
   public static String sum(List<String> by, String function, String metric, QueryScope scope) {
-    return "sum by ("
-        + PromQl.labelList(by)
-        + ") ("
-        + function
-        + "("
-        + metric
-        + PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + "))";
+    return PromQl.aggregate("sum", by, function, metric, scope);
   }
 
   /**
