@@ -1,5 +1,7 @@
 package dev.specwatch.signals;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -55,13 +57,9 @@ public record ActiveK(
       return max;
     }
     return max
-        + "\n  or\nlabel_replace(min by ("
-        + PromQl.labelList(scope.groupBy())
-        + ") (min_over_time("
-        + series
-        + PromQl.selector(scope.matchers())
-        + scope.rangeSelector()
-        + ")), \"k_bound\", \"min\", \"\", \"\")";
+        + "\n  or\nlabel_replace("
+        + PromQl.aggregate("min", scope.groupBy(), "min_over_time", series, scope)
+        + ", \"k_bound\", \"min\", \"\", \"\")";
   }
 
   /**
@@ -69,20 +67,16 @@ public record ActiveK(
    * gauge's values, plus {@link #offset()} applied by the caller; or the number of positions).
    */
   public String rangeQuery(QueryScope scope) {
-    String by = PromQl.labelList(scope.groupBy());
-    String selected = series + PromQl.selector(scope.matchers()) + scope.rangeSelector();
     if (positionLabel != null) {
+      List<String> byPosition = new ArrayList<>(scope.groupBy());
+      byPosition.add(positionLabel);
       return "count by ("
-          + by
-          + ") (group by ("
-          + by
-          + ", "
-          + positionLabel
-          + ") (last_over_time("
-          + selected
-          + ")))";
+          + PromQl.labelList(scope.groupBy())
+          + ") ("
+          + PromQl.aggregate("group", byPosition, "last_over_time", series, scope)
+          + ")";
     }
-    return "max by (" + by + ") (max_over_time(" + selected + "))";
+    return PromQl.aggregate("max", scope.groupBy(), "max_over_time", series, scope);
   }
 
   /** The servers' k went from {@code before} to {@code after} at the step ending {@code at}. */
@@ -97,9 +91,8 @@ public record ActiveK(
    * The changes of a series of k, one value a step ({@code values} rounded; a gap is skipped, so a
    * k read before and after an idle stretch is compared across it).
    */
-  public static java.util.List<Change> changes(
-      java.util.List<java.time.Instant> times, java.util.List<Double> values) {
-    java.util.List<Change> out = new java.util.ArrayList<>();
+  public static List<Change> changes(List<java.time.Instant> times, List<Double> values) {
+    List<Change> out = new ArrayList<>();
     Integer last = null;
     for (int i = 0; i < times.size(); i++) {
       if (!Double.isFinite(values.get(i))) {
@@ -158,49 +151,77 @@ public record ActiveK(
               k));
     }
 
+    /** How the servers' k disagrees with the policy's, if it does. */
+    private enum Disagreement {
+      /** k moved within the window. */
+      MOVED,
+      /** An exact k other than the policy's. */
+      OTHER,
+      /** A lower bound already beyond the policy's k. */
+      BEYOND
+    }
+
+    /**
+     * The one decision behind {@link #note} and {@link #brief}: empty when the servers agree with
+     * the policy, or report a lower bound within its k (drafts may stop short of k).
+     */
+    private Optional<Disagreement> disagreement(int policyK) {
+      if (min != max) {
+        return Optional.of(Disagreement.MOVED);
+      }
+      if (exact && max != policyK) {
+        return Optional.of(Disagreement.OTHER);
+      }
+      if (!exact && max > policyK) {
+        return Optional.of(Disagreement.BEYOND);
+      }
+      return Optional.empty();
+    }
+
     /**
      * The sentence for check, the UI and the API when the servers disagree with the policy's k, or
      * empty when they agree (or report a lower bound within it).
      */
     public Optional<String> note(int policyK) {
-      if (min != max) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT,
-                "k changed within the window: the servers ran k from %d to %d (%s), the policy's"
-                    + " num_speculative_tokens is %d; %s",
-                min,
-                max,
-                says,
-                policyK,
-                inFigures
-                    ? "the figures divide by the servers' k averaged over the window"
-                    : "the engine may pick k itself, and figures that divide by k use " + policyK));
-      }
-      if (exact && max != policyK) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT,
-                "k mismatch: the servers run k = %d (%s), the policy says num_speculative_tokens:"
-                    + " %d; set it to %d%s",
-                max,
-                says,
-                policyK,
-                max,
-                inFigures ? " (the figures here already divide by the servers' k)" : ""));
-      }
-      if (!exact && max > policyK) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT,
-                "k mismatch: drafts reach %d tokens (%s), beyond the policy's"
-                    + " num_speculative_tokens: %d; set it to at least %d",
-                max,
-                says,
-                policyK,
-                max));
-      }
-      return Optional.empty();
+      return disagreement(policyK)
+          .map(
+              d ->
+                  switch (d) {
+                    case MOVED ->
+                        String.format(
+                            Locale.ROOT,
+                            "k changed within the window: the servers ran k from %d to %d (%s), the"
+                                + " policy's num_speculative_tokens is %d; %s",
+                            min,
+                            max,
+                            says,
+                            policyK,
+                            inFigures
+                                ? "the figures divide by the servers' k averaged over the window"
+                                : "the engine may pick k itself, and figures that divide by k use "
+                                    + policyK);
+                    case OTHER ->
+                        String.format(
+                            Locale.ROOT,
+                            "k mismatch: the servers run k = %d (%s), the policy says"
+                                + " num_speculative_tokens: %d; set it to %d%s",
+                            max,
+                            says,
+                            policyK,
+                            max,
+                            inFigures
+                                ? " (the figures here already divide by the servers' k)"
+                                : "");
+                    case BEYOND ->
+                        String.format(
+                            Locale.ROOT,
+                            "k mismatch: drafts reach %d tokens (%s), beyond the policy's"
+                                + " num_speculative_tokens: %d; set it to at least %d",
+                            max,
+                            says,
+                            policyK,
+                            max);
+                  });
     }
 
     /**
@@ -209,25 +230,31 @@ public record ActiveK(
      * empty when there is none.
      */
     public Optional<String> brief(int policyK) {
-      if (min != max) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT,
-                "the servers' k moved between %d and %d in the window, the policy's is %d",
-                min,
-                max,
-                policyK));
-      }
-      if (exact && max != policyK) {
-        return Optional.of(
-            String.format(Locale.ROOT, "the servers run k = %d, the policy says %d", max, policyK));
-      }
-      if (!exact && max > policyK) {
-        return Optional.of(
-            String.format(
-                Locale.ROOT, "drafts reach %d tokens, beyond the policy's k of %d", max, policyK));
-      }
-      return Optional.empty();
+      return disagreement(policyK)
+          .map(
+              d ->
+                  switch (d) {
+                    case MOVED ->
+                        String.format(
+                            Locale.ROOT,
+                            "the servers' k moved between %d and %d in the window, the policy's is"
+                                + " %d",
+                            min,
+                            max,
+                            policyK);
+                    case OTHER ->
+                        String.format(
+                            Locale.ROOT,
+                            "the servers run k = %d, the policy says %d",
+                            max,
+                            policyK);
+                    case BEYOND ->
+                        String.format(
+                            Locale.ROOT,
+                            "drafts reach %d tokens, beyond the policy's k of %d",
+                            max,
+                            policyK);
+                  });
     }
   }
 }
