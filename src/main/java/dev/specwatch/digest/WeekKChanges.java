@@ -3,7 +3,6 @@ package dev.specwatch.digest;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
-import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.ActiveK;
 import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.QueryScope;
@@ -42,15 +41,9 @@ final class WeekKChanges {
         || m.series().isEmpty()) {
       return null;
     }
-    List<Instant> times = new ArrayList<>();
-    List<Double> values = new ArrayList<>();
-    for (Series.Point point : m.series().get(0).points()) {
-      times.add(Instant.ofEpochMilli(Math.round(point.time() * 1000)));
-      values.add(point.value() + k.get().offset());
-    }
     List<String> out = new ArrayList<>();
     DateTimeFormatter at = DateTimeFormatter.ofPattern("EEE HH:mm", Locale.ROOT).withZone(zone);
-    for (ActiveK.Change c : ActiveK.changes(times, values)) {
+    for (ActiveK.Change c : k.get().changes(m.series().get(0))) {
       out.add(c.text() + " on " + at.format(c.at()));
     }
     return out.isEmpty() ? null : String.join("; ", out);

@@ -73,12 +73,11 @@ final class RecipeCharts {
       }
       List<ActiveK.Change> kChanges = List.of();
       Optional<ActiveK> k = profile.activeK().filter(ActiveK::exact);
-      if (k.isPresent()) {
-        List<ChartData.Point> ks = new ArrayList<>();
-        for (ChartData.Point point : single(wiring, k.get().rangeQuery(scope), from, to, step)) {
-          ks.add(new ChartData.Point(point.at(), point.value() + k.get().offset()));
-        }
-        kChanges = ChartData.changes(ks);
+      if (k.isPresent()
+          && wiring.prometheus().queryRange(k.get().rangeQuery(scope), from, to, step)
+              instanceof QueryResult.Matrix m
+          && !m.series().isEmpty()) {
+        kChanges = k.get().changes(m.series().get(0));
       }
       return Optional.of(new ChartData(from, to, step, acceptance, length, positions, kChanges));
     } catch (PrometheusException | RuntimeException e) {

@@ -40,13 +40,4 @@ public record ChartData(
   }
 
   public record Point(Instant at, double value) {}
-
-  /**
-   * The changes of a per-step series of k (gaps skipped: a k read before and after an idle stretch
-   * is compared across it).
-   */
-  public static List<ActiveK.Change> changes(List<Point> k) {
-    return ActiveK.changes(
-        k.stream().map(Point::at).toList(), k.stream().map(Point::value).toList());
-  }
 }

@@ -1,5 +1,7 @@
 package dev.specwatch.signals;
 
+import dev.specwatch.prometheus.Series;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -79,8 +81,27 @@ public record ActiveK(
     return PromQl.aggregate("max", scope.groupBy(), "max_over_time", series, scope);
   }
 
+  /** The k a value of the source stands for: the gauge's value plus its offset, or the count. */
+  public double kOf(double value) {
+    return value + offset;
+  }
+
+  /**
+   * The changes of k along a series of {@link #rangeQuery} (one point a step), oldest first; a gap
+   * is skipped, so a k read before and after an idle stretch is compared across it.
+   */
+  public List<Change> changes(Series series) {
+    List<Instant> times = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    for (Series.Point point : series.points()) {
+      times.add(Instant.ofEpochMilli(Math.round(point.time() * 1000)));
+      values.add(kOf(point.value()));
+    }
+    return changes(times, values);
+  }
+
   /** The servers' k went from {@code before} to {@code after} at the step ending {@code at}. */
-  public record Change(java.time.Instant at, int before, int after) {
+  public record Change(Instant at, int before, int after) {
     /** "k 3 → 5": for the chart's mark and the digest. */
     public String text() {
       return "k " + before + " \u2192 " + after;
@@ -91,7 +112,7 @@ public record ActiveK(
    * The changes of a series of k, one value a step ({@code values} rounded; a gap is skipped, so a
    * k read before and after an idle stretch is compared across it).
    */
-  public static List<Change> changes(List<java.time.Instant> times, List<Double> values) {
+  public static List<Change> changes(List<Instant> times, List<Double> values) {
     List<Change> out = new ArrayList<>();
     Integer last = null;
     for (int i = 0; i < times.size(); i++) {

@@ -119,7 +119,7 @@ final class GroupProbes {
           continue;
         }
         double[] b = bounds.computeIfAbsent(owner, p -> new double[] {Double.NaN, Double.NaN});
-        double k = sample.value() + source.offset();
+        double k = source.kOf(sample.value());
         if ("min".equals(sample.labels().get("k_bound"))) {
           b[0] = k;
         } else {

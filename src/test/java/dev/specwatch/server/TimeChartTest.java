@@ -17,6 +17,12 @@ class TimeChartTest {
     return new ChartData.Point(FROM.plus(STEP.multipliedBy(minute)), v);
   }
 
+  private static List<ActiveK.Change> changes(List<ChartData.Point> k) {
+    return ActiveK.changes(
+        k.stream().map(ChartData.Point::at).toList(),
+        k.stream().map(ChartData.Point::value).toList());
+  }
+
   private static TimeChart chart(List<ChartData.Point> points, List<TimeChart.Mark> marks) {
     return new TimeChart(
         "acceptance <of> \"x\"",
@@ -47,12 +53,12 @@ class TimeChartTest {
   @Test
   void aChangeOfTheServersKIsFoundAcrossGapsAndMarkedWithItsText() {
     List<ActiveK.Change> changes =
-        ChartData.changes(List.of(at(0, 3), at(1, 3), at(5, 5.0000001), at(6, 5), at(9, 3)));
+        changes(List.of(at(0, 3), at(1, 3), at(5, 5.0000001), at(6, 5), at(9, 3)));
     assertThat(changes)
         .containsExactly(
             new ActiveK.Change(FROM.plus(STEP.multipliedBy(5)), 3, 5),
             new ActiveK.Change(FROM.plus(STEP.multipliedBy(9)), 5, 3));
-    assertThat(ChartData.changes(List.of(at(0, 4), at(1, 4)))).isEmpty();
+    assertThat(changes(List.of(at(0, 4), at(1, 4)))).isEmpty();
     String svg = chart(List.of(at(0, 0.8)), List.of(TimeChart.Mark.kChange(changes.get(0)))).svg();
     assertThat(svg)
         .contains("class=\"k-change\"")
