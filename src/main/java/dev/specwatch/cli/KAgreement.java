@@ -25,12 +25,14 @@ final class KAgreement {
     }
     int seen = f.k().get();
     boolean exact = EngineProfile.of(f.engine()).activeK().map(ActiveK::exact).orElse(false);
+    // What the servers said, judged as check judges it (ActiveK.Reading's one decision).
+    ActiveK.Reading reading = new ActiveK.Reading(seen, seen, exact, false, f.kSource());
     for (Policy p : policies) {
       if (p.engine() != f.engine() || !selects(p.match(), f) || p.numSpeculativeTokens() == 0) {
         continue;
       }
       int k = p.numSpeculativeTokens();
-      if (exact ? k != seen : k < seen) {
+      if (reading.note(k).isPresent()) {
         out.add(
             "recipe '"
                 + p.recipe()
