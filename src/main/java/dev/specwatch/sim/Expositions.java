@@ -44,7 +44,9 @@ final class Expositions {
               Engine.LLAMACPP,
               List.of("per-position"),
               Optional.of(LlamacppExposition::write),
-              false));
+              false),
+          new Shape(
+              Engine.RAY_VLLM, List.of("per-position"), Optional.of(RayExposition::write), true));
 
   /** The engines' keys, vLLM first. */
   static List<Engine> engines() {

@@ -35,9 +35,10 @@ public record ModelCounters(
     int k = phaseAt(model, t).numSpeculativeTokens();
     Totals now = totals(model, t);
     Totals then = totals(model, restartAt);
-    // vLLM splits traffic across data-parallel engines; SGLang's counters are the tokenizer's, one
-    // per server for the whole model.
-    int engines = model.engine() == Engine.VLLM ? model.engines() : 1;
+    // vLLM splits traffic across data-parallel engines (Ray Serve across its replicas); SGLang's
+    // counters are the tokenizer's, one per server for the whole model.
+    int engines =
+        model.engine() == Engine.VLLM || model.engine() == Engine.RAY_VLLM ? model.engines() : 1;
     // Accepted tokens over every position ever drafted since the restart: an engine that
     // shortens its drafts at run time (SGLang's adaptive speculation) keeps what it counted.
     long[] perPosition = new long[k];

@@ -8,9 +8,9 @@ import java.util.List;
  *
  * @param engine one the simulator serves ({@link Expositions}): vLLM (counters per data-parallel
  *     engine), SGLang (tokenizer counters per server, scheduler gauges per DP-attention rank),
- *     TensorRT-LLM or llama.cpp (docs/ENGINES.md)
- * @param engines vLLM: data-parallel engines; SGLang: DP-attention ranks ({@code dp_rank} label
- *     when more than one); traffic split evenly
+ *     TensorRT-LLM, llama.cpp or vLLM behind Ray Serve LLM (docs/ENGINES.md)
+ * @param engines vLLM: data-parallel engines; Ray Serve: replicas; SGLang: DP-attention ranks
+ *     ({@code dp_rank} label when more than one); traffic split evenly
  * @param repeat loop the phases forever; otherwise the last phase goes on forever
  * @param version the release shape of the engine's metrics (docs/ENGINES.md): for SGLang {@code
  *     verify-calls} (the default: with {@code sglang:spec_verify_calls_total}), {@code gauges-only}

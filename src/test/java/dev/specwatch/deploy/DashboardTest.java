@@ -54,7 +54,7 @@ class DashboardTest {
     assertThat(panels)
         .filteredOn(p -> p.path("type").asText().equals("row"))
         .extracting(p -> p.path("title").asText())
-        .containsExactly("vLLM", "SGLang", "TensorRT-LLM");
+        .containsExactly("vLLM", "SGLang", "TensorRT-LLM", "llama.cpp", "vLLM behind Ray Serve");
     // What vLLM's vllm_speculative_decoding.json shows, over time, not only as a stat.
     List<String> exprs = targets(d).stream().map(t -> t.path("expr").asText()).toList();
     assertThat(exprs)
@@ -65,6 +65,11 @@ class DashboardTest {
         .anyMatch(e -> e.startsWith("vllm:spec_decode_acceptance_rate_by_pos:rate1m"))
         .anyMatch(e -> e.contains("instance=~\"$instance\""))
         .anyMatch(e -> e.startsWith("sglang:spec_decode_mean_accepted_length:rate1m"))
+        .anyMatch(e -> e.startsWith("sglang:spec_decode_acceptance_rate:rate1m"))
+        // SGLang's k + 1 as its servers report it, which adaptive speculation moves
+        .anyMatch(e -> e.startsWith("max by (model_name) (sglang:spec_num_draft_tokens"))
+        .anyMatch(e -> e.startsWith("llamacpp:spec_decode_acceptance_rate_by_pos:rate1m"))
+        .anyMatch(e -> e.startsWith("ray_vllm:spec_decode_acceptance_rate_by_pos:rate1m"))
         .anyMatch(e -> e.startsWith("trtllm:spec_decode_draft_overhead:avg1m"))
         .anyMatch(e -> e.startsWith("trtllm:spec_decode_acceptance_rate_by_pos:rate1m"));
     // trtllm-serve labels every series model_name="undefined": its servers are told apart by job.
@@ -76,6 +81,24 @@ class DashboardTest {
               assertThat(t.path("expr").asText()).contains("job=~\"$job\"");
               assertThat(t.path("legendFormat").asText()).startsWith("{{job}}");
             });
+    // llama-server labels nothing: one server, one model, told apart by job alone (a model_name
+    // matcher would hide it whenever a model is picked).
+    assertThat(targets(d))
+        .filteredOn(t -> t.path("expr").asText().contains("llamacpp:"))
+        .hasSizeGreaterThanOrEqualTo(6)
+        .allSatisfy(
+            t -> {
+              assertThat(t.path("expr").asText())
+                  .contains("job=~\"$job\"")
+                  .doesNotContain("model_name");
+              assertThat(t.path("legendFormat").asText()).startsWith("{{job}}");
+            });
+    // Every engine's series can be picked: the variables read each engine's names.
+    assertThat(variable(d, "model_name").path("query").path("query").asText())
+        .contains("ray_vllm:spec_decode_draft_tokens_per_second:rate1m");
+    assertThat(variable(d, "job").path("query").path("query").asText())
+        .contains("llamacpp:tokens_predicted_total")
+        .contains("ray_vllm_generation_tokens_total");
     assertThat(panels)
         .filteredOn(p -> p.path("type").asText().equals("timeseries"))
         .hasSizeGreaterThanOrEqualTo(14)
@@ -150,7 +173,12 @@ class DashboardTest {
           .allSatisfy(
               t -> {
                 assertThat(t.path("datasource").path("uid").asText()).isEqualTo("${datasource}");
-                assertThat(t.path("expr").asText()).contains("model_name=~\"$model_name\"");
+                String expr = t.path("expr").asText();
+                if (expr.startsWith("llamacpp:")) {
+                  assertThat(expr).contains("job=~\"$job\"");
+                } else {
+                  assertThat(expr).contains("model_name=~\"$model_name\"");
+                }
               });
       d.path("panels")
           .forEach(

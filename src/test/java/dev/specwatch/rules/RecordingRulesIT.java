@@ -87,9 +87,45 @@ class RecordingRulesIT {
               assertThat(api.scalar("trtllm:spec_decode_draft_overhead:avg1m" + trt))
                   .isCloseTo(0.15, within(1e-9));
             });
-    // The exact form answers for the model with the verify counter, the gauge for the other:
+    // The exact form answers for the models with the verify counter, the gauge for the other:
     // one series each, never both.
-    assertThat(api.query("sglang:spec_decode_mean_accepted_length:rate1m")).hasSize(3);
+    assertThat(api.query("sglang:spec_decode_mean_accepted_length:rate1m")).hasSize(4);
+  }
+
+  @Test
+  void sglangAcceptanceUsesTheServersKAndLlamaCppAndRayRulesMatchTheScenario(Fleet fleet) {
+    PromApi api = fleet.api();
+    // it-fleet.yaml: SGLang as of sglang@016d8605 reports k + 1 = 5, so (3.0 - 1) / 4 = 0.5; the
+    // releases that report no k have no acceptance series. llama.cpp (by job) and Ray Serve:
+    // acceptance 0.8, accepted length 3.4, positions 0.9, 0.8, 0.7.
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(
+            () -> {
+              assertThat(api.query("sglang:spec_decode_acceptance_rate:rate1m"))
+                  .singleElement()
+                  .satisfies(
+                      s -> {
+                        assertThat(s.labels()).containsEntry("model_name", "it/sglang-active-k");
+                        assertThat(s.value()).isCloseTo(0.5, within(0.01));
+                      });
+              assertThat(api.scalar("llamacpp:spec_decode_acceptance_rate:rate1m{job=\"vllm\"}"))
+                  .isCloseTo(0.8, within(0.005));
+              assertThat(
+                      api.scalar("llamacpp:spec_decode_mean_accepted_length:rate1m{job=\"vllm\"}"))
+                  .isCloseTo(3.4, within(0.02));
+              String ray = "{model_name=\"it/ray-serve\"}";
+              assertThat(api.scalar("ray_vllm:spec_decode_acceptance_rate:rate1m" + ray))
+                  .isCloseTo(0.8, within(0.005));
+              assertThat(api.scalar("ray_vllm:spec_decode_mean_accepted_length:rate1m" + ray))
+                  .isCloseTo(3.4, within(0.02));
+              Map<String, Double> byPosition = new TreeMap<>();
+              api.query("ray_vllm:spec_decode_acceptance_rate_by_pos:rate1m" + ray)
+                  .forEach(s -> byPosition.put(s.labels().get("position"), s.value()));
+              assertThat(byPosition).containsOnlyKeys("0", "1", "2");
+              assertThat(byPosition.get("2")).isCloseTo(0.7, within(0.005));
+            });
   }
 
   @Test

@@ -34,6 +34,7 @@ class EngineShapesTest {
     "trtllm, trtllm, iteration-stats, 1, 3",
     "trtllm-iteration-stats-only, trtllm, no-finished-requests, 1, 3",
     "llamacpp, llamacpp, per-position, 1, 4",
+    "ray_vllm, ray_vllm, per-position, 2, 3",
   })
   void simulatorServesTheUpstreamShape(
       String fixture, String engine, String version, int engines, int k) {

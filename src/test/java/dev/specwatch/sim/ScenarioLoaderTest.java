@@ -103,13 +103,13 @@ class ScenarioLoaderTest {
             () ->
                 ScenarioLoader.parse(
                     "ray.yaml",
-                    "models:\n  - model_name: m\n    engine: ray_vllm\n    num_speculative_tokens: 3\n"
+                    "models:\n  - model_name: m\n    engine: tgi\n    num_speculative_tokens: 3\n"
                         + "    phases:\n      - {name: a, requests_per_second: 1,"
                         + " position_acceptance: [0.9, 0.8, 0.7]}\n",
                     Path.of(".")))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageContaining(
-            "ray.yaml:3:13: models[0].engine: one of vllm, sglang, trtllm, llamacpp");
+            "ray.yaml:3:13: models[0].engine: one of vllm, sglang, trtllm, llamacpp, ray_vllm");
   }
 
   @Test

@@ -151,6 +151,42 @@ class SimulatorTest {
   }
 
   @Test
+  void rayServeExportsVllmsCountersUnderItsNamesOnlyOnceTheyHaveCounted() {
+    Simulator sim =
+        simulator(
+            """
+        models:
+          - model_name: m
+            engine: ray_vllm
+            engines: 2
+            num_speculative_tokens: 3
+            phases:
+              - {name: idle, duration: 30s, idle: true}
+              - {name: a, requests_per_second: 4, output_tokens_per_request: 250,
+                 position_acceptance: [0.9, 0.7, 0.0]}
+        """);
+    // Idle since the start: the wrapper skips inc(0), so no counter has a series yet.
+    Exposition idle = Exposition.parse(sim.exposition(Duration.ofSeconds(20)));
+    assertThat(idle.families().get("ray_vllm_spec_decode_num_drafts_total").samples()).isEmpty();
+    assertThat(idle.families().get("ray_vllm_num_requests_running").samples()).hasSize(2);
+
+    String text = sim.exposition(Duration.ofSeconds(90));
+    assertThat(text)
+        .doesNotContain("_created")
+        .doesNotContain("vllm:")
+        .containsPattern(
+            "ray_vllm_spec_decode_num_accepted_tokens_per_pos_total\\{ReplicaId=\"r1\","
+                + "WorkerId=\"[0-9a-f]{8}\",engine=\"0\",model_name=\"m\",position=\"1\"} [0-9.]+\n")
+        // position 2 never accepted: no series
+        .doesNotContain("position=\"2\"");
+    Exposition e = Exposition.parse(text);
+    assertThat(e.families().get("ray_vllm_spec_decode_num_drafts_total").samples()).hasSize(2);
+    // 60 s x 4 req/s x 250 tokens, split between the two replicas
+    assertThat(e.families().get("ray_vllm_generation_tokens_total").samples())
+        .allSatisfy(s -> assertThat(Double.parseDouble(s.value())).isCloseTo(30_000, within(1.0)));
+  }
+
+  @Test
   void escapesLabelValues() {
     Simulator sim =
         simulator(
