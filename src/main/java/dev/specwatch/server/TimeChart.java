@@ -33,14 +33,17 @@ record TimeChart(
   /**
    * A moment marked across the chart: an alert transition ({@code fired}, {@code resolved}) or a
    * change of the servers' k ({@code k-change}, labelled on the chart as well).
+   *
+   * @param label the hover text, whole: what, and when
+   * @param tag the short text written beside the line ({@code k 3 → 5}), or empty for none
    */
-  record Mark(Instant at, String kind, String label) {
+  record Mark(Instant at, String kind, String label, String tag) {
     Mark(Instant at, boolean firing, String label) {
-      this(at, firing ? "fired" : "resolved", label);
+      this(at, firing ? "fired" : "resolved", label, "");
     }
 
     static Mark kChange(ActiveK.Change c) {
-      return new Mark(c.at(), K_CHANGE, c.text() + " at " + c.at());
+      return new Mark(c.at(), K_CHANGE, c.text() + " at " + c.at(), c.text());
     }
 
     String colour() {
@@ -149,6 +152,7 @@ record TimeChart(
       }
       double x = x(m.at());
       boolean k = m.kind().equals(K_CHANGE);
+      boolean tagged = !m.tag().isEmpty();
       s.append(
           String.format(
               Locale.ROOT,
@@ -162,7 +166,7 @@ record TimeChart(
               m.colour(),
               k ? " stroke-dasharray=\"2 3\"" : "",
               WebPages.escapeAttribute(m.label())));
-      if (k) {
+      if (tagged) {
         // A change of k is read on the chart, not only hovered: "k 3 → 5" beside its line.
         s.append(
             String.format(
@@ -172,7 +176,7 @@ record TimeChart(
                 x + 3,
                 TOP + 10,
                 m.colour(),
-                WebPages.escapeAttribute(m.label().substring(0, m.label().indexOf(" at ")))));
+                WebPages.escapeAttribute(m.tag())));
       }
     }
     int legend = LEFT;

@@ -81,6 +81,8 @@ class TimeChartTest {
     assertThat(svg.split("class=\"fired\"", -1)).hasSize(2);
     assertThat(svg.split("class=\"resolved\"", -1)).hasSize(2);
     assertThat(svg).doesNotContain("before the span");
+    // An alert's transition is hovered, not written beside its line: only a change of k is.
+    assertThat(svg).doesNotContain("<text class=\"k-change-label\"");
     assertThat(chart(List.of(), List.of()).svg()).contains("no data over this span");
   }
 
