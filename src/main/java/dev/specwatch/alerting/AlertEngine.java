@@ -87,7 +87,11 @@ public final class AlertEngine {
                 snapshot,
                 new Rule.Context(
                     now, state.models().get(policy.recipe()), state.detectors().get(id)));
-        Verdict verdict = judged.verdict().withK(snapshot, policy.numSpeculativeTokens());
+        Verdict verdict =
+            judged
+                .verdict()
+                .withK(snapshot, policy.numSpeculativeTokens())
+                .withConfounded(snapshot, rule.ruleName());
         if (judged.detector() != null) {
           detectors.put(id, judged.detector());
         }

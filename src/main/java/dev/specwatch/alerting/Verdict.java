@@ -1,8 +1,10 @@
 package dev.specwatch.alerting;
 
 import dev.specwatch.model.Durations;
+import dev.specwatch.model.RuleName;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalForm;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -58,6 +60,21 @@ public record Verdict(
         .flatMap(f -> Optional.ofNullable(f.k()))
         .flatMap(k -> k.brief(policyK))
         .map(b -> new Verdict(kind, value, threshold, reason + "; " + b, without))
+        .orElse(this);
+  }
+
+  /**
+   * A speed-up verdict that fires or recovers with why its comparison may be confounded, where it
+   * may be ("…; the speed-up may be confounded: the two sides' requests differ (3,000 vs 1,000
+   * prompt tokens, …)"); as it is otherwise.
+   */
+  Verdict withConfounded(RecipeSnapshot s, RuleName rule) {
+    if (rule != RuleName.SPEEDUP || (kind != Kind.BREACHED && kind != Kind.CLEAR)) {
+      return this;
+    }
+    return s.form()
+        .map(SignalForm::speedupConfounded)
+        .map(c -> new Verdict(kind, value, threshold, reason + "; the speed-up " + c, without))
         .orElse(this);
   }
 

@@ -9,6 +9,7 @@ import dev.specwatch.server.ChartData;
 import dev.specwatch.server.RecipeHistory;
 import dev.specwatch.server.SpeedupView;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.signals.FinishedRequests;
 import dev.specwatch.signals.LoadHistory;
 import dev.specwatch.signals.RecipeSnapshot;
 import java.time.Duration;
@@ -22,9 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the recipe page shows from history, kept {@link #FRESH} so page views do not turn into
  * Prometheus load: the speed-up by load over the last day (docs/SPEEDUP.md; two range queries per
- * recipe with a {@code speedup_baseline}) and the advisor over the last {@link #ADVICE_WINDOW} (one
- * evaluation of the recipe), which does not flip with the minute's traffic as the evaluation
- * window's would.
+ * recipe with a {@code speedup_baseline}, and eight instant queries comparing the two sides'
+ * finished requests) and the advisor over the last {@link #ADVICE_WINDOW} (one evaluation of the
+ * recipe), which does not flip with the minute's traffic as the evaluation window's would.
  */
 final class RecipeHistoryCache {
   private static final org.slf4j.Logger logger =
@@ -161,6 +162,33 @@ final class RecipeHistoryCache {
         buckets,
         r.paysUpToRunning(),
         r.breaksEvenClause(),
-        most == null ? null : most.mostRunLine());
+        most == null ? null : most.mostRunLine(),
+        confounded(recipe, wiring, now));
+  }
+
+  /**
+   * Why the day's comparison may be confounded: the two sides' finished requests differ in prompt
+   * or output length (eight instant queries, where the engine exports the histograms); null where
+   * they do not, are not known, or Prometheus did not answer.
+   */
+  private static String confounded(String recipe, Daemon.Wiring wiring, Instant now) {
+    Policy p = wiring.config().recipe(recipe).orElse(null);
+    Policy base =
+        p == null ? null : p.speedupBaseline().flatMap(b -> wiring.config().recipe(b)).orElse(null);
+    if (base == null) {
+      return null;
+    }
+    try {
+      Optional<FinishedRequests.Speed> a =
+          FinishedRequests.measure(wiring.prometheus(), p, now, SPAN);
+      Optional<FinishedRequests.Speed> b =
+          a.isEmpty()
+              ? Optional.empty()
+              : FinishedRequests.measure(wiring.prometheus(), base, now, SPAN);
+      return b.flatMap(speed -> FinishedRequests.mixDiffers(a.get(), speed)).orElse(null);
+    } catch (PrometheusException | RuntimeException e) {
+      logger.debug("traffic of {} not compared: {}", recipe, e.toString());
+      return null;
+    }
   }
 }

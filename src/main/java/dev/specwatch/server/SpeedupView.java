@@ -10,6 +10,8 @@ import java.util.Locale;
  * @param buckets in order of load; a bucket without a number says why in {@code note}
  * @param breaksEven "; break-even at 64–127 running (…)" after "paid up to", or empty
  * @param mostRun the headline every screen gives: the speed-up at the load it ran most, or null
+ * @param confounded why the comparison may be confounded ("may be confounded: the two sides'
+ *     requests differ (…)"), or null where their traffic does not differ or is not known
  */
 public record SpeedupView(
     String baseline,
@@ -17,7 +19,8 @@ public record SpeedupView(
     List<Bucket> buckets,
     Integer paysUpTo,
     String breaksEven,
-    String mostRun) {
+    String mostRun,
+    String confounded) {
   public SpeedupView {
     buckets = List.copyOf(buckets);
   }

@@ -188,6 +188,7 @@ final class UiRoutes {
                         + sp.breaksEven()
                         + ".");
                 v.put("speedup_rows", sp.rows());
+                v.put("speedup_confounded", sp.confounded());
               });
     }
     if (p != null && p.numSpeculativeTokens() == 0) {

@@ -105,6 +105,9 @@ public final class EvaluationJson {
                 k.put("mean_draft", f.k().meanDraft());
                 form.put("engine_k", k);
               }
+              if (f.speedupConfounded() != null) {
+                form.put("speedup_confounded", f.speedupConfounded());
+              }
               recipe.put("form", form);
             });
     r.slo().ifPresent(slo -> recipe.put("slo", slo(slo)));

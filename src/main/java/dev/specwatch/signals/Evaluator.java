@@ -247,6 +247,11 @@ public final class Evaluator {
       if (k != null && snapshot.form().isPresent() && p.numSpeculativeTokens() > 0) {
         snapshot = snapshot.withForm(snapshot.form().get().withK(k, p.numSpeculativeTokens()));
       }
+      Optional<String> confounded =
+          speedups == null ? Optional.empty() : speedups.confounded(p.recipe());
+      if (confounded.isPresent() && snapshot.form().isPresent()) {
+        snapshot = snapshot.withForm(snapshot.form().get().withSpeedupConfounded(confounded.get()));
+      }
       snapshots.add(snapshot);
     }
     return new GroupResult(snapshots, queries);

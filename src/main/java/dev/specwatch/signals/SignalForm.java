@@ -14,9 +14,16 @@ import java.util.List;
  * @param notes one sentence each, for check, the UI and the API
  * @param k the k the servers reported over the window, where the engine says it ({@link ActiveK});
  *     null where it does not, or in an evaluation stored by an older replica
+ * @param speedupConfounded why the measured speed-up ({@code thresholds.speedup}) may be confounded
+ *     ("may be confounded: the two sides' requests differ (…)", {@link
+ *     FinishedRequests#mixDiffers}), or null
  */
 public record SignalForm(
-    boolean approximate, String positions, List<String> notes, ActiveK.Reading k) {
+    boolean approximate,
+    String positions,
+    List<String> notes,
+    ActiveK.Reading k,
+    String speedupConfounded) {
   public static final String EXPORTED = "exported";
 
   public SignalForm {
@@ -24,7 +31,7 @@ public record SignalForm(
   }
 
   public SignalForm(boolean approximate, String positions, List<String> notes) {
-    this(approximate, positions, notes, null);
+    this(approximate, positions, notes, null, null);
   }
 
   /** This form with what the servers reported of k, and the note when it is not the policy's. */
@@ -32,7 +39,14 @@ public record SignalForm(
     List<String> more = new ArrayList<>(notes);
     reading.note(policyK).ifPresent(more::add);
     reading.draftNote(policyK).ifPresent(more::add);
-    return new SignalForm(approximate, positions, more, reading);
+    return new SignalForm(approximate, positions, more, reading, speedupConfounded);
+  }
+
+  /** This form saying that the measured speed-up may be confounded, and why. */
+  public SignalForm withSpeedupConfounded(String why) {
+    List<String> more = new ArrayList<>(notes);
+    more.add("the speed-up " + why);
+    return new SignalForm(approximate, positions, more, k, why);
   }
 
   public boolean positionsExported() {

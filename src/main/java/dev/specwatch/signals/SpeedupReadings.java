@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * (docs/SPEEDUP.md): over the trailing {@code over}, against the recipe's {@code speedup_baseline},
  * in the bucket of the recipe's mean running requests over the last {@link #LATELY}. Two range
  * queries a recipe, recomputed at most every {@link #REFRESH}: the figure stands on hours of load
- * and moves slowly.
+ * and moves slowly. Where the engine exports vLLM's per-request histograms, eight instant queries
+ * more compare the two sides' prompt and output lengths over the same span ({@link
+ * FinishedRequests#mixDiffers}): a reading whose traffic differs says it may be confounded.
  */
 public final class SpeedupReadings {
   private static final Logger logger = LoggerFactory.getLogger(SpeedupReadings.class);
@@ -29,12 +32,34 @@ public final class SpeedupReadings {
   /** The load the recipe "has been running lately". */
   static final Duration LATELY = Duration.ofMinutes(15);
 
-  private record Reading(Instant at, Double speedup) {}
+  private record Reading(Instant at, Double speedup, String confounded) {}
 
   /** Where the steps come from: range queries now, or a history fetched once for a replay. */
   interface History {
     Map<String, List<SpeedupByLoad.Step>> steps(List<Policy> recipes, Instant from, Instant to)
         throws PrometheusException;
+
+    /**
+     * Why comparing {@code p} against {@code base} over {@code over} to {@code to} may be
+     * confounded ({@link FinishedRequests#mixDiffers}); empty where the traffic does not differ or
+     * its lengths are not known.
+     */
+    default Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
+        throws PrometheusException {
+      return Optional.empty();
+    }
+  }
+
+  /** The live and replayed comparison of the two sides' finished requests, from {@code api}. */
+  private static Optional<String> confounded(
+      PrometheusApi api, Policy p, Policy base, Instant to, Duration over)
+      throws PrometheusException {
+    Optional<FinishedRequests.Speed> a = FinishedRequests.measure(api, p, to, over);
+    if (a.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<FinishedRequests.Speed> b = FinishedRequests.measure(api, base, to, over);
+    return b.flatMap(speed -> FinishedRequests.mixDiffers(a.get(), speed));
   }
 
   private final History history;
@@ -46,7 +71,22 @@ public final class SpeedupReadings {
    * @param all every recipe a {@code speedup_baseline} may name (speculative ones and baselines)
    */
   public SpeedupReadings(PrometheusApi api, List<Policy> all) {
-    this((recipes, from, to) -> LoadHistory.fetch(api, recipes, from, to, STEP), all, 0);
+    this(
+        new History() {
+          @Override
+          public Map<String, List<SpeedupByLoad.Step>> steps(
+              List<Policy> recipes, Instant from, Instant to) throws PrometheusException {
+            return LoadHistory.fetch(api, recipes, from, to, STEP);
+          }
+
+          @Override
+          public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
+              throws PrometheusException {
+            return SpeedupReadings.confounded(api, p, base, to, over);
+          }
+        },
+        all,
+        0);
   }
 
   /** Readings from {@code history} (for tests of what is fetched when). */
@@ -88,24 +128,35 @@ public final class SpeedupReadings {
             ? Map.of()
             : LoadHistory.fetchTimed(api, List.copyOf(needed), from.minus(longest), to, STEP);
     return new SpeedupReadings(
-        (recipes, start, end) -> {
-          Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
-          for (Policy p : recipes) {
-            java.util.NavigableMap<Double, SpeedupByLoad.Step> steps = fetched.get(p.recipe());
-            out.put(
-                p.recipe(),
-                steps == null
-                    ? List.of()
-                    : List.copyOf(
-                        steps
-                            .subMap(
-                                start.getEpochSecond() + 0.0,
-                                true,
-                                end.getEpochSecond() + 0.0,
-                                true)
-                            .values()));
+        new History() {
+          @Override
+          public Map<String, List<SpeedupByLoad.Step>> steps(
+              List<Policy> recipes, Instant start, Instant end) {
+            Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
+            for (Policy p : recipes) {
+              java.util.NavigableMap<Double, SpeedupByLoad.Step> steps = fetched.get(p.recipe());
+              out.put(
+                  p.recipe(),
+                  steps == null
+                      ? List.of()
+                      : List.copyOf(
+                          steps
+                              .subMap(
+                                  start.getEpochSecond() + 0.0,
+                                  true,
+                                  end.getEpochSecond() + 0.0,
+                                  true)
+                              .values()));
+            }
+            return out;
           }
-          return out;
+
+          @Override
+          public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
+              throws PrometheusException {
+            // instant queries at the replayed time: what the rule would have read live
+            return SpeedupReadings.confounded(api, p, base, to, over);
+          }
         },
         all,
         2
@@ -130,7 +181,7 @@ public final class SpeedupReadings {
       }
       Reading r = cache.get(p.recipe());
       if (r == null || !r.at().plus(REFRESH).isAfter(time) || r.at().isAfter(time)) {
-        r = new Reading(time, measure(p, time));
+        r = measure(p, time);
         cache.put(p.recipe(), r);
       }
       out.put(p.recipe(), r.speedup());
@@ -138,7 +189,34 @@ public final class SpeedupReadings {
     return out;
   }
 
-  private Double measure(Policy p, Instant time) {
+  /**
+   * Why the last reading of {@code recipe} may be confounded ("may be confounded: the two sides'
+   * requests differ (…)"), or empty: where it has none, its traffic does not differ, or the engine
+   * exports no per-request lengths.
+   */
+  Optional<String> confounded(String recipe) {
+    Reading r = cache.get(recipe);
+    return r == null || r.speedup() == null
+        ? Optional.empty()
+        : Optional.ofNullable(r.confounded());
+  }
+
+  private Reading measure(Policy p, Instant time) {
+    Double speedup = speedup(p, time);
+    if (speedup == null) {
+      return new Reading(time, null, null);
+    }
+    Policy base = byName.get(p.speedupBaseline().get());
+    Duration over = p.thresholds().speedup().get().over();
+    try {
+      return new Reading(time, speedup, history.confounded(p, base, time, over).orElse(null));
+    } catch (PrometheusException e) {
+      logger.debug("traffic of {} not compared: {}", p.recipe(), e.getMessage());
+      return new Reading(time, speedup, null);
+    }
+  }
+
+  private Double speedup(Policy p, Instant time) {
     Policy base = byName.get(p.speedupBaseline().get());
     if (base == null) {
       return null;

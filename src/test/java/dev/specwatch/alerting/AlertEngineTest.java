@@ -202,6 +202,34 @@ class AlertEngineTest {
   }
 
   @Test
+  void onlyTheSpeedupRuleSaysItsComparisonMayBeConfounded() {
+    // The form says the speed-up reading may be the traffic's; acceptance is not a comparison of
+    // two deployments, so its firing does not say so (SpeedupIT: the speedup rule's does).
+    AlertState state = AlertState.empty();
+    List<String> reasons = new ArrayList<>();
+    for (long at : new long[] {0, 150}) {
+      Evaluation e = evaluation(at, BREACH, 0.40, Optional.empty(), 5000.0);
+      RecipeSnapshot s =
+          e.recipes()
+              .get(0)
+              .withForm(
+                  new SignalForm(false, SignalForm.EXPORTED, List.of())
+                      .withSpeedupConfounded("may be confounded: the two sides' requests differ"));
+      assertThat(s.form().get().notes())
+          .containsExactly("the speed-up may be confounded: the two sides' requests differ");
+      AlertEngine.Step step =
+          engine.step(
+              state,
+              List.of(POLICY),
+              new Evaluation(e.evaluatedAt(), WINDOW, List.of(s), 7),
+              List.of());
+      state = step.state();
+      step.transitions().forEach(t -> reasons.add(t.kind() + " " + t.reason()));
+    }
+    assertThat(reasons).containsExactly("FIRING acceptance_rate 0.400 below 0.450");
+  }
+
+  @Test
   void pendingThatClearsNeverNotifies() throws IOException {
     run(
         AlertState.empty(),

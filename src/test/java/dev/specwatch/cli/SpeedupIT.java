@@ -358,6 +358,14 @@ class SpeedupIT {
         .isCloseTo(SPEC[0] / PLAIN[0], within(SPEC[0] / PLAIN[0] * 0.05));
     assertThat(spec.path("breaches").get(0).path("rule").asText()).isEqualTo("speedup");
     assertThat(r.exit()).isEqualTo(1);
+    // spec's requests carry three times plain's prompt tokens over the rule's 18 h: the reading
+    // says it may be the traffic's, in the form's notes and as a field of its own.
+    JsonNode form = spec.path("form");
+    assertThat(form.path("speedup_confounded").asText())
+        .startsWith("may be confounded: the two sides' requests differ (3,000 vs 1,000 prompt");
+    assertThat(form.path("notes"))
+        .extracting(JsonNode::asText)
+        .anyMatch(n -> n.startsWith("the speed-up may be confounded: the two sides' requests"));
   }
 
   @Test
@@ -428,6 +436,9 @@ class SpeedupIT {
       }
     }
     assertThat(firing.path("value").asDouble()).isLessThan(2.2);
+    // The firing says the comparison may be the traffic's, as the reading does live.
+    assertThat(firing.path("reason").asText())
+        .contains("; the speed-up may be confounded: the two sides' requests differ (3,000 vs");
     assertThat(Instant.parse(firing.path("at").asText())).isAfter(from);
   }
 

@@ -46,6 +46,38 @@ class SpeedupPageIT {
     return m.toString();
   }
 
+  /**
+   * The history with vLLM's per-request histograms of both deployments (which the simulator's
+   * history does not write): a request of 200 generated tokens finishing every 30 s on each, with
+   * 3,000 prompt tokens on it/eagle and 1,000 on it/eagle-plain. Only their _sum and _count are
+   * read (FinishedRequests).
+   */
+  private static String withFinishedRequests(String history, Instant start, Instant end) {
+    StringBuilder om = new StringBuilder(history.substring(0, history.lastIndexOf("# EOF")));
+    for (String family :
+        List.of(
+            "request_generation_tokens", "request_decode_time_seconds", "request_prompt_tokens")) {
+      om.append("# TYPE vllm:").append(family).append(" histogram\n");
+      for (String model : List.of("it/eagle", "it/eagle-plain")) {
+        dev.specwatch.testing.HistogramHistory h =
+            new dev.specwatch.testing.HistogramHistory(
+                "vllm:" + family, "job=\"vllm\",engine=\"0\",model_name=\"" + model + "\"");
+        double each =
+            switch (family) {
+              case "request_generation_tokens" -> 200;
+              case "request_decode_time_seconds" -> 199 / 40.0;
+              default -> model.equals("it/eagle") ? 3000 : 1000;
+            };
+        double n = 0;
+        for (Instant t = start; !t.isAfter(end); t = t.plusSeconds(30), n++) {
+          h.add(t.getEpochSecond(), n, n * each);
+        }
+        om.append(h.text());
+      }
+    }
+    return om.append("# EOF\n").toString();
+  }
+
   @Test
   void theRecipePageChartsTheSpeedUpByLoadAndWhereItStopsPaying() throws Exception {
     // A day of history ending now, aligned to its own start (a whole minute).
@@ -58,7 +90,9 @@ class SpeedupPageIT {
                 "name: speedup\nmodels:\n" + model("it/eagle", 3) + model("it/eagle-plain", 0),
                 dir),
             Clock.fixed(start, ZoneOffset.UTC));
-    String history = sim.openMetricsHistory(start, end, Duration.ofSeconds(30), "vllm");
+    String history =
+        withFinishedRequests(
+            sim.openMetricsHistory(start, end, Duration.ofSeconds(30), "vllm"), start, end);
     dev.specwatch.testing.EaglePair.writeRecipes(dir);
     WebDriver browser = HeadlessChromium.start(dir, "1200,1400");
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
@@ -81,6 +115,13 @@ class SpeedupPageIT {
             .contains("Speed-up by load")
             .contains("against eagle-plain over the last 24 hours, to ")
             .contains("Speculation paid up to 31 running requests.");
+        // eagle's finished requests carried three times eagle-plain's prompt: the comparison says
+        // it may be the traffic's.
+        assertThat(browser.findElement(By.cssSelector("p.confounded")).getText())
+            .isEqualTo(
+                "The speed-up may be confounded: the two sides' requests differ (3,000 vs 1,000"
+                    + " prompt tokens, 200 vs 200 output tokens per finished request), so part of"
+                    + " the difference in speed may be the traffic's.");
         // One story: advise over the same window (the page says where it ends) gives the page's
         // figures bucket by bucket, the same headline and the same recommended k.
         java.util.regex.Matcher to =
@@ -160,6 +201,14 @@ class SpeedupPageIT {
         Files.createDirectories(Path.of("target/ui"));
         Files.write(
             Path.of("target/ui/recipe-speedup.png"),
+            ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+        // The speed-up section itself, scrolled into view.
+        ((org.openqa.selenium.JavascriptExecutor) browser)
+            .executeScript(
+                "arguments[0].scrollIntoView()",
+                browser.findElement(By.cssSelector("p.confounded")));
+        Files.write(
+            Path.of("target/ui/recipe-speedup-section.png"),
             ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
         // Charts over time, over a day of history: the acceptance line drawn across the day.
         browser.get(page + "?span=24h");
