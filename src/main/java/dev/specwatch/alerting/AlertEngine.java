@@ -91,7 +91,7 @@ public final class AlertEngine {
             judged
                 .verdict()
                 .withK(snapshot, policy.numSpeculativeTokens())
-                .withConfounded(snapshot, rule.ruleName());
+                .withSpeedup(snapshot, rule.ruleName());
         if (judged.detector() != null) {
           detectors.put(id, judged.detector());
         }

@@ -64,18 +64,24 @@ public record Verdict(
   }
 
   /**
-   * A speed-up verdict that fires or recovers with why its comparison may be confounded, where it
-   * may be ("…; the speed-up may be confounded: the two sides' requests differ (3,000 vs 1,000
-   * prompt tokens, …)"); as it is otherwise.
+   * A speed-up verdict that fires or recovers with the bucket's own verdict and interval, and why
+   * its comparison may be confounded where it may be ("speedup 1.020 below 1.100; breaks even
+   * (1.02× per request at 16–31 running requests, 95 % 0.97–1.07); the speed-up may be confounded:
+   * …"); as it is otherwise.
    */
-  Verdict withConfounded(RecipeSnapshot s, RuleName rule) {
+  Verdict withSpeedup(RecipeSnapshot s, RuleName rule) {
     if (rule != RuleName.SPEEDUP || (kind != Kind.BREACHED && kind != Kind.CLEAR)) {
       return this;
     }
-    return s.form()
-        .map(SignalForm::speedupConfounded)
-        .map(c -> new Verdict(kind, value, threshold, reason + "; the speed-up " + c, without))
-        .orElse(this);
+    Optional<SignalForm> form = s.form().filter(f -> f.speedupVerdict() != null);
+    if (form.isEmpty()) {
+      return this;
+    }
+    String more = "; " + form.get().speedupVerdict();
+    if (form.get().speedupConfounded() != null) {
+      more += "; the speed-up " + form.get().speedupConfounded();
+    }
+    return new Verdict(kind, value, threshold, reason + more, without);
   }
 
   /** Whether this verdict is missing because the datasource could not be queried. */

@@ -105,6 +105,9 @@ public final class EvaluationJson {
                 k.put("mean_draft", f.k().meanDraft());
                 form.put("engine_k", k);
               }
+              if (f.speedupVerdict() != null) {
+                form.put("speedup_verdict", f.speedupVerdict());
+              }
               if (f.speedupConfounded() != null) {
                 form.put("speedup_confounded", f.speedupConfounded());
               }

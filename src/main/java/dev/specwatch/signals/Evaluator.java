@@ -247,10 +247,14 @@ public final class Evaluator {
       if (k != null && snapshot.form().isPresent() && p.numSpeculativeTokens() > 0) {
         snapshot = snapshot.withForm(snapshot.form().get().withK(k, p.numSpeculativeTokens()));
       }
-      Optional<String> confounded =
-          speedups == null ? Optional.empty() : speedups.confounded(p.recipe());
-      if (confounded.isPresent() && snapshot.form().isPresent()) {
-        snapshot = snapshot.withForm(snapshot.form().get().withSpeedupConfounded(confounded.get()));
+      Optional<String> verdict = speedups == null ? Optional.empty() : speedups.verdict(p.recipe());
+      if (verdict.isPresent() && snapshot.form().isPresent()) {
+        snapshot =
+            snapshot.withForm(
+                snapshot
+                    .form()
+                    .get()
+                    .withSpeedup(verdict.get(), speedups.confounded(p.recipe()).orElse(null)));
       }
       snapshots.add(snapshot);
     }

@@ -14,15 +14,18 @@ import java.util.List;
  * @param notes one sentence each, for check, the UI and the API
  * @param k the k the servers reported over the window, where the engine says it ({@link ActiveK});
  *     null where it does not, or in an evaluation stored by an older replica
- * @param speedupConfounded why the measured speed-up ({@code thresholds.speedup}) may be confounded
- *     ("may be confounded: the two sides' requests differ (…)", {@link
- *     FinishedRequests#mixDiffers}), or null
+ * @param speedupVerdict the verdict of the measured speed-up that {@code thresholds.speedup} reads,
+ *     with its figure and interval ("breaks even (1.02× per request at 16–31 running requests, 95 %
+ *     0.97–1.07)"), or null
+ * @param speedupConfounded why that speed-up may be confounded ("may be confounded: the two sides'
+ *     requests differ (…)", {@link FinishedRequests#mixDiffers}), or null
  */
 public record SignalForm(
     boolean approximate,
     String positions,
     List<String> notes,
     ActiveK.Reading k,
+    String speedupVerdict,
     String speedupConfounded) {
   public static final String EXPORTED = "exported";
 
@@ -31,7 +34,7 @@ public record SignalForm(
   }
 
   public SignalForm(boolean approximate, String positions, List<String> notes) {
-    this(approximate, positions, notes, null, null);
+    this(approximate, positions, notes, null, null, null);
   }
 
   /** This form with what the servers reported of k, and the note when it is not the policy's. */
@@ -39,14 +42,21 @@ public record SignalForm(
     List<String> more = new ArrayList<>(notes);
     reading.note(policyK).ifPresent(more::add);
     reading.draftNote(policyK).ifPresent(more::add);
-    return new SignalForm(approximate, positions, more, reading, speedupConfounded);
+    return new SignalForm(approximate, positions, more, reading, speedupVerdict, speedupConfounded);
   }
 
-  /** This form saying that the measured speed-up may be confounded, and why. */
-  public SignalForm withSpeedupConfounded(String why) {
+  /**
+   * This form with the speed-up {@code thresholds.speedup} reads: its verdict ("the speed-up at the
+   * load it ran lately breaks even (…)") and, where {@code confounded} is not null, why it may be
+   * confounded.
+   */
+  public SignalForm withSpeedup(String verdict, String confounded) {
     List<String> more = new ArrayList<>(notes);
-    more.add("the speed-up " + why);
-    return new SignalForm(approximate, positions, more, k, why);
+    more.add("the speed-up at the load it ran lately " + verdict);
+    if (confounded != null) {
+      more.add("the speed-up " + confounded);
+    }
+    return new SignalForm(approximate, positions, more, k, verdict, confounded);
   }
 
   public boolean positionsExported() {

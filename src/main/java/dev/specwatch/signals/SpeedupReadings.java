@@ -32,7 +32,27 @@ public final class SpeedupReadings {
   /** The load the recipe "has been running lately". */
   static final Duration LATELY = Duration.ofMinutes(15);
 
-  private record Reading(Instant at, Double speedup, String confounded) {}
+  /**
+   * @param verdict "breaks even (1.02× per request at 16–31 running requests, 95 % 0.97–1.07)": the
+   *     bucket read, in the words of every screen; null without a figure
+   */
+  private record Reading(Instant at, Double speedup, String verdict, String confounded) {}
+
+  /**
+   * The bucket's verdict with its figure: "breaks even (1.02× per request at 16–31 running
+   * requests, 95 % 0.97–1.07)".
+   */
+  private static String verdict(SpeedupByLoad.Bucket b) {
+    String interval =
+        b.low() == null || b.high() == null
+            ? ""
+            : String.format(java.util.Locale.ROOT, ", 95 %% %.2f–%.2f", b.low(), b.high());
+    return b.verdict().replace('_', ' ')
+        + " ("
+        + SpeedupByLoad.headline(b.speedup(), b.runningMin(), b.runningMax())
+        + interval
+        + ")";
+  }
 
   /** Where the steps come from: range queries now, or a history fetched once for a replay. */
   interface History {
@@ -201,22 +221,33 @@ public final class SpeedupReadings {
         : Optional.ofNullable(r.confounded());
   }
 
+  /**
+   * The last reading of {@code recipe} as its bucket's verdict ("breaks even (1.02× per request at
+   * 16–31 running requests, 95 % 0.97–1.07)"), or empty without one.
+   */
+  Optional<String> verdict(String recipe) {
+    Reading r = cache.get(recipe);
+    return r == null ? Optional.empty() : Optional.ofNullable(r.verdict());
+  }
+
   private Reading measure(Policy p, Instant time) {
-    Double speedup = speedup(p, time);
-    if (speedup == null) {
-      return new Reading(time, null, null);
+    SpeedupByLoad.Bucket bucket = bucket(p, time);
+    if (bucket == null || bucket.speedup() == null) {
+      return new Reading(time, null, null, null);
     }
     Policy base = byName.get(p.speedupBaseline().get());
     Duration over = p.thresholds().speedup().get().over();
+    String confounded = null;
     try {
-      return new Reading(time, speedup, history.confounded(p, base, time, over).orElse(null));
+      confounded = history.confounded(p, base, time, over).orElse(null);
     } catch (PrometheusException e) {
       logger.debug("traffic of {} not compared: {}", p.recipe(), e.getMessage());
-      return new Reading(time, speedup, null);
     }
+    return new Reading(time, bucket.speedup(), verdict(bucket), confounded);
   }
 
-  private Double speedup(Policy p, Instant time) {
+  /** The bucket of the load {@code p} ran lately, measured over its {@code over}; or null. */
+  private SpeedupByLoad.Bucket bucket(Policy p, Instant time) {
     Policy base = byName.get(p.speedupBaseline().get());
     if (base == null) {
       return null;
@@ -242,7 +273,6 @@ public final class SpeedupReadings {
       return result.byLoad().stream()
           .filter(b -> SpeedupByLoad.bucketOf(b.runningMin()) == bucket)
           .findFirst()
-          .map(SpeedupByLoad.Bucket::speedup)
           .orElse(null);
     } catch (PrometheusException e) {
       logger.debug("speed-up of {} not measured: {}", p.recipe(), e.getMessage());

@@ -202,9 +202,10 @@ class AlertEngineTest {
   }
 
   @Test
-  void onlyTheSpeedupRuleSaysItsComparisonMayBeConfounded() {
-    // The form says the speed-up reading may be the traffic's; acceptance is not a comparison of
-    // two deployments, so its firing does not say so (SpeedupIT: the speedup rule's does).
+  void onlyTheSpeedupRuleSaysItsVerdictAndThatItMayBeConfounded() {
+    // The form says what the speed-up reading is and that it may be the traffic's; acceptance is
+    // not a comparison of two deployments, so its firing says neither (SpeedupIT: the speedup
+    // rule's does).
     AlertState state = AlertState.empty();
     List<String> reasons = new ArrayList<>();
     for (long at : new long[] {0, 150}) {
@@ -214,9 +215,14 @@ class AlertEngineTest {
               .get(0)
               .withForm(
                   new SignalForm(false, SignalForm.EXPORTED, List.of())
-                      .withSpeedupConfounded("may be confounded: the two sides' requests differ"));
+                      .withSpeedup(
+                          "breaks even (1.02× per request at 4–7 running requests, 95 % 0.97–1.07)",
+                          "may be confounded: the two sides' requests differ"));
       assertThat(s.form().get().notes())
-          .containsExactly("the speed-up may be confounded: the two sides' requests differ");
+          .containsExactly(
+              "the speed-up at the load it ran lately breaks even (1.02× per request at 4–7"
+                  + " running requests, 95 % 0.97–1.07)",
+              "the speed-up may be confounded: the two sides' requests differ");
       AlertEngine.Step step =
           engine.step(
               state,

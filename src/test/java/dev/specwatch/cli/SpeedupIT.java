@@ -361,11 +361,15 @@ class SpeedupIT {
     // spec's requests carry three times plain's prompt tokens over the rule's 18 h: the reading
     // says it may be the traffic's, in the form's notes and as a field of its own.
     JsonNode form = spec.path("form");
+    // Below the line yet paying: the reading says which, with its load and interval.
+    assertThat(form.path("speedup_verdict").asText())
+        .matches("pays \\([0-9.]+× per request at 1 running request, 95 % [0-9.]+–[0-9.]+\\)");
     assertThat(form.path("speedup_confounded").asText())
         .startsWith("may be confounded: the two sides' requests differ (3,000 vs 1,000 prompt");
     assertThat(form.path("notes"))
         .extracting(JsonNode::asText)
-        .anyMatch(n -> n.startsWith("the speed-up may be confounded: the two sides' requests"));
+        .anyMatch(n -> n.startsWith("the speed-up may be confounded: the two sides' requests"))
+        .anyMatch(n -> n.startsWith("the speed-up at the load it ran lately pays ("));
   }
 
   @Test
@@ -438,6 +442,7 @@ class SpeedupIT {
     assertThat(firing.path("value").asDouble()).isLessThan(2.2);
     // The firing says the comparison may be the traffic's, as the reading does live.
     assertThat(firing.path("reason").asText())
+        .containsPattern("^speedup [0-9.]+ below 2\\.200; [a-z ]+ \\([0-9.]+× per request at ")
         .contains("; the speed-up may be confounded: the two sides' requests differ (3,000 vs");
     assertThat(Instant.parse(firing.path("at").asText())).isAfter(from);
   }

@@ -55,6 +55,12 @@ class SpeedupReadingsRefreshTest {
     assertThat(first).isCloseTo(1.5, org.assertj.core.api.Assertions.within(0.05));
     assertThat(fetches)
         .containsExactly(new Fetch(List.of("mtp", "plain"), AT.minus(Duration.ofHours(6)), AT));
+    // The reading says its bucket's verdict with the figure, as every screen words it; the stub
+    // knows no finished requests, so nothing is said of the traffic.
+    assertThat(readings.verdict("mtp").orElseThrow())
+        .matches(
+            "pays \\(1\\.[45][0-9]× per request at 4–7 running requests, 95 % [0-9.]+–[0-9.]+\\)");
+    assertThat(readings.confounded("mtp")).isEmpty();
 
     for (int s = 30; s < 300; s += 30) {
       assertThat(readings.read(c.policies(), AT.plusSeconds(s)).get("mtp")).isEqualTo(first);
