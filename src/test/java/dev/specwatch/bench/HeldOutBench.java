@@ -40,11 +40,13 @@ import java.util.function.Supplier;
  * heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part 5) also a
  * day-of-week by hour interaction (a weekday-only tenant 6 % lower from 09:00 to 18:00) and bursts
  * of one long-context client (4-8 % lower for 20-120 min, about three a day), written before any
- * further design change. {@code -Dbench.families=NAME,NAME} runs some. Ten seeds each; per seed a
- * healthy history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of
- * exactly the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15
- * % drift over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning
- * history, the change rule learns from the last 1, 3 or 7 of them.
+ * further design change; since 2026-12-05 tenant churn over a 3.5-day cycle (four tenants coming
+ * and going within hours, ±2-4 % each), written before the sudden-drop test was widened. {@code
+ * -Dbench.families=NAME,NAME} runs some. Ten seeds each; per seed a healthy history, a 4-hour dip
+ * of -7 % (under the 10 % floor: any page on it is false), a step of exactly the floor (-10 %: the
+ * null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift over 2 h. Ten days at
+ * a 60 s scrape, about 10 drafts/s: the first seven are the learning history, the change rule
+ * learns from the last 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
   /**
@@ -75,7 +77,10 @@ public final class HeldOutBench {
           // Added 2026-12-04 (issue 40, part 5), written before any further design change and
           // reported once as they came out.
           new Family("weekday business hours", HeldOutBench::weekdayHours),
-          new Family("long-context bursts", HeldOutBench::longContextBursts));
+          new Family("long-context bursts", HeldOutBench::longContextBursts),
+          // Added 2026-12-05, written before the sudden-drop test was widened by the learned
+          // history's falls (issue 40, part 4), to judge that change.
+          new Family("tenant churn, 3.5-day cycle", HeldOutBench::tenantChurn));
 
   /**
    * A day-of-week by hour interaction: a coding tenant busy on weekdays from 09:00 to 18:00 UTC
@@ -108,6 +113,33 @@ public final class HeldOutBench {
         depth[0] = 0.04 + 0.04 * r.nextDouble();
       }
       return left[0] > 0 ? -depth[0] : 0;
+    };
+  }
+
+  /**
+   * Four tenants that come and go on their own (each on for about 45 minutes, off for about 3
+   * hours, moving acceptance by -4 %, -2.5 %, +2 % and +3 % while on), over a 3.5-day cycle of the
+   * prompt mix (±3 %) that the learner's level by hour of day cannot hold. Falls within the hour of
+   * up to 6.5 % happen several times a day, all above the 10 % floor.
+   */
+  static Noise tenantChurn() {
+    double[] shift = {-0.04, -0.025, 0.02, 0.03};
+    boolean[] on = new boolean[shift.length];
+    Instant[] start = {null};
+    return (t, dt, r) -> {
+      if (start[0] == null) {
+        start[0] = t;
+      }
+      double sum = 0;
+      for (int i = 0; i < shift.length; i++) {
+        double dwell = on[i] ? 45 * 60 : 3 * 3600;
+        if (r.nextDouble() < dt / dwell) {
+          on[i] = !on[i];
+        }
+        sum += on[i] ? shift[i] : 0;
+      }
+      double days = Duration.between(start[0], t).toSeconds() / 86400.0;
+      return sum + 0.03 * Math.sin(2 * Math.PI * days / 3.5);
     };
   }
 
