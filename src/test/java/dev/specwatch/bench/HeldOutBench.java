@@ -80,7 +80,7 @@ public final class HeldOutBench {
           new Family("long-context bursts", HeldOutBench::longContextBursts),
           // Added 2026-12-05, written before the sudden-drop test was widened by the learned
           // history's falls (issue 40, part 4), to judge that change.
-          new Family("tenant churn, 3.5-day cycle", HeldOutBench::tenantChurn));
+          new Family("tenant churn over a 3.5-day cycle", HeldOutBench::tenantChurn));
 
   /**
    * A day-of-week by hour interaction: a coding tenant busy on weekdays from 09:00 to 18:00 UTC
