@@ -96,45 +96,47 @@ public final class NoiseFit {
     double wander = blocks > 0 ? Math.max(0, blockSteps * extra / blocks) : tau2;
     double[] trials = active.stream().mapToDouble(StepSample::trials).sorted().toArray();
     double reference = trials[(int) Math.min(trials.length - 1, Math.floor(0.9 * trials.length))];
-    // The model in doubt: wander over hours beyond what the blocks say (docs/DETECTION.md).
+    // The model in doubt: wander over hours beyond what the blocks say (docs/DETECTION.md). The
+    // tests then allow for that scale's wander: the doubt is a graded figure (how many times the
+    // blocks' wander), by which the model's wander is widened.
     String doubt = null;
     double base = Math.max(wander, tau2);
-    Optional<Scale> longer = longRun(active, profile, overall, phi, cut, blockSteps, base);
+    Optional<Scale> longer =
+        longRun(active, profile, overall, phi, cut, blockSteps, base, DOUBT, SCALES);
+    double widened = longer.map(sc -> Math.max(base, sc.perStep())).orElse(base);
     if (longer.isPresent()) {
       doubt =
           String.format(
               Locale.ROOT,
               "acceptance wanders over %s %.1fx more than its %s blocks show (correlations"
-                  + " lasting hours, or regime switches, that the model does not capture): slower"
-                  + " to prove a drop just past the floor",
+                  + " lasting hours, or regime switches): the tests allow for it, so a drop just"
+                  + " past the floor takes longer to prove",
               longer.get().name(),
               longer.get().perStep() / Math.max(base, 1e-12),
               hours(Duration.ofMillis(longer.get().blockMillis())));
     }
-    Double local = localWander(active, profile, overall, phi, cut, blockSteps);
+    LocalFalls local = localFalls(active, profile, overall, phi, cut, blockSteps);
     return new Learned(
         new NoiseModel(
             profile,
             overall,
             phi,
             tau2,
-            wander,
+            Math.max(wander, widened),
             reference,
             history,
             active.size(),
             now,
             doubt,
-            local));
+            local.wander(),
+            local.widening(),
+            Math.max(wander, widened) / Math.max(base, 1e-12) > 1
+                ? Math.max(wander, widened) / Math.max(base, 1e-12)
+                : 1.0));
   }
 
-  /**
-   * The long-run extra variance per step of blocks against the recent past, as the test of a sudden
-   * drop sees them ({@link DropTest.Local}): each block's proportion minus its learned level times
-   * the exponentially weighted ratio observed / learned of the blocks before it (time constant
-   * {@link DropTest.Local#MEMORY}, restarted at every gap), beyond the binomial parts of both,
-   * times the steps a block spans. Null with fewer than {@link #MIN_AGGREGATES} such blocks.
-   */
-  static Double localWander(
+  /** The local wander and the falls' widening ({@link LocalFalls}), or none without blocks. */
+  static LocalFalls localFalls(
       List<StepSample> active,
       List<Double> profile,
       double overall,
@@ -144,41 +146,9 @@ public final class NoiseFit {
     List<StepSample> blocks = blocks(active);
     long spacing = spacing(blocks);
     if (spacing == Long.MAX_VALUE) {
-      return null;
+      return new LocalFalls(null, 1, 0);
     }
-    double decay = Math.exp(-(double) spacing / DropTest.Local.MEMORY.toMillis());
-    double successes = 0;
-    double expected = 0;
-    double binomial = 0; // Σ w² L(1 − L) n: the reference's sampling variance, before scaling
-    Instant last = null;
-    double extra = 0;
-    int used = 0;
-    for (StepSample b : blocks) {
-      if (last != null && Duration.between(last, b.at()).toMillis() != spacing) {
-        successes = 0;
-        expected = 0;
-        binomial = 0;
-      }
-      last = b.at();
-      double level = level(profile, overall, b.at());
-      double p = b.blockSuccesses() / b.blockTrials();
-      if (Math.abs(p - level) > cut) {
-        continue;
-      }
-      if (expected > 0) {
-        double ratio = successes / expected;
-        double d = p - level * ratio;
-        double sampling =
-            phi * level * (1 - level) / b.blockTrials()
-                + level * level * phi * binomial / (expected * expected);
-        extra += d * d - sampling;
-        used++;
-      }
-      successes = successes * decay + b.blockSuccesses();
-      expected = expected * decay + level * b.blockTrials();
-      binomial = binomial * decay * decay + level * (1 - level) * b.blockTrials();
-    }
-    return used >= MIN_AGGREGATES ? Math.max(0, blockSteps * extra / used) : null;
+    return LocalFalls.of(blocks, spacing, profile, overall, phi, cut, blockSteps);
   }
 
   /** Wander at a longer scale beyond this many times the blocks' puts the model in doubt. */
@@ -197,8 +167,8 @@ public final class NoiseFit {
   record Scale(String name, double perStep, long blockMillis) {}
 
   /**
-   * The scale of {@link #SCALES} whose long-run wander per step is significantly (two standard
-   * errors) more than {@link #DOUBT} times {@code base}, the blocks' figure; the largest such, or
+   * The scale of {@code scales} whose long-run wander per step is significantly (two standard
+   * errors) more than {@code factor} times {@code base}, the blocks' figure; the largest such, or
    * empty. Runs of consecutive blocks (block samples are contiguous, non-overlapping increases) are
    * summed; their extra variance beyond φ's binomial part, times the steps they span, is the
    * wander's long-run variance per step at that scale: equal to the blocks' figure when the wander
@@ -211,14 +181,16 @@ public final class NoiseFit {
       double phi,
       double cut,
       int blockSteps,
-      double base) {
+      double base,
+      double factor,
+      int[] scales) {
     List<StepSample> blocks = blocks(active);
     if (blocks.size() < 2) {
       return Optional.empty();
     }
     long spacing = spacing(blocks);
     Optional<Scale> widest = Optional.empty();
-    for (int m : SCALES) {
+    for (int m : scales) {
       List<Double> extras = new ArrayList<>();
       int i = 0;
       while (i + m <= blocks.size()) {
@@ -261,7 +233,7 @@ public final class NoiseFit {
       }
       double se = Math.sqrt(ss / (k - 1) / k);
       double steps = (double) m * blockSteps;
-      if (mean - DOUBT * base / steps > 2 * se) {
+      if (mean - factor * base / steps > 2 * se) {
         Scale scale = new Scale(hours(Duration.ofMillis(spacing * m)), steps * mean, spacing);
         if (widest.isEmpty() || scale.perStep() > widest.get().perStep()) {
           widest = Optional.of(scale);

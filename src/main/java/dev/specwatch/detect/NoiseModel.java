@@ -38,6 +38,13 @@ import java.util.List;
  *     against the level of the hour before them ({@link DropTest.Local}) rather than against the
  *     learned level: what the test of a sudden drop must allow for; small where the wander is slow.
  *     Null when the history did not say (a model learned before it was measured): {@code wander}
+ * @param fallWidening how many times wider than the model the history's falls from the hour before
+ *     are ({@link LocalFalls}: a graded doubt, at least 1); the sudden-drop test's variance is
+ *     widened by its square ({@link #local}). Null in a model learned before it was measured: 1
+ * @param wanderWidening how many times the blocks' long-run wander the history wanders over hours
+ *     (1 h or 4 h at the daemon's step), where significantly more: a graded doubt, at least 1, by
+ *     which {@code wander} is already widened (docs/DETECTION.md, "The model in doubt"). Null in a
+ *     model learned before it was measured: 1
  */
 public record NoiseModel(
     List<Double> hourly,
@@ -50,7 +57,67 @@ public record NoiseModel(
     int points,
     Instant learnedAt,
     String doubt,
-    Double localWander) {
+    Double localWander,
+    Double fallWidening,
+    Double wanderWidening) {
+
+  /** A model without a measured widening of its wander over hours (1). */
+  public NoiseModel(
+      List<Double> hourly,
+      double level,
+      double phi,
+      double tau2,
+      double wander,
+      double referenceTrials,
+      Duration history,
+      int points,
+      Instant learnedAt,
+      String doubt,
+      Double localWander,
+      Double fallWidening) {
+    this(
+        hourly,
+        level,
+        phi,
+        tau2,
+        wander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander,
+        fallWidening,
+        null);
+  }
+
+  /** A model without a measured widening of its falls (1). */
+  public NoiseModel(
+      List<Double> hourly,
+      double level,
+      double phi,
+      double tau2,
+      double wander,
+      double referenceTrials,
+      Duration history,
+      int points,
+      Instant learnedAt,
+      String doubt,
+      Double localWander) {
+    this(
+        hourly,
+        level,
+        phi,
+        tau2,
+        wander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander,
+        null);
+  }
 
   /** A model without a measured local wander (it falls back to {@code wander}). */
   public NoiseModel(
@@ -91,7 +158,9 @@ public record NoiseModel(
         || !(tau2 >= 0)
         || !(wander >= 0)
         || !(referenceTrials > 0)
-        || (localWander != null && !(localWander >= 0))) {
+        || (localWander != null && !(localWander >= 0))
+        || (fallWidening != null && !(fallWidening >= 1))
+        || (wanderWidening != null && !(wanderWidening >= 1))) {
       throw new IllegalArgumentException("invalid noise model");
     }
   }
@@ -120,25 +189,41 @@ public record NoiseModel(
     return phi * q * (1 - q) / trials + Math.max(tau2, wander);
   }
 
+  /** The widening of the wander over hours: 1 where the model did not measure it. */
+  public double hoursWidening() {
+    return wanderWidening == null ? 1 : wanderWidening;
+  }
+
+  /** The widening of the sudden-drop test's variance: 1 where the model did not measure it. */
+  public double widening() {
+    return fallWidening == null ? 1 : fallWidening;
+  }
+
   /**
    * This model as the test of a sudden drop sees it: the step's deviation from the recent past,
-   * whose long-run wander is {@code localWander} (or {@code wander} when unknown).
+   * whose long-run wander is {@code localWander} (or {@code wander} when unknown), the whole
+   * variance widened by the square of {@link #widening}, so that the history's own falls from the
+   * hour before are no more evidence than the model's (docs/DETECTION.md, "Sudden drops").
    */
   public NoiseModel local() {
-    if (localWander == null) {
+    double w2 = widening() * widening();
+    double lw = localWander == null ? wander : localWander;
+    if (localWander == null && w2 == 1) {
       return this;
     }
     return new NoiseModel(
         hourly,
         level,
-        phi,
-        tau2,
-        localWander,
+        phi * w2,
+        tau2 * w2,
+        lw * w2,
         referenceTrials,
         history,
         points,
         learnedAt,
         doubt,
-        localWander);
+        lw * w2,
+        fallWidening,
+        wanderWidening);
   }
 }

@@ -76,6 +76,11 @@ public final class StatusViews {
    *     model predates it
    * @param modelInDoubt why the history does not fit the learned model (docs/DETECTION.md); null
    *     when it does, or before a model
+   * @param wanderWidening how many times the blocks' wander the history wanders over hours (a
+   *     graded doubt, at least 1, already in {@code wander}); null before a model
+   * @param fallWidening how many times wider than the model the history's falls from the hour
+   *     before are (a graded doubt, at least 1: the sudden-drop test's widening); null before a
+   *     model
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Detector(
@@ -87,6 +92,8 @@ public final class StatusViews {
       Double wander,
       Double localWander,
       String modelInDoubt,
+      Double wanderWidening,
+      Double fallWidening,
       List<Test> tests) {}
 
   /** One sequential test: alarmed or not, and since when its current excursion runs. */
@@ -124,6 +131,8 @@ public final class StatusViews {
                           ? null
                           : Math.sqrt(model.localWander()),
                       model == null ? null : model.doubt(),
+                      model == null ? null : model.hoursWidening(),
+                      model == null ? null : model.widening(),
                       tests));
             });
     return new Detectors(out);

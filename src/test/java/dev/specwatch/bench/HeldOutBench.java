@@ -3,6 +3,7 @@ package dev.specwatch.bench;
 import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.alerting.Replayer;
+import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
@@ -297,6 +298,23 @@ public final class HeldOutBench {
         Map<Case, List<Instant>> byCase = new LinkedHashMap<>();
         for (Case c : cases) {
           byCase.put(c, DetectionBench.fired(r, c.model().name()));
+          if (c.kind().startsWith("floor")) {
+            // Which test paged the step at the floor, and how long after it: the record that
+            // issue 40's part 4 is judged on.
+            r.transitions().stream()
+                .filter(t -> t.recipe().equals(c.model().name()))
+                .filter(t -> t.kind() == Transition.Kind.FIRING && !t.at().isBefore(c.at()))
+                .findFirst()
+                .ifPresent(
+                    t ->
+                        System.out.printf(
+                            Locale.ROOT,
+                            "at the floor, %s, %s: paged %d min after the step: %s%n",
+                            d.name(),
+                            c.model().name(),
+                            Duration.between(c.at(), t.at()).toMinutes(),
+                            t.reason()));
+          }
         }
         firings.put(d.name(), byCase);
         System.out.printf(

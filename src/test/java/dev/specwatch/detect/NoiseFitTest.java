@@ -130,9 +130,14 @@ class NoiseFitTest {
       // about an hour is left, 2σ²(1 − e^(−1/6)) ≈ 0.3σ² of a block, about twice the fast part's.
       assertThat(slow.localWander() / slow.wander()).as("seed %d", seed).isLessThan(0.6);
       assertThat(slow.localWander() / fast.localWander()).as("seed %d", seed).isBetween(1.5, 4.5);
+      // The sudden-drop test's variance: against the hour before, widened by the square of how
+      // much heavier the history's falls are than that (at least 1).
+      double w2 = slow.widening() * slow.widening();
+      assertThat(slow.widening()).isGreaterThanOrEqualTo(1);
       assertThat(slow.local().variance(0.6, 1000))
           .isCloseTo(
-              slow.phi() * 0.24 / 1000 + Math.max(slow.tau2(), slow.localWander()), within(1e-12));
+              w2 * (slow.phi() * 0.24 / 1000 + Math.max(slow.tau2(), slow.localWander())),
+              within(1e-12));
     }
   }
 
@@ -142,8 +147,12 @@ class NoiseFitTest {
     assertThat(m.hourly()).isNotNull();
     assertThat(m.levelAt(T0.plus(Duration.ofHours(6)))).isCloseTo(0.65, within(0.006));
     assertThat(m.levelAt(T0.plus(Duration.ofHours(18)))).isCloseTo(0.55, within(0.006));
-    // Independent steps: the long-run wander stays near τ² = 2.5e-5, not ten times it.
-    assertThat(m.wander()).isLessThan(7.5e-5);
+    // Independent steps: the blocks' long-run wander stays near τ² = 2.5e-5, not ten times it.
+    // Over 80 minutes the history still wanders more than that: the level by hour, a median of 84
+    // samples, is itself off by about 0.4 % for the whole hour, which the tests see as wander over
+    // hours and allow for (docs/DETECTION.md, "The model in doubt").
+    assertThat(m.wander() / m.hoursWidening()).isLessThan(7.5e-5);
+    assertThat(m.wander()).isGreaterThanOrEqualTo(m.wander() / m.hoursWidening());
   }
 
   @Test
