@@ -207,7 +207,8 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       double learned,
       Increments inc,
       double r) {
-    DropTest.Local local = prior == null ? DropTest.Local.start(test.shifts().size()) : prior;
+    DropTest.Local local =
+        prior == null || prior.stale(at) ? DropTest.Local.start(test.shifts().size()) : prior;
     double accepted = inc.acceptedTokens();
     double drafted = inc.draftTokens();
     if (!local.ready()) {

@@ -229,6 +229,16 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       return expected > 0 ? successes / expected : Double.NaN;
     }
 
+    /**
+     * Whether the reference has taken no step for longer than {@link #MEMORY}: a test that hovered
+     * at its null for an hour (each excursion drops the steps waiting to enter) would otherwise
+     * keep testing against the level of hours ago, and read any later fall of the mix on top of a
+     * level exactly at the floor as a sudden drop. The change rule then starts the test over.
+     */
+    public boolean stale(Instant at) {
+      return last != null && Duration.between(last, at).compareTo(MEMORY) > 0;
+    }
+
     /** Whether the reference spans {@link #MEMORY} of traffic. */
     public boolean ready() {
       return since != null && expected > 0 && Duration.between(since, last).compareTo(MEMORY) >= 0;

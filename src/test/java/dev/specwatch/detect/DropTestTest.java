@@ -243,4 +243,17 @@ class DropTestTest {
             900);
     assertThat(soon.alarmed()).isTrue();
   }
+
+  @Test
+  void aReferenceThatTookNoStepForAnHourIsStale() {
+    DropTest.Local l = DropTest.Local.start(3);
+    assertThat(l.stale(T0)).as("nothing in it yet: nothing to be stale").isFalse();
+    // A step enters the reference ten minutes after it was seen.
+    l =
+        l.observe(T0, 600, 1000, 0.6)
+            .observe(T0.plus(java.time.Duration.ofMinutes(10)), 600, 1000, 0.6);
+    assertThat(l.last()).isEqualTo(T0);
+    assertThat(l.stale(T0.plus(java.time.Duration.ofMinutes(60)))).isFalse();
+    assertThat(l.stale(T0.plus(java.time.Duration.ofMinutes(61)))).isTrue();
+  }
 }
