@@ -2,7 +2,6 @@ package dev.specwatch.detect;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +59,7 @@ public record LocalFalls(Double wander, double widening, int blocks) {
         binomial = 0;
       }
       last = b.at();
-      double level = level(profile, overall, b.at());
+      double level = NoiseFit.level(profile, overall, b.at());
       double p = b.blockSuccesses() / b.blockTrials();
       if (Math.abs(p - level) > cut) {
         continue;
@@ -112,13 +111,5 @@ public record LocalFalls(Double wander, double widening, int blocks) {
       sum += z[i];
     }
     return Math.max(1, -sum / k / NORMAL_SHORTFALL);
-  }
-
-  private static double level(List<Double> profile, double overall, Instant t) {
-    if (profile == null) {
-      return overall;
-    }
-    Double h = profile.get(t.atZone(ZoneOffset.UTC).getHour());
-    return h == null ? overall : h;
   }
 }

@@ -101,8 +101,7 @@ public final class NoiseFit {
     // blocks' wander), by which the model's wander is widened.
     String doubt = null;
     double base = Math.max(wander, tau2);
-    Optional<Scale> longer =
-        longRun(active, profile, overall, phi, cut, blockSteps, base, DOUBT, SCALES);
+    Optional<Scale> longer = longRun(active, profile, overall, phi, cut, blockSteps, base);
     double widened = longer.map(sc -> Math.max(base, sc.perStep())).orElse(base);
     if (longer.isPresent()) {
       doubt =
@@ -122,7 +121,7 @@ public final class NoiseFit {
             overall,
             phi,
             tau2,
-            Math.max(wander, widened),
+            widened,
             reference,
             history,
             active.size(),
@@ -130,9 +129,7 @@ public final class NoiseFit {
             doubt,
             local.wander(),
             local.widening(),
-            Math.max(wander, widened) / Math.max(base, 1e-12) > 1
-                ? Math.max(wander, widened) / Math.max(base, 1e-12)
-                : 1.0));
+            Math.max(1, widened / Math.max(base, 1e-12))));
   }
 
   /** The local wander and the falls' widening ({@link LocalFalls}), or none without blocks. */
@@ -167,8 +164,8 @@ public final class NoiseFit {
   record Scale(String name, double perStep, long blockMillis) {}
 
   /**
-   * The scale of {@code scales} whose long-run wander per step is significantly (two standard
-   * errors) more than {@code factor} times {@code base}, the blocks' figure; the largest such, or
+   * The scale of {@link #SCALES} whose long-run wander per step is significantly (two standard
+   * errors) more than {@link #DOUBT} times {@code base}, the blocks' figure; the largest such, or
    * empty. Runs of consecutive blocks (block samples are contiguous, non-overlapping increases) are
    * summed; their extra variance beyond φ's binomial part, times the steps they span, is the
    * wander's long-run variance per step at that scale: equal to the blocks' figure when the wander
@@ -181,16 +178,14 @@ public final class NoiseFit {
       double phi,
       double cut,
       int blockSteps,
-      double base,
-      double factor,
-      int[] scales) {
+      double base) {
     List<StepSample> blocks = blocks(active);
     if (blocks.size() < 2) {
       return Optional.empty();
     }
     long spacing = spacing(blocks);
     Optional<Scale> widest = Optional.empty();
-    for (int m : scales) {
+    for (int m : SCALES) {
       List<Double> extras = new ArrayList<>();
       int i = 0;
       while (i + m <= blocks.size()) {
@@ -233,7 +228,7 @@ public final class NoiseFit {
       }
       double se = Math.sqrt(ss / (k - 1) / k);
       double steps = (double) m * blockSteps;
-      if (mean - factor * base / steps > 2 * se) {
+      if (mean - DOUBT * base / steps > 2 * se) {
         Scale scale = new Scale(hours(Duration.ofMillis(spacing * m)), steps * mean, spacing);
         if (widest.isEmpty() || scale.perStep() > widest.get().perStep()) {
           widest = Optional.of(scale);
@@ -320,7 +315,8 @@ public final class NoiseFit {
     return out;
   }
 
-  private static double level(List<Double> profile, double overall, Instant t) {
+  /** The learned level at {@code t}: the hour's, or {@code overall} without a profile. */
+  static double level(List<Double> profile, double overall, Instant t) {
     if (profile == null) {
       return overall;
     }

@@ -61,37 +61,7 @@ public record NoiseModel(
     Double fallWidening,
     Double wanderWidening) {
 
-  /** A model without a measured widening of its wander over hours (1). */
-  public NoiseModel(
-      List<Double> hourly,
-      double level,
-      double phi,
-      double tau2,
-      double wander,
-      double referenceTrials,
-      Duration history,
-      int points,
-      Instant learnedAt,
-      String doubt,
-      Double localWander,
-      Double fallWidening) {
-    this(
-        hourly,
-        level,
-        phi,
-        tau2,
-        wander,
-        referenceTrials,
-        history,
-        points,
-        learnedAt,
-        doubt,
-        localWander,
-        fallWidening,
-        null);
-  }
-
-  /** A model without a measured widening of its falls (1). */
+  /** A model without a measured widening of its falls or of its wander over hours (1 each). */
   public NoiseModel(
       List<Double> hourly,
       double level,
@@ -116,6 +86,7 @@ public record NoiseModel(
         learnedAt,
         doubt,
         localWander,
+        null,
         null);
   }
 

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /** The week's measured speed-up of one recipe against its baseline (docs/SPEEDUP.md). */
@@ -105,11 +104,8 @@ final class DigestSpeedup {
   private static String confounded(
       PrometheusApi api, Policy p, Policy baseline, Instant start, Instant end)
       throws PrometheusException {
-    Duration week = Duration.between(start, end);
-    Optional<FinishedRequests.Speed> a = FinishedRequests.measure(api, p, end, week);
-    Optional<FinishedRequests.Speed> b =
-        a.isEmpty() ? Optional.empty() : FinishedRequests.measure(api, baseline, end, week);
-    return b.isEmpty() ? null : FinishedRequests.mixDiffers(a.get(), b.get()).orElse(null);
+    return FinishedRequests.confounded(api, p, baseline, end, Duration.between(start, end))
+        .orElse(null);
   }
 
   static RecipeWeek.Speedup measure(

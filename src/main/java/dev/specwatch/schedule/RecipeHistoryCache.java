@@ -179,13 +179,7 @@ final class RecipeHistoryCache {
       return null;
     }
     try {
-      Optional<FinishedRequests.Speed> a =
-          FinishedRequests.measure(wiring.prometheus(), p, now, SPAN);
-      Optional<FinishedRequests.Speed> b =
-          a.isEmpty()
-              ? Optional.empty()
-              : FinishedRequests.measure(wiring.prometheus(), base, now, SPAN);
-      return b.flatMap(speed -> FinishedRequests.mixDiffers(a.get(), speed)).orElse(null);
+      return FinishedRequests.confounded(wiring.prometheus(), p, base, now, SPAN).orElse(null);
     } catch (PrometheusException | RuntimeException e) {
       logger.debug("traffic of {} not compared: {}", recipe, e.toString());
       return null;

@@ -78,6 +78,22 @@ public final class FinishedRequests {
             + " per finished request), so part of the difference in speed may be the traffic's");
   }
 
+  /**
+   * Why comparing {@code p} against {@code baseline} over the {@code window} to {@code to} may be
+   * confounded ({@link #mixDiffers} of both sides' finished requests), or empty where their traffic
+   * does not differ, its lengths are not known or the engine exports no such histograms. The
+   * baseline is queried only when {@code p} has an answer.
+   */
+  public static Optional<String> confounded(
+      PrometheusApi api, Policy p, Policy baseline, Instant to, Duration window)
+      throws PrometheusException {
+    Optional<Speed> a = measure(api, p, to, window);
+    if (a.isEmpty()) {
+      return Optional.empty();
+    }
+    return measure(api, baseline, to, window).flatMap(b -> mixDiffers(a.get(), b));
+  }
+
   private static boolean apart(double x, double y) {
     if (!(x > 0) || !(y > 0)) {
       return false;

@@ -70,18 +70,6 @@ public final class SpeedupReadings {
     }
   }
 
-  /** The live and replayed comparison of the two sides' finished requests, from {@code api}. */
-  private static Optional<String> confounded(
-      PrometheusApi api, Policy p, Policy base, Instant to, Duration over)
-      throws PrometheusException {
-    Optional<FinishedRequests.Speed> a = FinishedRequests.measure(api, p, to, over);
-    if (a.isEmpty()) {
-      return Optional.empty();
-    }
-    Optional<FinishedRequests.Speed> b = FinishedRequests.measure(api, base, to, over);
-    return b.flatMap(speed -> FinishedRequests.mixDiffers(a.get(), speed));
-  }
-
   private final History history;
   private final int preloadQueries;
   private final Map<String, Policy> byName = new HashMap<>();
@@ -102,7 +90,7 @@ public final class SpeedupReadings {
           @Override
           public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
               throws PrometheusException {
-            return SpeedupReadings.confounded(api, p, base, to, over);
+            return FinishedRequests.confounded(api, p, base, to, over);
           }
         },
         all,
@@ -175,7 +163,7 @@ public final class SpeedupReadings {
           public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
               throws PrometheusException {
             // instant queries at the replayed time: what the rule would have read live
-            return SpeedupReadings.confounded(api, p, base, to, over);
+            return FinishedRequests.confounded(api, p, base, to, over);
           }
         },
         all,
