@@ -113,7 +113,11 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     String how = "";
     // A step without drafts leaves the prior state, sudden test included, as it was.
     if (!next.alarmed() && inc.draftTokens() > 0) {
-      Sudden sudden = sudden(test, m, stale ? null : prior.local(), c.at(), reference, inc, r);
+      // It starts over after an hour without traffic, and when its reference took no step for an
+      // hour (DropTest.Local#stale).
+      DropTest.Local local = prior.local();
+      boolean restart = stale || (local != null && local.stale(c.at()));
+      Sudden sudden = sudden(test, m, restart ? null : local, c.at(), reference, inc, r);
       next = next.local(sudden.local());
       if (sudden.alarm() != null) {
         DropTest.State t = sudden.alarm();
@@ -207,8 +211,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       double learned,
       Increments inc,
       double r) {
-    DropTest.Local local =
-        prior == null || prior.stale(at) ? DropTest.Local.start(test.shifts().size()) : prior;
+    DropTest.Local local = prior == null ? DropTest.Local.start(test.shifts().size()) : prior;
     double accepted = inc.acceptedTokens();
     double drafted = inc.draftTokens();
     if (!local.ready()) {
