@@ -58,19 +58,13 @@ public final class SpeedupReadings {
   interface History {
     Map<String, List<SpeedupByLoad.Step>> steps(List<Policy> recipes, Instant from, Instant to)
         throws PrometheusException;
-
-    /**
-     * Why comparing {@code p} against {@code base} over {@code over} to {@code to} may be
-     * confounded ({@link FinishedRequests#mixDiffers}); empty where the traffic does not differ or
-     * its lengths are not known.
-     */
-    default Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
-        throws PrometheusException {
-      return Optional.empty();
-    }
   }
 
   private final History history;
+
+  /** Where the two sides' finished requests are compared; null: not compared (tests). */
+  private final PrometheusApi api;
+
   private final int preloadQueries;
   private final Map<String, Policy> byName = new HashMap<>();
   private final Map<String, Reading> cache = new ConcurrentHashMap<>();
@@ -79,31 +73,18 @@ public final class SpeedupReadings {
    * @param all every recipe a {@code speedup_baseline} may name (speculative ones and baselines)
    */
   public SpeedupReadings(PrometheusApi api, List<Policy> all) {
-    this(
-        new History() {
-          @Override
-          public Map<String, List<SpeedupByLoad.Step>> steps(
-              List<Policy> recipes, Instant from, Instant to) throws PrometheusException {
-            return LoadHistory.fetch(api, recipes, from, to, STEP);
-          }
-
-          @Override
-          public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
-              throws PrometheusException {
-            return FinishedRequests.confounded(api, p, base, to, over);
-          }
-        },
-        all,
-        0);
+    this((recipes, from, to) -> LoadHistory.fetch(api, recipes, from, to, STEP), api, all, 0);
   }
 
   /** Readings from {@code history} (for tests of what is fetched when). */
   SpeedupReadings(History history, List<Policy> all) {
-    this(history, all, 0);
+    this(history, null, all, 0);
   }
 
-  private SpeedupReadings(History history, List<Policy> all, int preloadQueries) {
+  private SpeedupReadings(
+      History history, PrometheusApi api, List<Policy> all, int preloadQueries) {
     this.history = history;
+    this.api = api;
     this.preloadQueries = preloadQueries;
     all.forEach(p -> byName.put(p.recipe(), p));
   }
@@ -136,36 +117,27 @@ public final class SpeedupReadings {
             ? Map.of()
             : LoadHistory.fetchTimed(api, List.copyOf(needed), from.minus(longest), to, STEP);
     return new SpeedupReadings(
-        new History() {
-          @Override
-          public Map<String, List<SpeedupByLoad.Step>> steps(
-              List<Policy> recipes, Instant start, Instant end) {
-            Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
-            for (Policy p : recipes) {
-              java.util.NavigableMap<Double, SpeedupByLoad.Step> steps = fetched.get(p.recipe());
-              out.put(
-                  p.recipe(),
-                  steps == null
-                      ? List.of()
-                      : List.copyOf(
-                          steps
-                              .subMap(
-                                  start.getEpochSecond() + 0.0,
-                                  true,
-                                  end.getEpochSecond() + 0.0,
-                                  true)
-                              .values()));
-            }
-            return out;
+        (recipes, start, end) -> {
+          Map<String, List<SpeedupByLoad.Step>> out = new HashMap<>();
+          for (Policy p : recipes) {
+            java.util.NavigableMap<Double, SpeedupByLoad.Step> steps = fetched.get(p.recipe());
+            out.put(
+                p.recipe(),
+                steps == null
+                    ? List.of()
+                    : List.copyOf(
+                        steps
+                            .subMap(
+                                start.getEpochSecond() + 0.0,
+                                true,
+                                end.getEpochSecond() + 0.0,
+                                true)
+                            .values()));
           }
-
-          @Override
-          public Optional<String> confounded(Policy p, Policy base, Instant to, Duration over)
-              throws PrometheusException {
-            // instant queries at the replayed time: what the rule would have read live
-            return FinishedRequests.confounded(api, p, base, to, over);
-          }
+          return out;
         },
+        // the traffic compared by instant queries at the replayed time, as live
+        api,
         all,
         2
             * (int)
@@ -227,7 +199,8 @@ public final class SpeedupReadings {
     Duration over = p.thresholds().speedup().get().over();
     String confounded = null;
     try {
-      confounded = history.confounded(p, base, time, over).orElse(null);
+      confounded =
+          api == null ? null : FinishedRequests.confounded(api, p, base, time, over).orElse(null);
     } catch (PrometheusException e) {
       logger.debug("traffic of {} not compared: {}", p.recipe(), e.getMessage());
     }

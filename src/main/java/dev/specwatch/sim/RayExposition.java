@@ -26,32 +26,31 @@ final class RayExposition {
     if (models.isEmpty()) {
       return;
     }
+    // Each model's counters once a scrape; every family reads them.
+    java.util.Map<ModelScenario, ModelCounters> counters = new java.util.LinkedHashMap<>();
+    models.forEach(m -> counters.put(m, ModelCounters.of(m, elapsed)));
     counter(
         out,
-        models,
-        elapsed,
+        counters,
         "spec_decode_num_drafts",
         "Number of spec decoding drafts.",
         ModelCounters::drafts);
     counter(
         out,
-        models,
-        elapsed,
+        counters,
         "spec_decode_num_draft_tokens",
         "Number of draft tokens.",
         ModelCounters::draftTokens);
     counter(
         out,
-        models,
-        elapsed,
+        counters,
         "spec_decode_num_accepted_tokens",
         "Number of accepted tokens.",
         ModelCounters::acceptedTokens);
     String perPos = PREFIX + "spec_decode_num_accepted_tokens_per_pos_total";
     Simulator.header(out, perPos, "Accepted tokens per draft position.", "counter");
     for (ModelScenario m : models) {
-      ModelCounters c = ModelCounters.of(m, elapsed);
-      long[] accepted = c.acceptedPerPosition();
+      long[] accepted = counters.get(m).acceptedPerPosition();
       for (int replica = 0; replica < m.engines(); replica++) {
         for (int pos = 0; pos < accepted.length; pos++) {
           if (accepted[pos] > 0) {
@@ -62,15 +61,13 @@ final class RayExposition {
     }
     counter(
         out,
-        models,
-        elapsed,
+        counters,
         "prompt_tokens",
         "Number of prefill tokens processed.",
         ModelCounters::promptTokens);
     counter(
         out,
-        models,
-        elapsed,
+        counters,
         "generation_tokens",
         "Number of generation tokens processed.",
         ModelCounters::generationTokens);
@@ -87,15 +84,15 @@ final class RayExposition {
 
   private static void counter(
       StringBuilder out,
-      List<ModelScenario> models,
-      Duration elapsed,
+      java.util.Map<ModelScenario, ModelCounters> counters,
       String name,
       String help,
       Field field) {
     String full = PREFIX + name + "_total";
     Simulator.header(out, full, help, "counter");
-    for (ModelScenario m : models) {
-      long value = field.of(ModelCounters.of(m, elapsed));
+    for (java.util.Map.Entry<ModelScenario, ModelCounters> e : counters.entrySet()) {
+      ModelScenario m = e.getKey();
+      long value = field.of(e.getValue());
       for (int replica = 0; replica < m.engines(); replica++) {
         if (value > 0) {
           line(out, full, m, replica, null, value + ".0");
