@@ -198,7 +198,7 @@ public final class Learner {
               m.hoursWidening() > 1
                   ? String.format(
                       java.util.Locale.ROOT,
-                      " (%.1fx its blocks', for its wander over hours)",
+                      " (%.1fx its blocks', for its wander over hours or its excursions' tail)",
                       m.hoursWidening())
                   : "",
               m.localWander() == null

@@ -88,6 +88,33 @@ public record LocalFalls(Double wander, double widening, int blocks) {
   }
 
   /**
+   * The same widening of the blocks' deviations from the learned level (not from the hour before):
+   * how much heavier the history's excursions below its normal are than the blocks' wander allows
+   * (bursts of a client, batch jobs), at least 1. The main test's wander is widened by its square
+   * (docs/DETECTION.md, "The model in doubt").
+   *
+   * @param perBlock the blocks' wander per block (the model's long-run wander over the steps a
+   *     block spans)
+   */
+  static double againstLevel(
+      List<StepSample> blocks,
+      List<Double> profile,
+      double overall,
+      double phi,
+      double cut,
+      double perBlock) {
+    List<double[]> measured = new ArrayList<>();
+    for (StepSample b : blocks) {
+      double level = NoiseFit.level(profile, overall, b.at());
+      double d = b.blockSuccesses() / b.blockTrials() - level;
+      if (Math.abs(d) <= cut) {
+        measured.add(new double[] {d, phi * level * (1 - level) / b.blockTrials()});
+      }
+    }
+    return widening(measured, perBlock);
+  }
+
+  /**
    * The expected shortfall of the standardized deviations at {@link #TAIL} over the standard
    * normal's, at least 1; 1 with fewer than {@link #MIN_TAIL_BLOCKS} of them.
    *

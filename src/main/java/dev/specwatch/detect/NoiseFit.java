@@ -96,13 +96,16 @@ public final class NoiseFit {
     double wander = blocks > 0 ? Math.max(0, blockSteps * extra / blocks) : tau2;
     double[] trials = active.stream().mapToDouble(StepSample::trials).sorted().toArray();
     double reference = trials[(int) Math.min(trials.length - 1, Math.floor(0.9 * trials.length))];
-    // The model in doubt: wander over hours beyond what the blocks say (docs/DETECTION.md). The
-    // tests then allow for that scale's wander: the doubt is a graded figure (how many times the
-    // blocks' wander), by which the model's wander is widened.
+    // The model in doubt: wander over hours beyond what the blocks say, or excursions below the
+    // level heavier in their tail than the blocks' wander allows (docs/DETECTION.md). The tests
+    // allow for both: the doubt is a graded figure by which the model's wander is widened.
     String doubt = null;
     double base = Math.max(wander, tau2);
     Optional<Scale> longer = longRun(active, profile, overall, phi, cut, blockSteps, base);
-    double widened = longer.map(sc -> Math.max(base, sc.perStep())).orElse(base);
+    double tail =
+        LocalFalls.againstLevel(blocks(active), profile, overall, phi, cut, base / blockSteps);
+    double widened =
+        Math.max(tail * tail * base, longer.map(sc -> Math.max(base, sc.perStep())).orElse(base));
     if (longer.isPresent()) {
       doubt =
           String.format(

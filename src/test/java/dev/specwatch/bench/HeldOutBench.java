@@ -44,8 +44,8 @@ import java.util.function.Supplier;
  * further design change; since 2026-12-05 tenant churn over a 3.5-day cycle (four tenants coming
  * and going within hours, ±2-4 % each), written before the sudden-drop test was widened, and batch
  * jobs on a 100-minute cron (3-6 % lower for 25-40 min), written before an hour test was tried (and
- * dropped); then daily restarts onto builds ±2 % (counter resets, and a level that steps at
- * random times), written before the main test was widened by its excursions' tail. {@code
+ * dropped); then daily restarts onto builds ±2 % (counter resets, and a level that steps at random
+ * times), written before the main test was widened by its excursions' tail. {@code
  * -Dbench.families=NAME,NAME} runs some. Ten seeds each; per seed a healthy history, a 4-hour dip
  * of -7 % (under the 10 % floor: any page on it is false), a step of exactly the floor (-10 %: the
  * null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift over 2 h. Ten days at
@@ -96,10 +96,12 @@ public final class HeldOutBench {
           // history's falls (issue 40, part 4), to judge that change.
           new Family("tenant churn over a 3.5-day cycle", HeldOutBench::tenantChurn),
           // Added 2026-12-05, written before an hour test was tried (sums of an hour held to the
-          // wander over an hour; issue 40, part 4: it changed nothing and was dropped), to judge it.
+          // wander over an hour; issue 40, part 4: it changed nothing and was dropped), to judge
+          // it.
           new Family("batch jobs on a 100-minute cron", HeldOutBench::cronBatches),
           // Added 2026-12-05, written before the main test's variance was widened by the tail of
-          // the history's excursions over an hour (issue 40, part 4), to judge that change.
+          // the blocks' excursions below the learned level (issue 40, part 4), to judge that
+          // change.
           new Family(
               "daily restarts onto builds ±2 %", HeldOutBench::buildsAndRestarts, RESTARTING));
 

@@ -59,6 +59,31 @@ class LocalFallsTest {
   }
 
   @Test
+  void excursionsBelowTheLearnedLevelWidenTheMainTestByTheirTail() {
+    java.time.Instant t0 = java.time.Instant.parse("2026-11-01T00:00:00Z");
+    for (long seed = 1; seed <= 10; seed++) {
+      // The same week of blocks as StepSamples of 9000 trials around a flat learned level of 0.6.
+      for (double jumpShare : new double[] {0, 1.0 / 30}) {
+        List<double[]> d = blocks(seed, jumpShare, 0.05);
+        List<StepSample> samples = new ArrayList<>();
+        double perBlock = 0;
+        for (int i = 0; i < d.size(); i++) {
+          double p = 0.6 + d.get(i)[0];
+          samples.add(new StepSample(t0.plusSeconds(900L * i), p * 300, 300, p * 9000, 9000));
+          perBlock += d.get(i)[0] * d.get(i)[0] - 0.24 / 9000;
+        }
+        perBlock = Math.max(0, perBlock / d.size());
+        double w = LocalFalls.againstLevel(samples, null, 0.6, 1.0, 1.0, perBlock);
+        if (jumpShare == 0) {
+          assertThat(w).as("seed %d, no jumps", seed).isBetween(1.0, 1.2);
+        } else {
+          assertThat(w).as("seed %d, jumps", seed).isGreaterThan(1.5);
+        }
+      }
+    }
+  }
+
+  @Test
   void tooFewBlocksSayNothingOfTheTail() {
     assertThat(LocalFalls.widening(blocks(3, 1.0 / 10, 0.1).subList(0, 95), PER_BLOCK))
         .isEqualTo(1.0);

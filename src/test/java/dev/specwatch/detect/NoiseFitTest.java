@@ -142,6 +142,39 @@ class NoiseFitTest {
   }
 
   @Test
+  void excursionsHeavierInTheirTailThanTheBlocksWanderWidenTheModel() {
+    for (long seed = 11; seed < 21; seed++) {
+      List<StepSample> healthy = history(2.0, 0.01, 0.6, false, 0, seed);
+      NoiseModel fast = fit(healthy);
+      // Gaussian blocks: the tail of their deviations is the normal's, give or take its noise.
+      assertThat(fast.hoursWidening()).as("seed %d", seed).isBetween(1.0, 1.3);
+      // The same history with a client's bursts: one block in 30 (about ten a day) 5 % under,
+      // each as short as a block, so no longer scale sees them as wander over hours.
+      SplittableRandom random = new SplittableRandom(seed);
+      List<StepSample> bursty = new ArrayList<>();
+      int left = 0;
+      for (StepSample s : healthy) {
+        if (left == 0 && random.nextDouble() < 1.0 / 30) {
+          left = 1;
+        }
+        double d = left-- > 0 ? 0.05 : 0;
+        left = Math.max(left, 0);
+        bursty.add(
+            new StepSample(
+                s.at(),
+                s.successes() - d * s.trials(),
+                s.trials(),
+                s.blockSuccesses() - d * s.blockTrials(),
+                s.blockTrials()));
+      }
+      NoiseModel widened = fit(bursty);
+      // Bursts are a share of the blocks' variance and all of their lowest 2 %.
+      assertThat(widened.doubt()).as("seed %d: not wander over hours", seed).isNull();
+      assertThat(widened.hoursWidening()).as("seed %d", seed).isGreaterThan(1.5);
+    }
+  }
+
+  @Test
   void learnsTheTimeOfDayProfileWhenItExplainsTheData() {
     NoiseModel m = fit(history(1.5, 0.005, 0.0, true, 0, 2));
     assertThat(m.hourly()).isNotNull();
