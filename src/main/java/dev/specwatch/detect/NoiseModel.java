@@ -42,9 +42,10 @@ import java.util.List;
  *     are ({@link LocalFalls}: a graded doubt, at least 1); the sudden-drop test's variance is
  *     widened by its square ({@link #local}). Null in a model learned before it was measured: 1
  * @param wanderWidening how many times the blocks' long-run wander the history wanders over hours
- *     (1 h or 4 h at the daemon's step), where significantly more: a graded doubt, at least 1, by
- *     which {@code wander} is already widened (docs/DETECTION.md, "The model in doubt"). Null in a
- *     model learned before it was measured: 1
+ *     (1 h or 4 h at the daemon's step), where significantly more, or the square of how much
+ *     heavier the tail of its blocks' excursions below the level is than the normal's, whichever is
+ *     more: a graded doubt, at least 1, by which {@code wander} is already widened
+ *     (docs/DETECTION.md, "The model in doubt"). Null in a model learned before it was measured: 1
  */
 public record NoiseModel(
     List<Double> hourly,

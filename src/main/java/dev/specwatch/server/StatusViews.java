@@ -76,8 +76,9 @@ public final class StatusViews {
    *     model predates it
    * @param modelInDoubt why the history does not fit the learned model (docs/DETECTION.md); null
    *     when it does, or before a model
-   * @param wanderWidening how many times the blocks' wander the history wanders over hours (a
-   *     graded doubt, at least 1, already in {@code wander}); null before a model
+   * @param wanderWidening how many times the blocks' wander the tests allow for: the wander over
+   *     hours or the tail of the blocks' excursions below the level (a graded doubt, at least 1,
+   *     already in {@code wander}); null before a model
    * @param fallWidening how many times wider than the model the history's falls from the hour
    *     before are (a graded doubt, at least 1: the sudden-drop test's widening); null before a
    *     model
