@@ -101,9 +101,9 @@ public final class NoiseFit {
     // allow for both: the doubt is a graded figure by which the model's wander is widened.
     String doubt = null;
     double base = Math.max(wander, tau2);
-    Optional<Scale> longer = longRun(active, profile, overall, phi, cut, blockSteps, base);
-    double tail =
-        LocalFalls.againstLevel(blocks(active), profile, overall, phi, cut, base / blockSteps);
+    List<StepSample> busy = blocks(active);
+    Optional<Scale> longer = longRun(busy, profile, overall, phi, cut, blockSteps, base);
+    double tail = LocalFalls.againstLevel(busy, profile, overall, phi, cut, base / blockSteps);
     double widened =
         Math.max(tail * tail * base, longer.map(sc -> Math.max(base, sc.perStep())).orElse(base));
     if (longer.isPresent()) {
@@ -117,7 +117,7 @@ public final class NoiseFit {
               longer.get().perStep() / Math.max(base, 1e-12),
               hours(Duration.ofMillis(longer.get().blockMillis())));
     }
-    LocalFalls local = localFalls(active, profile, overall, phi, cut, blockSteps);
+    LocalFalls local = localFalls(busy, profile, overall, phi, cut, blockSteps);
     return new Learned(
         new NoiseModel(
             profile,
@@ -135,15 +135,17 @@ public final class NoiseFit {
             Math.max(1, widened / Math.max(base, 1e-12))));
   }
 
-  /** The local wander and the falls' widening ({@link LocalFalls}), or none without blocks. */
+  /**
+   * The local wander and the falls' widening ({@link LocalFalls}) of {@code blocks} (the samples
+   * whose block is busy enough to count), or none without blocks.
+   */
   static LocalFalls localFalls(
-      List<StepSample> active,
+      List<StepSample> blocks,
       List<Double> profile,
       double overall,
       double phi,
       double cut,
       int blockSteps) {
-    List<StepSample> blocks = blocks(active);
     long spacing = spacing(blocks);
     if (spacing == Long.MAX_VALUE) {
       return new LocalFalls(null, 1, 0);
@@ -172,17 +174,17 @@ public final class NoiseFit {
    * empty. Runs of consecutive blocks (block samples are contiguous, non-overlapping increases) are
    * summed; their extra variance beyond φ's binomial part, times the steps they span, is the
    * wander's long-run variance per step at that scale: equal to the blocks' figure when the wander
-   * decorrelates within a block, larger when it persists for hours.
+   * decorrelates within a block, larger when it persists for hours. {@code blocks} are the samples
+   * whose block is busy enough to count.
    */
   static Optional<Scale> longRun(
-      List<StepSample> active,
+      List<StepSample> blocks,
       List<Double> profile,
       double overall,
       double phi,
       double cut,
       int blockSteps,
       double base) {
-    List<StepSample> blocks = blocks(active);
     if (blocks.size() < 2) {
       return Optional.empty();
     }

@@ -79,9 +79,7 @@ public final class HeldOutBench {
   }
 
   /** {@link #BASE} with engine restarts (counter resets) about once a day. */
-  static final Profile RESTARTING =
-      new Profile(
-          "held-out", 10, 0.5, false, 1, LEVEL, 0.05, 0, 0.004, Duration.ofMinutes(5), 2, 1, 7);
+  static final Profile RESTARTING = BASE.withRestartsPerWeek(7);
 
   static final List<Family> FAMILIES =
       List.of(

@@ -152,13 +152,8 @@ class NoiseFitTest {
       // each as short as a block, so no longer scale sees them as wander over hours.
       SplittableRandom random = new SplittableRandom(seed);
       List<StepSample> bursty = new ArrayList<>();
-      int left = 0;
       for (StepSample s : healthy) {
-        if (left == 0 && random.nextDouble() < 1.0 / 30) {
-          left = 1;
-        }
-        double d = left-- > 0 ? 0.05 : 0;
-        left = Math.max(left, 0);
+        double d = random.nextDouble() < 1.0 / 30 ? 0.05 : 0;
         bursty.add(
             new StepSample(
                 s.at(),

@@ -67,7 +67,25 @@ public final class HistoryGenerator {
       Duration wanderTime,
       double phi,
       int engines,
-      double restartsPerWeek) {}
+      double restartsPerWeek) {
+    /** This profile with engines restarted {@code perWeek} times a week. */
+    public Profile withRestartsPerWeek(double perWeek) {
+      return new Profile(
+          name,
+          draftsPerSecond,
+          trafficSwing,
+          idleNights,
+          burstsPerDay,
+          level,
+          mixSwing,
+          dayToDay,
+          wanderSd,
+          wanderTime,
+          phi,
+          engines,
+          perWeek);
+    }
+  }
 
   /** A drop of {@code size} (0.15: 15 %) starting {@code at}, reached after {@code ramp}. */
   public record Drop(double size, Instant at, Duration ramp) {}
