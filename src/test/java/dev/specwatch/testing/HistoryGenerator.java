@@ -53,6 +53,9 @@ public final class HistoryGenerator {
    * @param phi overdispersion within a scrape interval
    * @param engines data-parallel engines
    * @param restartsPerWeek engine restarts (counter resets)
+   * @param gapsPerDay scrape outages: runs of 1 to 10 minutes in which Prometheus records no sample
+   *     of one engine (of every engine, one time in five), as when a saturated engine's {@code
+   *     /metrics} times out; its counters go on counting
    */
   public record Profile(
       String name,
@@ -67,7 +70,59 @@ public final class HistoryGenerator {
       Duration wanderTime,
       double phi,
       int engines,
-      double restartsPerWeek) {
+      double restartsPerWeek,
+      double gapsPerDay) {
+    /** A profile without scrape outages. */
+    public Profile(
+        String name,
+        double draftsPerSecond,
+        double trafficSwing,
+        boolean idleNights,
+        double burstsPerDay,
+        double level,
+        double mixSwing,
+        double dayToDay,
+        double wanderSd,
+        Duration wanderTime,
+        double phi,
+        int engines,
+        double restartsPerWeek) {
+      this(
+          name,
+          draftsPerSecond,
+          trafficSwing,
+          idleNights,
+          burstsPerDay,
+          level,
+          mixSwing,
+          dayToDay,
+          wanderSd,
+          wanderTime,
+          phi,
+          engines,
+          restartsPerWeek,
+          0);
+    }
+
+    /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
+    public Profile withGaps(int engines, double perDay) {
+      return new Profile(
+          name,
+          draftsPerSecond,
+          trafficSwing,
+          idleNights,
+          burstsPerDay,
+          level,
+          mixSwing,
+          dayToDay,
+          wanderSd,
+          wanderTime,
+          phi,
+          engines,
+          restartsPerWeek,
+          perDay);
+    }
+
     /** This profile with engines restarted {@code perWeek} times a week. */
     public Profile withRestartsPerWeek(double perWeek) {
       return new Profile(
@@ -83,7 +138,8 @@ public final class HistoryGenerator {
           wanderTime,
           phi,
           engines,
-          perWeek);
+          perWeek,
+          gapsPerDay);
     }
   }
 
@@ -252,6 +308,14 @@ public final class HistoryGenerator {
     for (int i = 0; i < Math.round(p.restartsPerWeek() * spanDays / 7); i++) {
       restarts.add(m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400)));
     }
+    // Drawn only where the profile has outages, so every other profile's stream is as it was.
+    List<Instant[]> gaps = new ArrayList<>();
+    List<Integer> gapEngine = new ArrayList<>();
+    for (int i = 0; i < Math.round(p.gapsPerDay() * spanDays); i++) {
+      Instant start = m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400));
+      gaps.add(new Instant[] {start, start.plusSeconds(60 + (long) (random.nextDouble() * 540))});
+      gapEngine.add(random.nextDouble() < 0.2 ? -1 : random.nextInt(p.engines()));
+    }
     double dt = scrape.toMillis() / 1000.0;
     double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));
     double wander = p.wanderSd() * gaussian(random);
@@ -299,9 +363,24 @@ public final class HistoryGenerator {
         counters[e][0] += drafts;
         counters[e][1] += tokens;
         counters[e][2] += accepted;
-        out.at(t, e, level, counters[e]);
+        if (!unscraped(gaps, gapEngine, t, e)) {
+          out.at(t, e, level, counters[e]);
+        }
       }
     }
+  }
+
+  /** Whether {@code engine}'s scrape at {@code t} falls in one of the outages. */
+  private static boolean unscraped(
+      List<Instant[]> gaps, List<Integer> engines, Instant t, int engine) {
+    for (int i = 0; i < gaps.size(); i++) {
+      Instant[] g = gaps.get(i);
+      int e = engines.get(i);
+      if ((e < 0 || e == engine) && !t.isBefore(g[0]) && t.isBefore(g[1])) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The profile's level at {@code hour} of the model's day: the prompt mix's swing alone. */
