@@ -48,11 +48,11 @@ import java.util.function.Supplier;
  * times), written before the main test was widened by its excursions' tail, and scrape gaps on four
  * engines (a 90-minute wander under outages of 1 to 10 minutes, about 16 a day), written before the
  * bank gained an alternative at 3 x the floor. {@code -Dbench.families=NAME,NAME} runs some, {@code
- * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy history, a 4-hour dip
- * of -7 % (under the 10 % floor: any page on it is false), a step of exactly the floor (-10 %: the
- * null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift over 2 h. Ten days at
- * a 60 s scrape, about 10 drafts/s: the first seven are the learning history, the change rule
- * learns from the last 1, 3 or 7 of them.
+ * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy
+ * history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of exactly
+ * the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift
+ * over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning history,
+ * the change rule learns from the last 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
   /**
@@ -84,10 +84,10 @@ public final class HeldOutBench {
   static final Profile RESTARTING = BASE.withRestartsPerWeek(7);
 
   /**
-   * {@link #BASE} on four engines whose {@code /metrics} Prometheus misses about 16 times a day, for
-   * 1 to 10 minutes each (every engine at once one time in five): the windows and increments the
-   * daemon reads lose an engine, or everything, for minutes, and the first scrape after an outage
-   * carries its counts.
+   * {@link #BASE} on four engines whose {@code /metrics} Prometheus misses about 16 times a day,
+   * for 1 to 10 minutes each (every engine at once one time in five): the windows and increments
+   * the daemon reads lose an engine, or everything, for minutes, and the first scrape after an
+   * outage carries its counts.
    */
   static final Profile GAPPY = BASE.withGaps(4, 16);
 

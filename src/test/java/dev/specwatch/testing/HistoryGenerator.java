@@ -308,13 +308,14 @@ public final class HistoryGenerator {
     for (int i = 0; i < Math.round(p.restartsPerWeek() * spanDays / 7); i++) {
       restarts.add(m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400)));
     }
-    // Drawn only where the profile has outages, so every other profile's stream is as it was.
+    // Outages come from a stream of their own: they take scrapes away and change nothing else.
+    SplittableRandom outages = new SplittableRandom(m.seed() ^ 0x5ca1ab1eL);
     List<Instant[]> gaps = new ArrayList<>();
     List<Integer> gapEngine = new ArrayList<>();
     for (int i = 0; i < Math.round(p.gapsPerDay() * spanDays); i++) {
-      Instant start = m.from().plusSeconds((long) (random.nextDouble() * spanDays * 86400));
-      gaps.add(new Instant[] {start, start.plusSeconds(60 + (long) (random.nextDouble() * 540))});
-      gapEngine.add(random.nextDouble() < 0.2 ? -1 : random.nextInt(p.engines()));
+      Instant start = m.from().plusSeconds((long) (outages.nextDouble() * spanDays * 86400));
+      gaps.add(new Instant[] {start, start.plusSeconds(60 + (long) (outages.nextDouble() * 540))});
+      gapEngine.add(outages.nextDouble() < 0.2 ? -1 : outages.nextInt(p.engines()));
     }
     double dt = scrape.toMillis() / 1000.0;
     double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));

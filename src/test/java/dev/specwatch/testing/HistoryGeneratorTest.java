@@ -1,0 +1,68 @@
+package dev.specwatch.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.specwatch.testing.HistoryGenerator.Model;
+import dev.specwatch.testing.HistoryGenerator.Profile;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The simulation's scrape outages: what `make heldout-bench`'s gaps family rests on. */
+class HistoryGeneratorTest {
+  private static final Instant FROM = Instant.parse("2026-11-02T00:00:00Z");
+  private static final Profile PLAIN =
+      new Profile("p", 10, 0.5, false, 1, 0.62, 0.05, 0, 0.004, Duration.ofMinutes(5), 2, 1, 0);
+
+  /** Every scrape the simulation hands on: time, engine, level and the three counters. */
+  private static List<double[]> scrapes(Profile p, long seed) throws Exception {
+    List<double[]> out = new ArrayList<>();
+    Model m = new Model("m", p, null, FROM, FROM.plus(Duration.ofDays(2)), seed);
+    HistoryGenerator.simulate(
+        m,
+        Duration.ofSeconds(30),
+        (t, e, level, c) -> out.add(new double[] {t.getEpochSecond(), e, level, c[0], c[1], c[2]}));
+    return out;
+  }
+
+  @Test
+  void outagesDropScrapesButNotCountsAndLeaveOtherProfilesAsTheyWere() throws Exception {
+    Profile gappy = PLAIN.withGaps(4, 16);
+    List<double[]> all = scrapes(PLAIN.withGaps(4, 0), 5);
+    List<double[]> some = scrapes(gappy, 5);
+    // Two days at 30 s on four engines: 23,044 scrapes without outages.
+    assertThat(all).hasSize(4 * (2 * 2880 + 1));
+    // About 32 outages of 1 to 10 minutes (5.5 on average), one engine or all of them.
+    int missing = all.size() - some.size();
+    assertThat(missing).isBetween(150, 1500);
+    // Counters go on counting through an outage: per engine they never go back, and the first
+    // scrape after one carries the outage's drafts.
+    double largestJump = 0;
+    for (int e = 0; e < 4; e++) {
+      double lastDrafts = -1;
+      double lastT = -1;
+      for (double[] s : some) {
+        if (s[1] != e) {
+          continue;
+        }
+        assertThat(s[3]).isGreaterThanOrEqualTo(lastDrafts);
+        if (lastT >= 0 && s[0] - lastT > 60) {
+          largestJump = Math.max(largestJump, (s[3] - lastDrafts) / ((s[0] - lastT) / 30));
+        }
+        lastDrafts = s[3];
+        lastT = s[0];
+      }
+    }
+    assertThat(largestJump).as("drafts per 30 s across the longest outage").isGreaterThan(0.5);
+    // The scrapes left are the history without outages, scrape for scrape.
+    int j = 0;
+    for (double[] s : some) {
+      while (all.get(j)[0] != s[0] || all.get(j)[1] != s[1]) {
+        j++;
+      }
+      assertThat(s).containsExactly(all.get(j));
+    }
+  }
+}
