@@ -16,8 +16,8 @@ import java.util.Optional;
  * Learned change detection ({@code thresholds.change}): the acceptance rate of each evaluation
  * step's counter increments against the recipe's learned normal. {@code min_relative_drop} r is a
  * floor, not a hint: the test's null hypothesis is the composite "the level is at least the floor
- * L·(1 − r)", tested at its least favourable point, the floor itself, against drops of 1.5, 2 and 4
- * × r below the learned level L, by a bank of CUSUMs calibrated to one false alarm per {@code
+ * L·(1 − r)", tested at its least favourable point, the floor itself, against drops of 1.5, 2, 3
+ * and 4 × r below the learned level L, by a bank of CUSUMs calibrated to one false alarm per {@code
  * false_alarm_interval} at the floor ({@link DropTest}); a sustained level above the floor (a −6 %
  * excursion at a 10 % floor) drifts the statistics down and never pages. Fires while the drop is
  * sustained; clears with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
@@ -46,7 +46,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
   /**
    * Drops below the learned level the bank tests for, as multiples of {@code min_relative_drop}.
    */
-  static final double[] ALTERNATIVES = {1.5, 2, 4};
+  static final double[] ALTERNATIVES = {1.5, 2, 3, 4};
 
   /**
    * The test design for evaluation steps of {@code step}: shifts relative to the floor, so that

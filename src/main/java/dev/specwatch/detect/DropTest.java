@@ -173,6 +173,30 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           local);
     }
 
+    /**
+     * This state for a bank of {@code drops} drop and {@code recovers} recovery statistics: itself
+     * when it has them, else (a state persisted by a release with another bank) its statistics
+     * start over at 0 and everything else is kept, an alarm included: an upgrade loses no alert,
+     * only the evidence gathered so far.
+     */
+    public State sized(int drops, int recovers) {
+      if (drop.size() == drops && recover.size() == recovers) {
+        return this;
+      }
+      return new State(
+          Collections.nCopies(drops, 0.0),
+          Collections.nCopies(recovers, 0.0),
+          alarmed,
+          alarmed ? since : null,
+          alarmedAt,
+          alarmed ? sumSuccesses : 0,
+          alarmed ? sumTrials : 0,
+          alarmed ? sumExpected : 0,
+          last,
+          grossSince,
+          local);
+    }
+
     /** The observed level since the change point, or NaN. */
     public double observed() {
       return sumTrials > 0 ? sumSuccesses / sumTrials : Double.NaN;
@@ -335,6 +359,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     if (!(trials > 0)) {
       return s;
     }
+    s = s.sized(shifts.size(), recoverTests());
     if (s.last() != null && Duration.between(s.last(), at).compareTo(EVIDENCE_EXPIRES) > 0) {
       // After a long gap without traffic (a quiet night) the old evidence is stale: start over,
       // as the engine resolves the alert after the same hour without a verdict.

@@ -329,10 +329,12 @@ class ChangeRuleTest {
   @Test
   void theTestIsDesignedAtTheFloorAndItsAlternativesLieBelowIt() {
     DropTest t = RULE.test(STEP);
-    // floor·(1 − s) = L·(1 − k·r) for k = 1.5, 2, 4 and r = 0.1.
+    // floor·(1 − s) = L·(1 − k·r) for k = 1.5, 2, 3, 4 and r = 0.1.
+    assertThat(t.shifts()).hasSize(4);
     assertThat(t.shifts().get(0)).isCloseTo(1 - 0.85 / 0.9, within(1e-12));
     assertThat(t.shifts().get(1)).isCloseTo(1 - 0.80 / 0.9, within(1e-12));
-    assertThat(t.shifts().get(2)).isCloseTo(1 - 0.60 / 0.9, within(1e-12));
+    assertThat(t.shifts().get(2)).isCloseTo(1 - 0.70 / 0.9, within(1e-12));
+    assertThat(t.shifts().get(3)).isCloseTo(1 - 0.60 / 0.9, within(1e-12));
     assertThat(t.recovery()).isEqualTo(DropTest.Recovery.ABOVE_CLEAR);
   }
 }

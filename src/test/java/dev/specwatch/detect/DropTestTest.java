@@ -256,4 +256,28 @@ class DropTestTest {
     assertThat(l.stale(T0.plus(java.time.Duration.ofMinutes(60)))).isFalse();
     assertThat(l.stale(T0.plus(java.time.Duration.ofMinutes(61)))).isTrue();
   }
+
+  @Test
+  void aStatePersistedByAnotherBankStartsItsStatisticsOverAndKeepsItsAlarm() {
+    // A release whose bank had two alternatives left this; CHANGE has three.
+    DropTest.State quiet =
+        new DropTest.State(List.of(3.0, 2.0), List.of(0.0), false, T0, null, 540, 900, 540, T0);
+    DropTest.State next = step(quiet, 1, 0.6 * 900);
+    assertThat(next.drop()).hasSize(3).allSatisfy(v -> assertThat(v).isZero());
+    assertThat(next.since()).as("a healthy step: no excursion carried over").isNull();
+
+    DropTest.State paged =
+        new DropTest.State(List.of(9.0, 9.0), List.of(1.0, 1.0), true, T0, T0, 400, 900, 540, T0);
+    DropTest.State still = step(paged, 1, 0.45 * 900);
+    assertThat(still.alarmed()).as("the upgrade loses no alert").isTrue();
+    assertThat(still.since()).isEqualTo(T0);
+    assertThat(still.recover()).hasSize(1);
+    assertThat(still.sumTrials()).isEqualTo(1800);
+    DropTest.State s = still;
+    long n = 1;
+    while (s.alarmed() && n < 200) {
+      s = step(s, ++n, 0.6 * 900);
+    }
+    assertThat(s.alarmed()).as("and it recovers as a state of this bank would").isFalse();
+  }
 }
