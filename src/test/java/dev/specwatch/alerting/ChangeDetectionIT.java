@@ -29,7 +29,7 @@ class ChangeDetectionIT {
 
   static final HistoryGenerator.Profile THIN =
       new HistoryGenerator.Profile(
-          "thin", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1);
+          "thin", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1, 0);
 
   @TempDir Path dir;
 

@@ -70,6 +70,7 @@ public final class DetectionBench {
               Duration.ofMinutes(5),
               2,
               1,
+              0,
               0),
           new Profile(
               "diurnal",
@@ -84,9 +85,23 @@ public final class DetectionBench {
               Duration.ofMinutes(10),
               4,
               2,
-              2),
+              2,
+              0),
           new Profile(
-              "thin", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1));
+              "thin",
+              10,
+              0.5,
+              false,
+              1,
+              0.62,
+              0.04,
+              0.01,
+              0.015,
+              Duration.ofMinutes(5),
+              3,
+              1,
+              1,
+              0));
 
   record Case(Model model, Profile profile, String drop, Instant dropAt) {}
 

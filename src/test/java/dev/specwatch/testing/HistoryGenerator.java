@@ -72,59 +72,17 @@ public final class HistoryGenerator {
       int engines,
       double restartsPerWeek,
       double gapsPerDay) {
-    /** A profile without scrape outages. */
-    public Profile(
-        String name,
-        double draftsPerSecond,
-        double trafficSwing,
-        boolean idleNights,
-        double burstsPerDay,
-        double level,
-        double mixSwing,
-        double dayToDay,
-        double wanderSd,
-        Duration wanderTime,
-        double phi,
-        int engines,
-        double restartsPerWeek) {
-      this(
-          name,
-          draftsPerSecond,
-          trafficSwing,
-          idleNights,
-          burstsPerDay,
-          level,
-          mixSwing,
-          dayToDay,
-          wanderSd,
-          wanderTime,
-          phi,
-          engines,
-          restartsPerWeek,
-          0);
-    }
-
     /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
     public Profile withGaps(int engines, double perDay) {
-      return new Profile(
-          name,
-          draftsPerSecond,
-          trafficSwing,
-          idleNights,
-          burstsPerDay,
-          level,
-          mixSwing,
-          dayToDay,
-          wanderSd,
-          wanderTime,
-          phi,
-          engines,
-          restartsPerWeek,
-          perDay);
+      return with(engines, restartsPerWeek, perDay);
     }
 
     /** This profile with engines restarted {@code perWeek} times a week. */
     public Profile withRestartsPerWeek(double perWeek) {
+      return with(engines, perWeek, gapsPerDay);
+    }
+
+    private Profile with(int engines, double restartsPerWeek, double gapsPerDay) {
       return new Profile(
           name,
           draftsPerSecond,
@@ -138,7 +96,7 @@ public final class HistoryGenerator {
           wanderTime,
           phi,
           engines,
-          perWeek,
+          restartsPerWeek,
           gapsPerDay);
     }
   }
