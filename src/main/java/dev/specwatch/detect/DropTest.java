@@ -13,9 +13,10 @@ import java.util.List;
  *
  * <p>Drop: for each shift r, H0 "level = ref" against H1 "level = ref·(1−r)"; the alarm goes off
  * when any statistic exceeds its threshold. Several shifts make a large drop fast to detect without
- * giving up sensitivity to the smallest one (Lorden's multi-CUSUM); each threshold is calibrated to
- * {@code arlSteps × shifts} so the bank as a whole keeps the false-alarm design (union bound). No
- * single step alarms or recovers: a step's weight is capped ({@link CusumStep#STEP_CAP}).
+ * giving up sensitivity to the smallest one (Lorden's multi-CUSUM); the smallest shift's threshold
+ * is calibrated to {@code 2 × arlSteps} and each other one to {@code 2 × (shifts − 1) × arlSteps},
+ * so the bank as a whole keeps the false-alarm design (union bound, {@link #budget}). No single
+ * step alarms or recovers: a step's weight is capped ({@link CusumStep#STEP_CAP}).
  *
  * <p>Recovery, once alarmed ({@link Recovery}): TO_REFERENCE tests "level = ref·(1−r_min)" against
  * "level = ref"; ABOVE_CLEAR tests, per shift r, "level = clear" against "level = clear·(1+r)"
@@ -317,13 +318,23 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     return recovery == Recovery.TO_REFERENCE ? 1 : shifts.size();
   }
 
+  /**
+   * Test {@code i}'s designed mean steps between false alarms, as a multiple of the bank's {@code
+   * arlSteps}: the smallest shift's test (the design's minimum drop, the one every drop just past
+   * it rests on) has half of the bank's false-alarm budget, the others share the other half. The
+   * rates add up to the bank's (union bound: 1/2 + (n − 1) · 1/(2(n − 1)) = 1).
+   */
+  static double budget(int i, int n) {
+    return n == 1 ? 1 : i == 0 ? 2 : 2.0 * (n - 1);
+  }
+
   /** The drop thresholds at the model's reference traffic, one per shift. */
   public List<Double> dropThresholds(NoiseModel m, double reference) {
     List<Double> h = new ArrayList<>();
     for (int i = 0; i < shifts.size(); i++) {
       h.add(
           Calibration.threshold(
-              arlSteps * shifts.size(),
+              arlSteps * budget(i, shifts.size()),
               dropPair(i, reference).information(m, m.referenceTrials())));
     }
     return h;

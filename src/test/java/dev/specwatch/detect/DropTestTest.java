@@ -59,7 +59,8 @@ class DropTestTest {
     SplittableRandom random = new SplittableRandom(11);
     double arl = arl(300, r -> () -> successes(random, 0.6, 900));
     // The union bound over three tests makes the bank conservative: at least the design. The
-    // step cap (no single step alarms) makes it more so: 3767 steps without it, 7322 with it.
+    // step cap (no single step alarms) makes it more so: 3767 steps without it, 7322 with it
+    // (equal shares of the budget); 4911 with half of the budget on the smallest shift.
     assertThat(arl).isGreaterThan(2000 * 0.85).isLessThan(2000 * 4.0);
   }
 
@@ -279,5 +280,18 @@ class DropTestTest {
       s = step(s, ++n, 0.6 * 900);
     }
     assertThat(s.alarmed()).as("and it recovers as a state of this bank would").isFalse();
+  }
+
+  @Test
+  void theBanksFalseAlarmBudgetAddsUpAndHalfOfItIsTheSmallestShifts() {
+    for (int n = 1; n <= 5; n++) {
+      double rate = 0;
+      for (int i = 0; i < n; i++) {
+        rate += 1 / DropTest.budget(i, n);
+      }
+      assertThat(rate).as("a bank of %d", n).isCloseTo(1, within(1e-12));
+    }
+    assertThat(1 / DropTest.budget(0, 4)).isEqualTo(0.5);
+    assertThat(1 / DropTest.budget(3, 4)).isCloseTo(1.0 / 6, within(1e-12));
   }
 }
