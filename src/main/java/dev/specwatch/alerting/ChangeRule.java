@@ -1,6 +1,7 @@
 package dev.specwatch.alerting;
 
 import dev.specwatch.detect.DropTest;
+import dev.specwatch.detect.LocalReference;
 import dev.specwatch.detect.NoiseModel;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
@@ -114,8 +115,8 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     // A step without drafts leaves the prior state, sudden test included, as it was.
     if (!next.alarmed() && inc.draftTokens() > 0) {
       // It starts over after an hour without traffic, and when its reference took no step for an
-      // hour (DropTest.Local#stale).
-      DropTest.Local local = prior.local();
+      // hour (LocalReference#stale).
+      LocalReference local = prior.local();
       boolean restart = stale || (local != null && local.stale(c.at()));
       Sudden sudden = sudden(test, m, restart ? null : local, c.at(), reference, inc, r);
       next = next.local(sudden.local());
@@ -193,7 +194,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    *     learned floor too (so the alert means what every {@code change} alert means), else null
    * @param floorSum the learned floor × trials over the alarm's steps (the alert's expectation)
    */
-  record Sudden(DropTest.Local local, DropTest.State alarm, double floorSum) {}
+  record Sudden(LocalReference local, DropTest.State alarm, double floorSum) {}
 
   /**
    * The test of a sudden drop (docs/DETECTION.md, "Sudden drops"): the same bank as the main test,
@@ -206,12 +207,12 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
   Sudden sudden(
       DropTest test,
       NoiseModel m,
-      DropTest.Local prior,
+      LocalReference prior,
       Instant at,
       double learned,
       Increments inc,
       double r) {
-    DropTest.Local local = prior == null ? DropTest.Local.start(test.shifts().size()) : prior;
+    LocalReference local = prior == null ? LocalReference.start(test.shifts().size()) : prior;
     double accepted = inc.acceptedTokens();
     double drafted = inc.draftTokens();
     if (!local.ready()) {

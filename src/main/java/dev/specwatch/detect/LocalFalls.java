@@ -8,13 +8,13 @@ import java.util.List;
 
 /**
  * What the learned history says of falls from the hour before, as the test of a sudden drop sees
- * them ({@link DropTest.Local}; docs/DETECTION.md, "Sudden drops" and "The model in doubt"): the
+ * them ({@link LocalReference}; docs/DETECTION.md, "Sudden drops" and "The model in doubt"): the
  * long-run wander of blocks against the recent past, and how much heavier the history's falls are
  * than that wander allows.
  *
  * <p>Each block's deviation d is its proportion minus its learned level times the exponentially
  * weighted ratio observed / learned of the blocks before it (time constant {@link
- * DropTest.Local#MEMORY}, restarted at every gap). The <b>local wander</b> is the mean of d² beyond
+ * LocalReference#MEMORY}, restarted at every gap). The <b>local wander</b> is the mean of d² beyond
  * the binomial parts of both, times the steps a block spans. The <b>widening</b> is a graded doubt:
  * each d divided by the standard deviation the model gives it (binomial parts plus the local wander
  * per block) should be about standard normal; the mean of the lowest {@link #TAIL} of them (the
@@ -46,7 +46,7 @@ public record LocalFalls(Double wander, double widening, int blocks) {
       double phi,
       double cut,
       int blockSteps) {
-    double decay = Math.exp(-(double) spacing / DropTest.Local.MEMORY.toMillis());
+    double decay = Math.exp(-(double) spacing / LocalReference.MEMORY.toMillis());
     double successes = 0;
     double expected = 0;
     double binomial = 0; // Σ w² L(1 − L) n: the reference's sampling variance, before scaling

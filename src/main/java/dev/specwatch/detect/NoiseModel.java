@@ -35,7 +35,7 @@ import java.util.List;
  *     the history at every scale. Informative: {@code wander} is not widened (docs/DETECTION.md,
  *     "The model in doubt")
  * @param localWander the same long-run extra variance per step as {@code wander}, but of blocks
- *     against the level of the hour before them ({@link DropTest.Local}) rather than against the
+ *     against the level of the hour before them ({@link LocalReference}) rather than against the
  *     learned level: what the test of a sudden drop must allow for; small where the wander is slow.
  *     Null when the history did not say (a model learned before it was measured): {@code wander}
  * @param fallWidening how many times wider than the model the history's falls from the hour before

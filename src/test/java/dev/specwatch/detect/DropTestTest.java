@@ -247,7 +247,7 @@ class DropTestTest {
 
   @Test
   void aReferenceThatTookNoStepForAnHourIsStale() {
-    DropTest.Local l = DropTest.Local.start(3);
+    LocalReference l = LocalReference.start(3);
     assertThat(l.stale(T0)).as("nothing in it yet: nothing to be stale").isFalse();
     // A step enters the reference ten minutes after it was seen.
     l =
