@@ -369,8 +369,8 @@ public final class HeldOutBench {
         cases.size(),
         SCRAPE.toSeconds());
     List<Detector> detectors = new ArrayList<>();
+    String learn = System.getProperty("bench.learn", "");
     for (int days : new int[] {7, 3, 1}) {
-      String learn = System.getProperty("bench.learn", "");
       if (learn.isBlank() || List.of(learn.split(",")).contains(days + "d")) {
         detectors.add(
             new Detector(

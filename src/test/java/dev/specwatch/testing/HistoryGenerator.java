@@ -268,12 +268,12 @@ public final class HistoryGenerator {
     }
     // Outages come from a stream of their own: they take scrapes away and change nothing else.
     SplittableRandom outages = new SplittableRandom(m.seed() ^ 0x5ca1ab1eL);
-    List<Instant[]> gaps = new ArrayList<>();
-    List<Integer> gapEngine = new ArrayList<>();
+    List<Outage> gaps = new ArrayList<>();
     for (int i = 0; i < Math.round(p.gapsPerDay() * spanDays); i++) {
       Instant start = m.from().plusSeconds((long) (outages.nextDouble() * spanDays * 86400));
-      gaps.add(new Instant[] {start, start.plusSeconds(60 + (long) (outages.nextDouble() * 540))});
-      gapEngine.add(outages.nextDouble() < 0.2 ? -1 : outages.nextInt(p.engines()));
+      Instant end = start.plusSeconds(60 + (long) (outages.nextDouble() * 540));
+      gaps.add(
+          new Outage(start, end, outages.nextDouble() < 0.2 ? -1 : outages.nextInt(p.engines())));
     }
     double dt = scrape.toMillis() / 1000.0;
     double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));
@@ -322,7 +322,7 @@ public final class HistoryGenerator {
         counters[e][0] += drafts;
         counters[e][1] += tokens;
         counters[e][2] += accepted;
-        if (!unscraped(gaps, gapEngine, t, e)) {
+        if (!unscraped(gaps, t, e)) {
           out.at(t, e, level, counters[e]);
         }
       }
@@ -330,16 +330,20 @@ public final class HistoryGenerator {
   }
 
   /** Whether {@code engine}'s scrape at {@code t} falls in one of the outages. */
-  private static boolean unscraped(
-      List<Instant[]> gaps, List<Integer> engines, Instant t, int engine) {
-    for (int i = 0; i < gaps.size(); i++) {
-      Instant[] g = gaps.get(i);
-      int e = engines.get(i);
-      if ((e < 0 || e == engine) && !t.isBefore(g[0]) && t.isBefore(g[1])) {
+  private static boolean unscraped(List<Outage> gaps, Instant t, int engine) {
+    for (Outage g : gaps) {
+      if (g.covers(t, engine)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** A scrape outage from {@code from} until {@code to} of one engine, or of all of them (-1). */
+  private record Outage(Instant from, Instant to, int engine) {
+    boolean covers(Instant t, int e) {
+      return (engine < 0 || engine == e) && !t.isBefore(from) && t.isBefore(to);
+    }
   }
 
   /** The profile's level at {@code hour} of the model's day: the prompt mix's swing alone. */
