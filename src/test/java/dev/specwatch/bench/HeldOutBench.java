@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * families the detector was not designed on (docs/DETECTION.md, "Held-out families"), reported
  * once, as they come out; the design was decided on DetectionBench's families.
  *
- * <p>Nine families, each beyond the learner's model (level by hour, overdispersion, short wander):
+ * <p>Ten families, each beyond the learner's model (level by hour, overdispersion, short wander):
  * long-memory wander (three AR(1) processes at 1 h, 6 h and 2 d), regime switching (a batch job at
  * -5 % for hours, a new client at +3 %), and a weekly pattern with a slow downward trend and
  * heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part 5) also a
@@ -47,12 +47,14 @@ import java.util.function.Supplier;
  * dropped); then daily restarts onto builds ±2 % (counter resets, and a level that steps at random
  * times), written before the main test was widened by its excursions' tail, and scrape gaps on four
  * engines (a 90-minute wander under outages of 1 to 10 minutes, about 16 a day), written before the
- * bank gained an alternative at 3 x the floor. {@code -Dbench.families=NAME,NAME} runs some, {@code
- * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy
- * history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of exactly
- * the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift
- * over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning history,
- * the change rule learns from the last 1, 3 or 7 of them.
+ * bank gained an alternative at 3 x the floor, and quiet spells between one team's jobs (traffic
+ * stopping for 5 to 45 minutes about five times a day; each job its own mix), written before the
+ * learner counted holes of under an hour as history. {@code -Dbench.families=NAME,NAME} runs some,
+ * {@code -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a
+ * healthy history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of
+ * exactly the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15
+ * % drift over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning
+ * history, the change rule learns from the last 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
   /**
@@ -91,6 +93,13 @@ public final class HeldOutBench {
    */
   static final Profile GAPPY = BASE.withGaps(4, 16);
 
+  /**
+   * {@link #BASE} with traffic stopping about five times a day for 5 to 45 minutes (one team's
+   * deployment, between its jobs): the engine is scraped and its counters stand still, so the
+   * learner's history has holes of up to an hour inside every day.
+   */
+  static final Profile QUIET = BASE.withPauses(5);
+
   static final List<Family> FAMILIES =
       List.of(
           new Family("long-memory wander", HeldOutBench::longMemory),
@@ -114,7 +123,29 @@ public final class HeldOutBench {
               "daily restarts onto builds ±2 %", HeldOutBench::buildsAndRestarts, RESTARTING),
           // Added 2026-12-05, written before a fourth alternative (3 x the floor) was added to the
           // bank of CUSUMs (issue 40, part 4: 30 % drops in at most 5 minutes), to judge it.
-          new Family("scrape gaps on four engines", HeldOutBench::ninetyMinuteWander, GAPPY));
+          new Family("scrape gaps on four engines", HeldOutBench::ninetyMinuteWander, GAPPY),
+          // Added 2026-12-05, written before the learner counted holes of under an hour in its
+          // history as history (a recipe learned from 1 day needed every 5-minute sample of it),
+          // to judge that change.
+          new Family("quiet spells between one team's jobs", HeldOutBench::teamJobs, QUIET));
+
+  /**
+   * One team's jobs, each with its own prompt mix: a new job about five times a day (Poisson)
+   * brings acceptance to its own offset (Gaussian, 2 % sd, kept within ±5 %, above the 10 % floor),
+   * under a 30-minute wander (AR(1), 1 % sd).
+   */
+  static Noise teamJobs() {
+    double[] job = {Double.NaN};
+    double[] x = {0};
+    return (t, dt, r) -> {
+      if (Double.isNaN(job[0]) || r.nextDouble() < dt * 5 / 86400.0) {
+        job[0] = Math.max(-0.05, Math.min(0.05, 0.02 * HistoryGenerator.gaussian(r)));
+      }
+      double rho = Math.exp(-dt / 1800);
+      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      return job[0] + x[0];
+    };
+  }
 
   /**
    * A day-of-week by hour interaction: a coding tenant busy on weekdays from 09:00 to 18:00 UTC

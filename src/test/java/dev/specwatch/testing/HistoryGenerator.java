@@ -56,6 +56,8 @@ public final class HistoryGenerator {
    * @param gapsPerDay scrape outages: runs of 1 to 10 minutes in which Prometheus records no sample
    *     of one engine (of every engine, one time in five), as when a saturated engine's {@code
    *     /metrics} times out; its counters go on counting
+   * @param pausesPerDay quiet spells: runs of 5 to 45 minutes in which no engine serves a request
+   *     (between one team's jobs, over lunch); every engine is scraped and its counters stand still
    */
   public record Profile(
       String name,
@@ -71,18 +73,59 @@ public final class HistoryGenerator {
       double phi,
       int engines,
       double restartsPerWeek,
-      double gapsPerDay) {
+      double gapsPerDay,
+      double pausesPerDay) {
+    /** A profile without quiet spells. */
+    public Profile(
+        String name,
+        double draftsPerSecond,
+        double trafficSwing,
+        boolean idleNights,
+        double burstsPerDay,
+        double level,
+        double mixSwing,
+        double dayToDay,
+        double wanderSd,
+        Duration wanderTime,
+        double phi,
+        int engines,
+        double restartsPerWeek,
+        double gapsPerDay) {
+      this(
+          name,
+          draftsPerSecond,
+          trafficSwing,
+          idleNights,
+          burstsPerDay,
+          level,
+          mixSwing,
+          dayToDay,
+          wanderSd,
+          wanderTime,
+          phi,
+          engines,
+          restartsPerWeek,
+          gapsPerDay,
+          0);
+    }
+
     /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
     public Profile withGaps(int engines, double perDay) {
-      return with(engines, restartsPerWeek, perDay);
+      return with(engines, restartsPerWeek, perDay, pausesPerDay);
     }
 
     /** This profile with engines restarted {@code perWeek} times a week. */
     public Profile withRestartsPerWeek(double perWeek) {
-      return with(engines, perWeek, gapsPerDay);
+      return with(engines, perWeek, gapsPerDay, pausesPerDay);
     }
 
-    private Profile with(int engines, double restartsPerWeek, double gapsPerDay) {
+    /** This profile with {@code perDay} quiet spells a day. */
+    public Profile withPauses(double perDay) {
+      return with(engines, restartsPerWeek, gapsPerDay, perDay);
+    }
+
+    private Profile with(
+        int engines, double restartsPerWeek, double gapsPerDay, double pausesPerDay) {
       return new Profile(
           name,
           draftsPerSecond,
@@ -97,7 +140,8 @@ public final class HistoryGenerator {
           phi,
           engines,
           restartsPerWeek,
-          gapsPerDay);
+          gapsPerDay,
+          pausesPerDay);
     }
   }
 
@@ -275,6 +319,14 @@ public final class HistoryGenerator {
       gaps.add(
           new Outage(start, end, outages.nextDouble() < 0.2 ? -1 : outages.nextInt(p.engines())));
     }
+    // Quiet spells too: they take traffic away and change nothing else.
+    SplittableRandom quiet = new SplittableRandom(m.seed() ^ 0x9a05edL);
+    List<Outage> pauses = new ArrayList<>();
+    for (int i = 0; i < Math.round(p.pausesPerDay() * spanDays); i++) {
+      Instant start = m.from().plusSeconds((long) (quiet.nextDouble() * spanDays * 86400));
+      pauses.add(
+          new Outage(start, start.plusSeconds(300 + (long) (quiet.nextDouble() * 2400)), -1));
+    }
     double dt = scrape.toMillis() / 1000.0;
     double rho = Math.exp(-dt / Math.max(1, p.wanderTime().toSeconds()));
     double wander = p.wanderSd() * gaussian(random);
@@ -285,6 +337,9 @@ public final class HistoryGenerator {
       double traffic =
           p.draftsPerSecond() * (1 + p.trafficSwing() * Math.sin(2 * Math.PI * (hour - 9) / 24));
       if (p.idleNights() && hour >= 1 && hour < 6) {
+        traffic = 0;
+      }
+      if (within(pauses, t, 0)) {
         traffic = 0;
       }
       for (Instant b : bursts) {
@@ -322,16 +377,16 @@ public final class HistoryGenerator {
         counters[e][0] += drafts;
         counters[e][1] += tokens;
         counters[e][2] += accepted;
-        if (!unscraped(gaps, t, e)) {
+        if (!within(gaps, t, e)) {
           out.at(t, e, level, counters[e]);
         }
       }
     }
   }
 
-  /** Whether {@code engine}'s scrape at {@code t} falls in one of the outages. */
-  private static boolean unscraped(List<Outage> gaps, Instant t, int engine) {
-    for (Outage g : gaps) {
+  /** Whether {@code engine} at {@code t} is in one of the outages (or quiet spells). */
+  private static boolean within(List<Outage> spans, Instant t, int engine) {
+    for (Outage g : spans) {
       if (g.covers(t, engine)) {
         return true;
       }
@@ -339,7 +394,10 @@ public final class HistoryGenerator {
     return false;
   }
 
-  /** A scrape outage from {@code from} until {@code to} of one engine, or of all of them (-1). */
+  /**
+   * A scrape outage (or a quiet spell) from {@code from} until {@code to} of one engine, or of all
+   * of them (-1).
+   */
   private record Outage(Instant from, Instant to, int engine) {
     boolean covers(Instant t, int e) {
       return (engine < 0 || engine == e) && !t.isBefore(from) && t.isBefore(to);

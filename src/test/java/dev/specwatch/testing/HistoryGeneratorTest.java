@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The simulation's scrape outages: what `make heldout-bench`'s gaps family rests on. */
+/**
+ * The simulation's scrape outages and quiet spells: what `make heldout-bench`'s gaps and
+ * quiet-spells families rest on.
+ */
 class HistoryGeneratorTest {
   private static final Instant FROM = Instant.parse("2026-11-02T00:00:00Z");
   private static final Profile PLAIN =
@@ -69,5 +72,45 @@ class HistoryGeneratorTest {
       }
       assertThat(s).containsExactly(all.get(j));
     }
+  }
+
+  @Test
+  void quietSpellsStopEveryEngineAndLeaveEveryOtherDrawAsItWas() throws Exception {
+    List<double[]> plain = scrapes(PLAIN.withGaps(2, 0), 9);
+    List<double[]> quiet = scrapes(PLAIN.withGaps(2, 0).withPauses(5), 9);
+    // Every scrape is still taken, at the same level.
+    assertThat(quiet).hasSize(plain.size());
+    // Per engine and 30 s, the drafts are the plain history's or none; the first scrape of each
+    // engine has no increment to compare.
+    int still = 0;
+    int longest = 0;
+    int run = 0;
+    boolean[] stood = new boolean[quiet.size()];
+    for (int i = 2; i < quiet.size(); i++) {
+      double[] q = quiet.get(i);
+      double[] a = plain.get(i);
+      assertThat(q[0]).isEqualTo(a[0]);
+      assertThat(q[2]).as("level at %s", q[0]).isEqualTo(a[2]);
+      double moved = q[3] - quiet.get(i - 2)[3];
+      double plainMoved = a[3] - plain.get(i - 2)[3];
+      if (moved == 0 && plainMoved > 0) {
+        stood[i] = true;
+        still++;
+        run = q[1] == 0 ? run + 1 : run;
+        longest = Math.max(longest, run);
+      } else {
+        assertThat(moved).as("drafts in 30 s at %s", q[0]).isEqualTo(plainMoved);
+        run = q[1] == 0 ? 0 : run;
+      }
+      if (q[1] == 1) {
+        assertThat(stood[i])
+            .as("both engines stand still together at %s", q[0])
+            .isEqualTo(stood[i - 1]);
+      }
+    }
+    // Ten spells in two days of 5 to 45 minutes (25 on average): about 500 still scrapes per
+    // engine, every engine at once, some of them 10 scrapes (5 minutes) long at least.
+    assertThat(still / 2).isBetween(150, 1200);
+    assertThat(longest).isGreaterThanOrEqualTo(10);
   }
 }
