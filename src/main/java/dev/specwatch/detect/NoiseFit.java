@@ -24,6 +24,13 @@ public final class NoiseFit {
   /** Less active history than this gives no model: too little to know the recipe's normal. */
   public static final Duration MIN_HISTORY = Duration.ofHours(24);
 
+  /**
+   * Active samples at most this far apart count the time between them as history: the hole (scrapes
+   * that failed for minutes, a pause between jobs) hides no part of the day. Longer ones (an idle
+   * night) do not, so a recipe learned from one day still needs a day of traffic.
+   */
+  public static final Duration HOLE = Duration.ofHours(1);
+
   private NoiseFit() {}
 
   /** A model, or why there is none. */
@@ -45,7 +52,7 @@ public final class NoiseFit {
         active.add(s);
       }
     }
-    Duration history = sampleEvery.multipliedBy(active.size());
+    Duration history = history(active, sampleEvery);
     if (history.compareTo(MIN_HISTORY) < 0) {
       return new Insufficient(
           String.format(
@@ -133,6 +140,21 @@ public final class NoiseFit {
             local.wander(),
             local.widening(),
             Math.max(1, widened / Math.max(base, 1e-12))));
+  }
+
+  /**
+   * How long the recipe was watched: for each active sample the time since the one before when that
+   * is at most {@link #HOLE}, otherwise {@code sampleEvery}.
+   */
+  static Duration history(List<StepSample> active, Duration sampleEvery) {
+    Duration out = Duration.ZERO;
+    Instant last = null;
+    for (StepSample s : active) {
+      Duration since = last == null ? sampleEvery : Duration.between(last, s.at());
+      out = out.plus(since.isNegative() || since.compareTo(HOLE) > 0 ? sampleEvery : since);
+      last = s.at();
+    }
+    return out;
   }
 
   /**

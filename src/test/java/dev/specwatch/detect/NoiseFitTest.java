@@ -190,6 +190,40 @@ class NoiseFitTest {
     assertThat(m.phi()).isLessThan(3.5);
   }
 
+  /**
+   * The first day of {@link #history} less the samples from {@code from} (inclusive) to {@code to}.
+   */
+  private static List<StepSample> dayWithout(int... fromTo) {
+    List<StepSample> day = new ArrayList<>(history(2.0, 0.01, 0.3, false, 0, 4).subList(0, 288));
+    for (int i = fromTo.length - 2; i >= 0; i -= 2) {
+      day.subList(fromTo[i], fromTo[i + 1]).clear();
+    }
+    return day;
+  }
+
+  @Test
+  void holesOfAnHourAtMostCountAsHistoryAndAnIdleNightDoesNot() {
+    Instant end = T0.plus(Duration.ofDays(1));
+    // A day of 5-minute samples with nine holes of 45 minutes (scrapes failing, pauses between
+    // jobs): 17 hours of samples, a day watched.
+    int[] holes = new int[18];
+    for (int h = 0; h < 9; h++) {
+      holes[2 * h] = 20 + 30 * h;
+      holes[2 * h + 1] = 29 + 30 * h;
+    }
+    NoiseFit.Result gappy = NoiseFit.fit(dayWithout(holes), EVERY, 10, end);
+    assertThat(gappy).isInstanceOf(NoiseFit.Learned.class);
+    assertThat(((NoiseFit.Learned) gappy).model().history()).isEqualTo(Duration.ofHours(24));
+    // Samples an hour apart (11 missing) still count the hour; 65 minutes apart they do not.
+    assertThat(NoiseFit.fit(dayWithout(100, 111), EVERY, 10, end))
+        .isInstanceOf(NoiseFit.Learned.class);
+    assertThat(NoiseFit.fit(dayWithout(100, 112), EVERY, 10, end))
+        .isEqualTo(new NoiseFit.Insufficient("learning: 23h of active history, needs 24h"));
+    // An idle night of five hours is not history: a day with one needs more days.
+    assertThat(NoiseFit.fit(dayWithout(12, 72), EVERY, 10, end))
+        .isEqualTo(new NoiseFit.Insufficient("learning: 19h of active history, needs 24h"));
+  }
+
   @Test
   void tooLittleHistoryGivesNoModelAndSaysWhy() {
     List<StepSample> six = history(2.0, 0.01, 0.3, false, 0, 4).subList(0, 72);
