@@ -27,9 +27,7 @@ class ChangeDetectionIT {
   static final Duration SCRAPE = Duration.ofSeconds(15);
   static final Duration STEP = Duration.ofMinutes(1);
 
-  static final HistoryGenerator.Profile THIN =
-      new HistoryGenerator.Profile(
-          "thin", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1, 0);
+  static final HistoryGenerator.Profile THIN = HistoryGenerator.thin("thin");
 
   @TempDir Path dir;
 

@@ -71,6 +71,7 @@ public final class DetectionBench {
               2,
               1,
               0,
+              0,
               0),
           new Profile(
               "diurnal",
@@ -86,22 +87,9 @@ public final class DetectionBench {
               4,
               2,
               2,
+              0,
               0),
-          new Profile(
-              "thin",
-              10,
-              0.5,
-              false,
-              1,
-              0.62,
-              0.04,
-              0.01,
-              0.015,
-              Duration.ofMinutes(5),
-              3,
-              1,
-              1,
-              0));
+          HistoryGenerator.thin("thin"));
 
   record Case(Model model, Profile profile, String drop, Instant dropAt) {}
 

@@ -73,7 +73,21 @@ public final class HeldOutBench {
   /** The profile under every family: about 10 drafts/s, the prompt mix swinging ±5 % a day. */
   static final Profile BASE =
       new Profile(
-          "held-out", 10, 0.5, false, 1, LEVEL, 0.05, 0, 0.004, Duration.ofMinutes(5), 2, 1, 0, 0);
+          "held-out",
+          10,
+          0.5,
+          false,
+          1,
+          LEVEL,
+          0.05,
+          0,
+          0.004,
+          Duration.ofMinutes(5),
+          2,
+          1,
+          0,
+          0,
+          0);
 
   /** A family: its noise on top of a profile ({@link #BASE} unless it says otherwise). */
   record Family(String name, Supplier<Noise> noise, Profile profile) {

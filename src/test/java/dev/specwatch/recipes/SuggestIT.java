@@ -24,9 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SuggestIT {
   static final Duration SCRAPE = Duration.ofSeconds(15);
-  static final HistoryGenerator.Profile STEADY =
-      new HistoryGenerator.Profile(
-          "steady", 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1, 0);
+  static final HistoryGenerator.Profile STEADY = HistoryGenerator.thin("steady");
 
   @TempDir Path dir;
 

@@ -75,40 +75,6 @@ public final class HistoryGenerator {
       double restartsPerWeek,
       double gapsPerDay,
       double pausesPerDay) {
-    /** A profile without quiet spells. */
-    public Profile(
-        String name,
-        double draftsPerSecond,
-        double trafficSwing,
-        boolean idleNights,
-        double burstsPerDay,
-        double level,
-        double mixSwing,
-        double dayToDay,
-        double wanderSd,
-        Duration wanderTime,
-        double phi,
-        int engines,
-        double restartsPerWeek,
-        double gapsPerDay) {
-      this(
-          name,
-          draftsPerSecond,
-          trafficSwing,
-          idleNights,
-          burstsPerDay,
-          level,
-          mixSwing,
-          dayToDay,
-          wanderSd,
-          wanderTime,
-          phi,
-          engines,
-          restartsPerWeek,
-          gapsPerDay,
-          0);
-    }
-
     /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
     public Profile withGaps(int engines, double perDay) {
       return with(engines, restartsPerWeek, perDay, pausesPerDay);
@@ -143,6 +109,16 @@ public final class HistoryGenerator {
           gapsPerDay,
           pausesPerDay);
     }
+  }
+
+  /**
+   * A thin deployment (about 10 drafts/s on one engine, acceptance 0.62 swinging ±4 % a day, a
+   * 5-minute wander, one restart a week): `make detect-bench`'s {@code thin} profile and the
+   * histories of the change and suggest integration tests.
+   */
+  public static Profile thin(String name) {
+    return new Profile(
+        name, 10, 0.5, false, 1, 0.62, 0.04, 0.01, 0.015, Duration.ofMinutes(5), 3, 1, 1, 0, 0);
   }
 
   /** A drop of {@code size} (0.15: 15 %) starting {@code at}, reached after {@code ramp}. */

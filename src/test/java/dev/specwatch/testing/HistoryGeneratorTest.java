@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class HistoryGeneratorTest {
   private static final Instant FROM = Instant.parse("2026-11-02T00:00:00Z");
   private static final Profile PLAIN =
-      new Profile("p", 10, 0.5, false, 1, 0.62, 0.05, 0, 0.004, Duration.ofMinutes(5), 2, 1, 0, 0);
+      new Profile(
+          "p", 10, 0.5, false, 1, 0.62, 0.05, 0, 0.004, Duration.ofMinutes(5), 2, 1, 0, 0, 0);
 
   /** Every scrape the simulation hands on: time, engine, level and the three counters. */
   private static List<double[]> scrapes(Profile p, long seed) throws Exception {
