@@ -2,6 +2,7 @@ package dev.specwatch.alerting;
 
 import dev.specwatch.detect.NoiseFit;
 import dev.specwatch.detect.StepSample;
+import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
@@ -217,7 +218,17 @@ public final class Learner {
               m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
       return new RecipeModel(m, status, at, step);
     }
-    return new RecipeModel(null, ((NoiseFit.Insufficient) r).reason(), at, step);
+    String reason = ((NoiseFit.Insufficient) r).reason();
+    if (!samples.isEmpty() && !samples.get(0).at().isAfter(from.plus(NoiseFit.HOLE))) {
+      // Data back to the window's start: waiting brings no more history, the holes are the
+      // recipe's own (an idle night, long outages), and the user is the one who can widen it.
+      reason +=
+          "; the last "
+              + Durations.format(history)
+              + " holds no more (stretches of more than an hour without traffic or scrapes do not"
+              + " count): learn from more days (thresholds.change.learn)";
+    }
+    return new RecipeModel(null, reason, at, step);
   }
 
   /** {@code promql}, one recipe's increments over a step, from {@code from} to {@code to}. */

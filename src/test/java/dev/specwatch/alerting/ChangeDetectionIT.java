@@ -95,4 +95,62 @@ class ChangeDetectionIT {
       assertThat(estimate).isBetween(-35.0, -10.0);
     }
   }
+
+  /**
+   * What a recipe learned from one day is told, against a real Prometheus: scrapes that fail for
+   * minutes leave it a model; an idle night leaves it none, and it is told that waiting will not
+   * give it one; a recipe younger than a day is only told to wait.
+   */
+  @Test
+  void oneDayOfLearningToleratesScrapeGapsAndSaysWhenOnlyMoreDaysWillDo() throws Exception {
+    Instant to = HistoryGenerator.lastMidnight(Instant.now()).plus(Duration.ofHours(12));
+    Instant from = to.minus(Duration.ofDays(2));
+    HistoryGenerator.Profile idleNights =
+        new HistoryGenerator.Profile(
+            "idle", 10, 0.5, true, 0, 0.62, 0.04, 0, 0.015, Duration.ofMinutes(5), 3, 1, 0, 0, 0);
+    List<Path> history =
+        HistoryGenerator.writeDaily(
+            dir,
+            List.of(
+                new HistoryGenerator.Model("it/gappy", THIN.withGaps(1, 16), null, from, to, 3),
+                new HistoryGenerator.Model("it/idle", idleNights, null, from, to, 4),
+                new HistoryGenerator.Model(
+                    "it/young", THIN, null, to.minus(Duration.ofHours(10)), to, 5)),
+            SCRAPE);
+    try (PrometheusServer prometheus =
+        PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
+      Learner learner =
+          new Learner(
+              new PrometheusClient(
+                  PrometheusSettings.of(prometheus.baseUri()).withTimeout(Duration.ofMinutes(1))));
+      java.util.function.Function<String, RecipeModel> learn =
+          model -> {
+            Policy p =
+                Policy.builder(model, Map.of("model_name", "it/" + model), HistoryGenerator.K)
+                    .minDrafts(10)
+                    .change(
+                        new Policy.Change(
+                            0.1, Duration.ofDays(30), Duration.ofDays(1), Optional.empty()))
+                    .build();
+            try {
+              return learner.learnNow(p, Duration.ofSeconds(30), to);
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          };
+      // About 16 outages of 1 to 10 minutes in the day: every 5-minute sample was not there.
+      RecipeModel gappy = learn.apply("gappy");
+      assertThat(gappy.model()).as(gappy.status()).isNotNull();
+      assertThat(gappy.status()).startsWith("learned from 1.0 days");
+      // Idle from 01:00 to 06:00: 19 hours of the day, and the day is all there is.
+      RecipeModel idle = learn.apply("idle");
+      assertThat(idle.model()).isNull();
+      assertThat(idle.status())
+          .matches("learning: 1[89]h of active history, needs 24h; the last 1d holds no more .*")
+          .endsWith("learn from more days (thresholds.change.learn)");
+      RecipeModel young = learn.apply("young");
+      assertThat(young.model()).isNull();
+      assertThat(young.status()).matches("learning: (9|10)h of active history, needs 24h");
+    }
+  }
 }
