@@ -218,17 +218,40 @@ public final class Learner {
               m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
       return new RecipeModel(m, status, at, step);
     }
-    String reason = ((NoiseFit.Insufficient) r).reason();
-    if (!samples.isEmpty() && !samples.get(0).at().isAfter(from.plus(NoiseFit.HOLE))) {
-      // Data back to the window's start: waiting brings no more history, the holes are the
-      // recipe's own (an idle night, long outages), and the user is the one who can widen it.
-      reason +=
-          "; the last "
-              + Durations.format(history)
-              + " holds no more (stretches of more than an hour without traffic or scrapes do not"
-              + " count): learn from more days (thresholds.change.learn)";
+    NoiseFit.Insufficient none = (NoiseFit.Insufficient) r;
+    return new RecipeModel(null, none.reason() + advice(none, samples, from, history), at, step);
+  }
+
+  /** The longest {@code learn} the advice below names; beyond it the traffic is too thin. */
+  static final Duration MAX_ADVISED = Duration.ofDays(30);
+
+  /**
+   * Where the data already goes back to the start of the window ({@code from}, {@code learn} long),
+   * waiting brings no more history: the holes are the recipe's own (an idle night, long outages),
+   * and the user is the one who can widen the window. Says so, and by how much at this traffic.
+   * Nothing for a recipe younger than its window, or with no traffic at all.
+   */
+  static String advice(
+      NoiseFit.Insufficient none, List<StepSample> samples, Instant from, Duration learn) {
+    if (none.history().isZero()
+        || samples.isEmpty()
+        || samples.get(0).at().isAfter(from.plus(NoiseFit.HOLE))) {
+      return "";
     }
-    return new RecipeModel(null, reason, at, step);
+    long days =
+        (long)
+            Math.ceil(
+                (double) NoiseFit.MIN_HISTORY.toMillis()
+                    / none.history().toMillis()
+                    * learn.toMillis()
+                    / Duration.ofDays(1).toMillis());
+    return "; the last "
+        + Durations.format(learn)
+        + " holds no more (stretches of more than an hour without traffic or scrapes do not"
+        + " count)"
+        + (days <= MAX_ADVISED.toDays()
+            ? ": learn from " + days + "d or more (thresholds.change.learn)"
+            : "");
   }
 
   /** {@code promql}, one recipe's increments over a step, from {@code from} to {@code to}. */

@@ -38,7 +38,10 @@ public final class NoiseFit {
 
   public record Learned(NoiseModel model) implements Result {}
 
-  public record Insufficient(String reason) implements Result {}
+  /**
+   * @param history the active history there was ({@link #history}), less than {@link #MIN_HISTORY}
+   */
+  public record Insufficient(String reason, Duration history) implements Result {}
 
   /**
    * @param samples one sample every {@code sampleEvery} (e.g. 5m) of step-sized increments and of
@@ -59,7 +62,8 @@ public final class NoiseFit {
               Locale.ROOT,
               "learning: %s of active history, needs %s",
               hours(history),
-              hours(MIN_HISTORY)));
+              hours(MIN_HISTORY)),
+          history);
     }
     double[] p = active.stream().mapToDouble(StepSample::proportion).toArray();
     double overall = median(p);

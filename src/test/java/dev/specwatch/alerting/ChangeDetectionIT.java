@@ -147,7 +147,7 @@ class ChangeDetectionIT {
       assertThat(idle.model()).isNull();
       assertThat(idle.status())
           .matches("learning: 1[89]h of active history, needs 24h; the last 1d holds no more .*")
-          .endsWith("learn from more days (thresholds.change.learn)");
+          .endsWith(": learn from 2d or more (thresholds.change.learn)");
       RecipeModel young = learn.apply("young");
       assertThat(young.model()).isNull();
       assertThat(young.status()).matches("learning: (9|10)h of active history, needs 24h");

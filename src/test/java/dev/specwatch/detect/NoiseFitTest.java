@@ -218,17 +218,23 @@ class NoiseFitTest {
     assertThat(NoiseFit.fit(dayWithout(100, 111), EVERY, 10, end))
         .isInstanceOf(NoiseFit.Learned.class);
     assertThat(NoiseFit.fit(dayWithout(100, 112), EVERY, 10, end))
-        .isEqualTo(new NoiseFit.Insufficient("learning: 23h of active history, needs 24h"));
+        .isEqualTo(
+            new NoiseFit.Insufficient(
+                "learning: 23h of active history, needs 24h", Duration.ofHours(23)));
     // An idle night of five hours is not history: a day with one needs more days.
     assertThat(NoiseFit.fit(dayWithout(12, 72), EVERY, 10, end))
-        .isEqualTo(new NoiseFit.Insufficient("learning: 19h of active history, needs 24h"));
+        .isEqualTo(
+            new NoiseFit.Insufficient(
+                "learning: 19h of active history, needs 24h", Duration.ofHours(19)));
   }
 
   @Test
   void tooLittleHistoryGivesNoModelAndSaysWhy() {
     List<StepSample> six = history(2.0, 0.01, 0.3, false, 0, 4).subList(0, 72);
     assertThat(NoiseFit.fit(six, EVERY, 10, T0))
-        .isEqualTo(new NoiseFit.Insufficient("learning: 6h of active history, needs 24h"));
+        .isEqualTo(
+            new NoiseFit.Insufficient(
+                "learning: 6h of active history, needs 24h", Duration.ofHours(6)));
   }
 
   @Test
