@@ -41,7 +41,16 @@ public final class NoiseFit {
   /**
    * @param history the active history there was ({@link #history}), less than {@link #MIN_HISTORY}
    */
-  public record Insufficient(String reason, Duration history) implements Result {}
+  public record Insufficient(Duration history) implements Result {
+    /** For people: "learning: 6h of active history, needs 24h". */
+    public String reason() {
+      return String.format(
+          Locale.ROOT,
+          "learning: %s of active history, needs %s",
+          hours(history),
+          hours(MIN_HISTORY));
+    }
+  }
 
   /**
    * @param samples one sample every {@code sampleEvery} (e.g. 5m) of step-sized increments and of
@@ -57,13 +66,7 @@ public final class NoiseFit {
     }
     Duration history = history(active, sampleEvery);
     if (history.compareTo(MIN_HISTORY) < 0) {
-      return new Insufficient(
-          String.format(
-              Locale.ROOT,
-              "learning: %s of active history, needs %s",
-              hours(history),
-              hours(MIN_HISTORY)),
-          history);
+      return new Insufficient(history);
     }
     double[] p = active.stream().mapToDouble(StepSample::proportion).toArray();
     double overall = median(p);

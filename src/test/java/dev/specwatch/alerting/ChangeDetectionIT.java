@@ -31,12 +31,12 @@ class ChangeDetectionIT {
 
   @TempDir Path dir;
 
-  private static Policy policy(String recipe, String model) {
+  private static Policy policy(String recipe, String model, Duration learn) {
     return Policy.builder(recipe, Map.of("model_name", model), HistoryGenerator.K)
         .minDrafts(10)
         .forDuration(Duration.ZERO)
         .keepFiringFor(Duration.ofMinutes(5))
-        .change(new Policy.Change(0.1, Duration.ofDays(30), Duration.ofDays(7), Optional.empty()))
+        .change(new Policy.Change(0.1, Duration.ofDays(30), learn, Optional.empty()))
         .build();
   }
 
@@ -68,7 +68,9 @@ class ChangeDetectionIT {
                           .withTimeout(Duration.ofMinutes(1))),
                   SpecwatchConfig.Alerting.defaults())
               .replay(
-                  List.of(policy("healthy", "it/healthy"), policy("drop15", "it/drop15")),
+                  List.of(
+                      policy("healthy", "it/healthy", Duration.ofDays(7)),
+                      policy("drop15", "it/drop15", Duration.ofDays(7))),
                   Duration.ofMinutes(5),
                   from.plus(Duration.ofDays(7)),
                   to,
@@ -125,32 +127,23 @@ class ChangeDetectionIT {
           new Learner(
               new PrometheusClient(
                   PrometheusSettings.of(prometheus.baseUri()).withTimeout(Duration.ofMinutes(1))));
-      java.util.function.Function<String, RecipeModel> learn =
-          model -> {
-            Policy p =
-                Policy.builder(model, Map.of("model_name", "it/" + model), HistoryGenerator.K)
-                    .minDrafts(10)
-                    .change(
-                        new Policy.Change(
-                            0.1, Duration.ofDays(30), Duration.ofDays(1), Optional.empty()))
-                    .build();
-            try {
-              return learner.learnNow(p, Duration.ofSeconds(30), to);
-            } catch (Exception e) {
-              throw new AssertionError(e);
-            }
-          };
       // About 16 outages of 1 to 10 minutes in the day: every 5-minute sample was not there.
-      RecipeModel gappy = learn.apply("gappy");
+      RecipeModel gappy =
+          learner.learnNow(
+              policy("gappy", "it/gappy", Duration.ofDays(1)), Duration.ofSeconds(30), to);
       assertThat(gappy.model()).as(gappy.status()).isNotNull();
       assertThat(gappy.status()).startsWith("learned from 1.0 days");
       // Idle from 01:00 to 06:00: 19 hours of the day, and the day is all there is.
-      RecipeModel idle = learn.apply("idle");
+      RecipeModel idle =
+          learner.learnNow(
+              policy("idle", "it/idle", Duration.ofDays(1)), Duration.ofSeconds(30), to);
       assertThat(idle.model()).isNull();
       assertThat(idle.status())
           .matches("learning: 1[89]h of active history, needs 24h; the last 1d holds no more .*")
           .endsWith(": learn from 2d or more (thresholds.change.learn)");
-      RecipeModel young = learn.apply("young");
+      RecipeModel young =
+          learner.learnNow(
+              policy("young", "it/young", Duration.ofDays(1)), Duration.ofSeconds(30), to);
       assertThat(young.model()).isNull();
       assertThat(young.status()).matches("learning: (9|10)h of active history, needs 24h");
     }

@@ -21,10 +21,7 @@ class LearnerAdviceTest {
     List<StepSample> samples =
         List.of(new StepSample(FROM.plus(Duration.ofHours(late)), 0, 0, 0, 0));
     return Learner.advice(
-        new NoiseFit.Insufficient("learning: …", Duration.ofHours(hours)),
-        samples,
-        FROM,
-        Duration.ofDays(learn));
+        new NoiseFit.Insufficient(Duration.ofHours(hours)), samples, FROM, Duration.ofDays(learn));
   }
 
   @Test
@@ -53,7 +50,7 @@ class LearnerAdviceTest {
     assertThat(advice(0, 1, 0)).isEmpty();
     assertThat(
             Learner.advice(
-                new NoiseFit.Insufficient("learning: …", Duration.ofHours(19)),
+                new NoiseFit.Insufficient(Duration.ofHours(19)),
                 List.of(),
                 FROM,
                 Duration.ofDays(1)))

@@ -217,24 +217,28 @@ class NoiseFitTest {
     // Samples an hour apart (11 missing) still count the hour; 65 minutes apart they do not.
     assertThat(NoiseFit.fit(dayWithout(100, 111), EVERY, 10, end))
         .isInstanceOf(NoiseFit.Learned.class);
-    assertThat(NoiseFit.fit(dayWithout(100, 112), EVERY, 10, end))
-        .isEqualTo(
-            new NoiseFit.Insufficient(
-                "learning: 23h of active history, needs 24h", Duration.ofHours(23)));
+    assertInsufficient(
+        NoiseFit.fit(dayWithout(100, 112), EVERY, 10, end),
+        23,
+        "learning: 23h of active history, needs 24h");
     // An idle night of five hours is not history: a day with one needs more days.
-    assertThat(NoiseFit.fit(dayWithout(12, 72), EVERY, 10, end))
-        .isEqualTo(
-            new NoiseFit.Insufficient(
-                "learning: 19h of active history, needs 24h", Duration.ofHours(19)));
+    assertInsufficient(
+        NoiseFit.fit(dayWithout(12, 72), EVERY, 10, end),
+        19,
+        "learning: 19h of active history, needs 24h");
+  }
+
+  /** No model, from {@code hours} of active history, and the status that says so. */
+  private static void assertInsufficient(NoiseFit.Result r, long hours, String reason) {
+    assertThat(r).isEqualTo(new NoiseFit.Insufficient(Duration.ofHours(hours)));
+    assertThat(((NoiseFit.Insufficient) r).reason()).isEqualTo(reason);
   }
 
   @Test
   void tooLittleHistoryGivesNoModelAndSaysWhy() {
     List<StepSample> six = history(2.0, 0.01, 0.3, false, 0, 4).subList(0, 72);
-    assertThat(NoiseFit.fit(six, EVERY, 10, T0))
-        .isEqualTo(
-            new NoiseFit.Insufficient(
-                "learning: 6h of active history, needs 24h", Duration.ofHours(6)));
+    assertInsufficient(
+        NoiseFit.fit(six, EVERY, 10, T0), 6, "learning: 6h of active history, needs 24h");
   }
 
   @Test
