@@ -81,9 +81,9 @@ chaos: deps
 ## bench: specwatch's own CPU, allocation and heap per evaluation; the daemon beside vmalert (RSS, threads, CPU); three replicas on PostgreSQL with 10,000 recipes and their failover (docs/PERFORMANCE.md)
 bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
-	$(MVN) -q exec:java -Dexec.classpathScope=test -Dexec.mainClass=dev.specwatch.bench.EvaluationBench \
-	  -Dexec.cleanupDaemonThreads=false
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
+	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	  dev.specwatch.bench.EvaluationBench
 	java -Xmx256m -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.schedule.DaemonBench
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true

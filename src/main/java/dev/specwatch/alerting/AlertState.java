@@ -31,12 +31,21 @@ public record AlertState(
   public static final int VERSION = 1;
 
   public AlertState {
-    alerts = Collections.unmodifiableMap(new TreeMap<>(alerts));
+    alerts = sorted(alerts);
     queued = List.copyOf(queued);
     // Files written before change detection existed have neither map.
-    models = Collections.unmodifiableMap(new TreeMap<>(models == null ? Map.of() : models));
-    detectors =
-        Collections.unmodifiableMap(new TreeMap<>(detectors == null ? Map.of() : detectors));
+    models = sorted(models == null ? Map.of() : models);
+    detectors = sorted(detectors == null ? Map.of() : detectors);
+  }
+
+  /**
+   * An unmodifiable copy ordered by key. The copy is a sorted map, so a state made from another
+   * state (every step makes several) copies its maps in linear time; an unsorted view made each
+   * copy sort 10,000 recipes' models and detectors again, a tenth of an evaluation's CPU at 10,000
+   * recipes (docs/PERFORMANCE.md, 2026-12-06).
+   */
+  private static <V> Map<String, V> sorted(Map<String, V> m) {
+    return Collections.unmodifiableSortedMap(new TreeMap<>(m));
   }
 
   public static AlertState empty() {

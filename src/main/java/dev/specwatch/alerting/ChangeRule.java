@@ -178,11 +178,12 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
         Verdict.clear(
             now,
             floor,
-            String.format(
-                Locale.ROOT,
-                "acceptance back near its learned level %.3f (last step %.3f)",
-                reference,
-                now)),
+            () ->
+                String.format(
+                    Locale.ROOT,
+                    "acceptance back near its learned level %.3f (last step %.3f)",
+                    reference,
+                    now)),
         next);
   }
 

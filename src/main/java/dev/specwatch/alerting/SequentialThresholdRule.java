@@ -110,7 +110,7 @@ public record SequentialThresholdRule(
         Verdict.clear(
             step,
             th.level(),
-            String.format(Locale.ROOT, "%s %.3f above %.3f", name, step, th.clearLevel())),
+            () -> String.format(Locale.ROOT, "%s %.3f above %.3f", name, step, th.clearLevel())),
         next);
   }
 

@@ -50,7 +50,9 @@ public record ThresholdRule(ThresholdReading reading, Severity severity) impleme
     }
     if (th.clearedBy(value)) {
       return Verdict.clear(
-          value, th.level(), name + " " + fmt(value) + " " + back + " " + fmt(th.clearLevel()));
+          value,
+          th.level(),
+          () -> name + " " + fmt(value) + " " + back + " " + fmt(th.clearLevel()));
     }
     return Verdict.hold(
         value,

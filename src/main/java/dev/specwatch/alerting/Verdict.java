@@ -8,18 +8,22 @@ import dev.specwatch.signals.SignalForm;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * What one rule says about one recipe in one evaluation.
  *
  * @param value the measured value (null when there is none)
  * @param threshold the level it is compared with
- * @param reason for people, e.g. "acceptance_rate 0.410 below 0.450"
+ * @param text the reason for people, e.g. "acceptance_rate 0.410 below 0.450" ({@link #reason}),
+ *     made when asked: most verdicts are a healthy recipe's clear, whose reason is read only when
+ *     an alert resolves, and formatting it on every step was a tenth of what an evaluation
+ *     allocated at 10,000 recipes (docs/PERFORMANCE.md, 2026-12-06)
  * @param without for an UNKNOWN verdict given because the snapshot had no evidence: its state
  *     (idle, low traffic, no data, error); else null
  */
 public record Verdict(
-    Kind kind, Double value, double threshold, String reason, RecipeState without) {
+    Kind kind, Double value, double threshold, Supplier<String> text, RecipeState without) {
   public enum Kind {
     BREACHED,
     /** Not breached and past the clear level: a firing alert may resolve. */
@@ -30,21 +34,32 @@ public record Verdict(
     UNKNOWN
   }
 
+  /** For people, e.g. "acceptance_rate 0.410 below 0.450". */
+  public String reason() {
+    return text.get();
+  }
+
   static Verdict unknown(String reason) {
-    return new Verdict(Kind.UNKNOWN, null, 0, reason, null);
+    return new Verdict(Kind.UNKNOWN, null, 0, () -> reason, null);
   }
 
   static Verdict breached(Double value, double threshold, String reason) {
-    return new Verdict(Kind.BREACHED, value, threshold, reason, null);
+    return new Verdict(Kind.BREACHED, value, threshold, () -> reason, null);
   }
 
   /** Clear: the reason is {@code "recovered: " + detail} ({@link Transition#detail()}). */
   static Verdict clear(Double value, double threshold, String detail) {
-    return new Verdict(Kind.CLEAR, value, threshold, Transition.RECOVERED + detail, null);
+    return clear(value, threshold, () -> detail);
+  }
+
+  /** Clear, with the detail made only when the reason is read. */
+  static Verdict clear(Double value, double threshold, Supplier<String> detail) {
+    return new Verdict(
+        Kind.CLEAR, value, threshold, () -> Transition.RECOVERED + detail.get(), null);
   }
 
   static Verdict hold(Double value, double threshold, String reason) {
-    return new Verdict(Kind.HOLD, value, threshold, reason, null);
+    return new Verdict(Kind.HOLD, value, threshold, () -> reason, null);
   }
 
   /**
@@ -59,7 +74,7 @@ public record Verdict(
     return s.form()
         .flatMap(f -> Optional.ofNullable(f.k()))
         .flatMap(k -> k.brief(policyK))
-        .map(b -> new Verdict(kind, value, threshold, reason + "; " + b, without))
+        .map(b -> new Verdict(kind, value, threshold, () -> reason() + "; " + b, without))
         .orElse(this);
   }
 
@@ -81,7 +96,8 @@ public record Verdict(
     if (form.get().speedupConfounded() != null) {
       more += "; the speed-up " + form.get().speedupConfounded();
     }
-    return new Verdict(kind, value, threshold, reason + more, without);
+    String withMore = more;
+    return new Verdict(kind, value, threshold, () -> reason() + withMore, without);
   }
 
   /** Whether this verdict is missing because the datasource could not be queried. */
@@ -97,7 +113,7 @@ public record Verdict(
     boolean judged = s.state() == RecipeState.OK || s.state() == RecipeState.BREACH;
     return judged
         ? Optional.empty()
-        : Optional.of(new Verdict(Kind.UNKNOWN, null, 0, s.state().key(), s.state()));
+        : Optional.of(new Verdict(Kind.UNKNOWN, null, 0, () -> s.state().key(), s.state()));
   }
 
   static String fmt(double value) {

@@ -183,7 +183,9 @@ public final class Evaluator {
         for (Sample sample : result) {
           Policy owner = byValues.get(values(sample, key.labelNames()));
           if (owner != null) {
-            mapped.computeIfAbsent(owner, p -> new ArrayList<>()).add(sample);
+            mapped
+                .computeIfAbsent(owner, p -> new ArrayList<>())
+                .add(sample.without(key.labelNames()));
           }
         }
         results.put(query, mapped);

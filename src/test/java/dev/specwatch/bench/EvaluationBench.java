@@ -36,12 +36,34 @@ import java.util.concurrent.Executors;
  * answers every query with a canned Prometheus response of the right size (one series per recipe,
  * k=3 positions), so the figures include HTTP, JSON parsing and mapping, but not Prometheus' query
  * time. CPU time and allocation are measured on the evaluating thread (OkHttp's synchronous calls
- * read and parse on the caller's thread; the canned server runs on other threads).
+ * read and parse on the caller's thread; the canned server runs on other threads), in a JVM started
+ * with the systemd unit's flags ({@code -Dflags="…"} for others), with the collections' pauses
+ * during the measured evaluations beside ({@code -Dbench.rules=threshold} or {@code change} runs
+ * one half).
  */
 public final class EvaluationBench {
   private static final int K = 3;
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, InterruptedException {
+    if (System.getProperty("bench.forked") == null) {
+      // What ships is what is measured: the systemd unit's JVM flags (C1 only, the serial
+      // collector, a 128 MB heap), as FootprintBench runs the daemon; -Dflags="…" to compare.
+      List<String> flags = FootprintBench.unitFlags();
+      List<String> command = new ArrayList<>(List.of("java"));
+      command.addAll(flags);
+      command.addAll(
+          List.of(
+              "-Dbench.forked=true",
+              "-Dbench.rules=" + System.getProperty("bench.rules", "both"),
+              "-cp",
+              System.getProperty("java.class.path"),
+              EvaluationBench.class.getName()));
+      command.addAll(Arrays.asList(args));
+      System.out.println(
+          "JVM flags (deploy/systemd/specwatch.service): " + String.join(" ", flags));
+      int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+      System.exit(exit);
+    }
     int[] sizes =
         args.length > 0
             ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
@@ -56,14 +78,19 @@ public final class EvaluationBench {
         Runtime.getRuntime().maxMemory() / (1 << 20));
     System.out.printf(
         Locale.ROOT,
-        "%8s %12s %16s %16s %16s %14s%n",
+        "%8s %12s %16s %16s %12s %16s %14s%n",
         "recipes",
         "queries/eval",
         "cpu ms/eval p50",
         "cpu ms/eval max",
+        "gc ms/eval",
         "alloc MB/eval",
         "heap MB after");
+    String rules = System.getProperty("bench.rules", "both");
     for (boolean detection : new boolean[] {false, true}) {
+      if (!rules.equals("both") && rules.equals("change") != detection) {
+        continue;
+      }
       if (detection) {
         System.out.println(
             "with change detection and detection: sequential on every recipe"
@@ -98,6 +125,9 @@ public final class EvaluationBench {
                         : exchange.getRequestURI().getRawQuery(),
                     StandardCharsets.UTF_8);
             byte[] body = bodies.get(signalOf(query));
+            if (body == null) {
+              throw new IllegalStateException("no canned answer for " + signalOf(query));
+            }
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -133,6 +163,7 @@ public final class EvaluationBench {
         long tid = Thread.currentThread().getId();
         long[] cpu = new long[runs];
         long alloc = 0;
+        long gc0 = gcMillis();
         for (int i = 0; i < runs; i++) {
           long c0 = threads.getCurrentThreadCpuTime();
           long a0 = threads.getThreadAllocatedBytes(tid);
@@ -143,17 +174,19 @@ public final class EvaluationBench {
           cpu[i] = threads.getCurrentThreadCpuTime() - c0;
           alloc += threads.getThreadAllocatedBytes(tid) - a0;
         }
+        long gc = gcMillis() - gc0;
         check(last, n);
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         Arrays.sort(cpu);
         System.out.printf(
             Locale.ROOT,
-            "%8d %12d %16.2f %16.2f %16.2f %14.1f%n",
+            "%8d %12d %16.2f %16.2f %12.1f %16.2f %14.1f%n",
             n,
             last.queries(),
             cpu[runs / 2] / 1e6,
             cpu[runs - 1] / 1e6,
+            gc / (double) runs,
             alloc / (double) runs / (1 << 20),
             heap / (double) (1 << 20));
       } finally {
@@ -163,27 +196,74 @@ public final class EvaluationBench {
     }
   }
 
+  /** The collectors' pauses so far (the serial collector's run on the VM thread, not this one). */
+  private static long gcMillis() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+        .sum();
+  }
+
   private static void check(Evaluation e, int n) {
     long ok = e.recipes().stream().filter(r -> r.state().key().equals("ok")).count();
     if (e.recipes().size() != n || ok != n) {
       throw new IllegalStateException("benchmark answers did not map to recipes: " + ok + "/" + n);
     }
+    // the healthy path: no recipe carries a note (a k or draft-length disagreement), and the
+    // figures read back what the answers say
+    for (var r : e.recipes()) {
+      boolean noted = r.form().map(f -> !f.notes().isEmpty()).orElse(false);
+      if (noted
+          || !Double.valueOf(0.8).equals(r.signals().acceptanceRate())
+          || !Double.valueOf(3.4).equals(r.signals().meanAcceptedLength())
+          || r.increments().map(i -> i.acceptedPerPosition().contains(null)).orElse(false)) {
+        throw new IllegalStateException("benchmark answers are not a healthy recipe's: " + r);
+      }
+    }
   }
 
-  private static String signalOf(String query) {
-    if (query.contains("increase(")) {
-      return "drafts";
+  /**
+   * Which canned answer a query gets: each query the evaluator sends is answered as a healthy vLLM
+   * deployment at k = 3 would answer it (50 drafts a second, acceptance 0.8, 0.9/0.8/0.7 by
+   * position), so the figures measure the path every healthy recipe takes. Before 2026-12-06 the
+   * answers were keyed on older query shapes, and every recipe read k = 121 with drafts averaging 4
+   * tokens: two formatted notes a recipe, about a fifth of the CPU at 10,000 recipes.
+   */
+  private static final java.util.regex.Pattern FIRST_METRIC =
+      java.util.regex.Pattern.compile("vllm:(\\w+)");
+
+  static String signalOf(String query) {
+    if (query.contains("\"k_bound\"")) {
+      return "k";
+    }
+    if (query.startsWith("query=time() - ")) {
+      return "covered";
+    }
+    if (query.startsWith("query=group by")) {
+      return "present";
     }
     if (query.contains("group_left")) {
       return "positions";
     }
-    if (query.contains("query=1 + ")) {
+    if (query.contains("(1 + ")) {
       return "mean";
     }
     if (query.contains("\n  /\n")) {
       return "acceptance";
     }
-    return "rate";
+    java.util.regex.Matcher first = FIRST_METRIC.matcher(query);
+    String metric = first.find() ? first.group(1) : "";
+    metric =
+        switch (metric) {
+          case "spec_decode_num_accepted_tokens_per_pos_total" -> "per-position";
+          case "spec_decode_num_draft_tokens_total" -> "draft-tokens";
+          case "spec_decode_num_accepted_tokens_total" -> "accepted";
+          case "spec_decode_num_drafts_total" -> "drafts";
+          default -> "generated";
+        };
+    if (query.contains("increase(")) {
+      return metric + (query.contains("[30s]") ? " a step" : " in the window");
+    }
+    return metric + " a second";
   }
 
   private static final Duration STEP = Duration.ofSeconds(30);
@@ -205,21 +285,32 @@ public final class EvaluationBench {
   }
 
   private static Map<String, byte[]> bodies(int n) {
-    return Map.of(
-        "drafts", vector(n, false, "9000"),
-        "positions", vector(n, true, "0.8"),
-        "mean", vector(n, false, "3.4"),
-        "acceptance", vector(n, false, "0.8"),
-        "rate", vector(n, false, "120.5"));
+    Map<String, byte[]> out = new java.util.HashMap<>();
+    out.put("k", vector(n, "3"));
+    out.put("covered", vector(n, "300"));
+    out.put("present", vector(n, "1"));
+    out.put("positions", vector(n, "0.9", "0.8", "0.7"));
+    out.put("mean", vector(n, "3.4"));
+    out.put("acceptance", vector(n, "0.8"));
+    out.put("draft-tokens a second", vector(n, "150"));
+    out.put("accepted a second", vector(n, "120"));
+    out.put("generated a second", vector(n, "170"));
+    out.put("drafts in the window", vector(n, "15000"));
+    out.put("draft-tokens a step", vector(n, "4500"));
+    out.put("accepted a step", vector(n, "3600"));
+    out.put("drafts a step", vector(n, "1500"));
+    out.put("per-position a step", vector(n, "1350", "1200", "1050"));
+    return out;
   }
 
-  private static byte[] vector(int n, boolean positions, String value) {
+  private static byte[] vector(int n, String... byPosition) {
+    boolean positions = byPosition.length > 1;
     StringBuilder b =
         new StringBuilder(
             "{\"status\":\"success\",\"data\":{\"resultType\":" + "\"vector\",\"result\":[");
     boolean first = true;
     for (int i = 0; i < n; i++) {
-      for (int p = 0; p < (positions ? K : 1); p++) {
+      for (int p = 0; p < byPosition.length; p++) {
         if (!first) {
           b.append(',');
         }
@@ -228,7 +319,7 @@ public final class EvaluationBench {
         if (positions) {
           b.append(",\"position\":\"").append(p).append('"');
         }
-        b.append("},\"value\":[1764504000.123,\"").append(value).append("\"]}");
+        b.append("},\"value\":[1764504000.123,\"").append(byPosition[p]).append("\"]}");
       }
     }
     return b.append("]}}").toString().getBytes(StandardCharsets.UTF_8);

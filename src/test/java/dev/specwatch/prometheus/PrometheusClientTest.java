@@ -178,6 +178,47 @@ class PrometheusClientTest {
                     .isEqualTo(PrometheusException.Kind.SERVER));
   }
 
+  private static String vectorOf(String metric) {
+    return "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+        + "[{\"metric\":{"
+        + metric
+        + "},\"value\":[1,\"2\"]}]}}";
+  }
+
+  @Test
+  void labelsAreReadWhateverTheirNumber() throws Exception {
+    for (int count : new int[] {0, 1, 2, 4, 5, 12}) {
+      StringBuilder metric = new StringBuilder();
+      Map<String, String> expected = new java.util.HashMap<>();
+      for (int i = 0; i < count; i++) {
+        metric
+            .append(i == 0 ? "" : ",")
+            .append("\"l")
+            .append(i)
+            .append("\":\"v")
+            .append(i)
+            .append('"');
+        expected.put("l" + i, "v" + i);
+      }
+      server.enqueue(json(200, vectorOf(metric.toString())));
+      QueryResult.Vector v = (QueryResult.Vector) client(0).query("up", Optional.empty());
+      assertThat(v.samples().get(0).labels()).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aLabelThatIsNoStringOrComesTwiceIsABadResponse() {
+    for (String bad : new String[] {"\"a\":null", "\"a\":{}", "\"a\":\"1\",\"a\":\"2\""}) {
+      server.enqueue(json(200, vectorOf(bad)));
+      assertThatThrownBy(() -> client(0).query("up", Optional.empty()))
+          .isInstanceOf(PrometheusException.class)
+          .satisfies(
+              e ->
+                  assertThat(((PrometheusException) e).kind())
+                      .isEqualTo(PrometheusException.Kind.BAD_RESPONSE));
+    }
+  }
+
   @Test
   void truncatedJsonIsABadResponse() {
     server.enqueue(
