@@ -60,7 +60,12 @@ public final class EvaluationBench {
               EvaluationBench.class.getName()));
       command.addAll(Arrays.asList(args));
       System.out.println(
-          "JVM flags (deploy/systemd/specwatch.service): " + String.join(" ", flags));
+          "JVM flags ("
+              + (System.getProperty("flags") == null
+                  ? "deploy/systemd/specwatch.service"
+                  : "-Dflags")
+              + "): "
+              + String.join(" ", flags));
       int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
       System.exit(exit);
     }
