@@ -39,6 +39,21 @@ public record Verdict(
     return text.get();
   }
 
+  @Override
+  public String toString() {
+    return "Verdict[kind="
+        + kind
+        + ", value="
+        + value
+        + ", threshold="
+        + threshold
+        + ", reason="
+        + reason()
+        + ", without="
+        + without
+        + "]";
+  }
+
   static Verdict unknown(String reason) {
     return new Verdict(Kind.UNKNOWN, null, 0, () -> reason, null);
   }
