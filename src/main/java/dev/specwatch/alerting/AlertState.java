@@ -41,8 +41,8 @@ public record AlertState(
   /**
    * An unmodifiable copy ordered by key. The copy is a sorted map, so a state made from another
    * state (every step makes several) copies its maps in linear time; an unsorted view made each
-   * copy sort 10,000 recipes' models and detectors again, a tenth of an evaluation's CPU at 10,000
-   * recipes (docs/PERFORMANCE.md, 2026-12-06).
+   * copy sort 10,000 recipes' models and detectors again (about a tenth of the profile's samples at
+   * 10,000 recipes, though no change was measurable on its own: docs/PERFORMANCE.md, 2026-12-06).
    */
   private static <V> Map<String, V> sorted(Map<String, V> m) {
     return Collections.unmodifiableSortedMap(new TreeMap<>(m));

@@ -226,6 +226,9 @@ public final class EvaluationBench {
     }
   }
 
+  private static final java.util.regex.Pattern FIRST_METRIC =
+      java.util.regex.Pattern.compile("vllm:(\\w+)");
+
   /**
    * Which canned answer a query gets: each query the evaluator sends is answered as a healthy vLLM
    * deployment at k = 3 would answer it (50 drafts a second, acceptance 0.8, 0.9/0.8/0.7 by
@@ -233,10 +236,7 @@ public final class EvaluationBench {
    * answers were keyed on older query shapes, and every recipe read k = 121 with drafts averaging 4
    * tokens: two formatted notes a recipe, about a fifth of the CPU at 10,000 recipes.
    */
-  private static final java.util.regex.Pattern FIRST_METRIC =
-      java.util.regex.Pattern.compile("vllm:(\\w+)");
-
-  static String signalOf(String query) {
+  private static String signalOf(String query) {
     if (query.contains("\"k_bound\"")) {
       return "k";
     }
