@@ -40,7 +40,7 @@ public final class FileStateStore implements StateStore {
   @Override
   public synchronized AlertState load() throws IOException {
     try {
-      AlertState state = DurableFiles.JSON.readValue(Files.readAllBytes(file), AlertState.class);
+      AlertState state = DurableFiles.read(file, AlertState.class);
       if (state.version() != AlertState.VERSION) {
         return moveAside(
             "it has schema version "

@@ -1,12 +1,17 @@
 package dev.specwatch.store;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -35,7 +40,18 @@ public final class DurableFiles {
           .enable(SerializationFeature.INDENT_OUTPUT)
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+  private static final int WRITE_BUFFER_BYTES = 64 * 1024;
+
   private DurableFiles() {}
+
+  /**
+   * Reads a file written by {@link #writeAtomically} as it streams, never holding its bytes whole.
+   */
+  public static <T> T read(Path file, Class<T> type) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return JSON.readValue(in, type);
+    }
+  }
 
   /**
    * Replaces {@code target} with {@code value} as JSON, crash-safely.
@@ -57,10 +73,19 @@ public final class DurableFiles {
     Files.createDirectories(dir);
     Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
     try {
-      byte[] bytes = JSON.writeValueAsBytes(value);
+      // Streamed to the file, never held whole: the alert state of 10,000 recipes with change
+      // detection is tens of megabytes of JSON, and a byte array of it (with the builder's copy)
+      // did not fit beside the evaluation in the shipped 128 MB heap (docs/PERFORMANCE.md,
+      // 2026-12-06).
       try (FileChannel channel =
           FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        channel.write(java.nio.ByteBuffer.wrap(bytes));
+        OutputStream out =
+            new BufferedOutputStream(Channels.newOutputStream(channel), WRITE_BUFFER_BYTES);
+        try (JsonGenerator json =
+            JSON.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+          JSON.writeValue(json, value);
+        }
+        out.flush();
         channel.force(true);
       }
       try {

@@ -3,6 +3,7 @@ package dev.specwatch.bench;
 import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.FileStateStore;
 import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.detect.NoiseModel;
 import dev.specwatch.model.Policy;
@@ -12,6 +13,7 @@ import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.testing.MutableClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -19,7 +21,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,14 +84,16 @@ public final class EvaluationBench {
         Runtime.getRuntime().maxMemory() / (1 << 20));
     System.out.printf(
         Locale.ROOT,
-        "%8s %12s %16s %16s %12s %16s %14s%n",
+        "%8s %12s %16s %16s %12s %16s %14s %14s %12s%n",
         "recipes",
         "queries/eval",
         "cpu ms/eval p50",
         "cpu ms/eval max",
         "gc ms/eval",
         "alloc MB/eval",
-        "heap MB after");
+        "heap MB after",
+        "save cpu ms p50",
+        "state MB");
     String rules = System.getProperty("bench.rules", "both");
     for (boolean detection : new boolean[] {false, true}) {
       if (!rules.equals("both") && rules.equals("change") != detection) {
@@ -145,9 +148,9 @@ public final class EvaluationBench {
         AlertEngine engine = new AlertEngine(SpecwatchConfig.Alerting.defaults());
         Map<String, RecipeModel> models = new java.util.HashMap<>();
         NoiseModel model =
-            new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, Instant.now());
+            new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
         for (Policy p : policies) {
-          models.put(p.recipe(), new RecipeModel(model, "bench", Instant.now(), STEP));
+          models.put(p.recipe(), new RecipeModel(model, "bench", START, STEP));
         }
         AlertState[] state = {AlertState.empty().withModels(models)};
         Duration step = detection ? STEP : null;
@@ -155,11 +158,17 @@ public final class EvaluationBench {
             new PrometheusClient(
                 PrometheusSettings.of(
                     URI.create("http://127.0.0.1:" + server.getAddress().getPort())));
-        Evaluator evaluator = new Evaluator(client, Clock.systemUTC());
-        int warmup = n >= 10000 ? 5 : 30;
+        // Evaluations 30 s apart on the clock, as the daemon's are: the change rule's state (steps
+        // waiting 10 minutes to enter its local reference) grows as it does in service.
+        MutableClock clock = new MutableClock(START);
+        Evaluator evaluator = new Evaluator(client, clock);
+        java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("specwatch-bench");
+        FileStateStore store = new FileStateStore(stateDir, clock);
+        int warmup = n >= 10000 ? 25 : 30;
         int runs = n >= 10000 ? 10 : 30;
         Evaluation last = null;
         for (int i = 0; i < warmup; i++) {
+          clock.advance(STEP);
           last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
           if (detection) {
             state[0] = engine.step(state[0], policies, last, List.of()).state();
@@ -167,9 +176,11 @@ public final class EvaluationBench {
         }
         long tid = Thread.currentThread().getId();
         long[] cpu = new long[runs];
+        long[] save = new long[runs];
         long alloc = 0;
         long gc0 = gcMillis();
         for (int i = 0; i < runs; i++) {
+          clock.advance(STEP);
           long c0 = threads.getCurrentThreadCpuTime();
           long a0 = threads.getThreadAllocatedBytes(tid);
           last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
@@ -178,22 +189,32 @@ public final class EvaluationBench {
           }
           cpu[i] = threads.getCurrentThreadCpuTime() - c0;
           alloc += threads.getThreadAllocatedBytes(tid) - a0;
+          // what the daemon does next with the state: save it (state.backend: file)
+          long s0 = threads.getCurrentThreadCpuTime();
+          store.save(state[0]);
+          save[i] = threads.getCurrentThreadCpuTime() - s0;
         }
+        long stateBytes = java.nio.file.Files.size(store.file());
+        java.nio.file.Files.delete(store.file());
+        java.nio.file.Files.delete(stateDir);
         long gc = gcMillis() - gc0;
         check(last, n);
         System.gc();
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         Arrays.sort(cpu);
+        Arrays.sort(save);
         System.out.printf(
             Locale.ROOT,
-            "%8d %12d %16.2f %16.2f %12.1f %16.2f %14.1f%n",
+            "%8d %12d %16.2f %16.2f %12.1f %16.2f %14.1f %14.1f %12.1f%n",
             n,
             last.queries(),
             cpu[runs / 2] / 1e6,
             cpu[runs - 1] / 1e6,
             gc / (double) runs,
             alloc / (double) runs / (1 << 20),
-            heap / (double) (1 << 20));
+            heap / (double) (1 << 20),
+            save[runs / 2] / 1e6,
+            stateBytes / (double) (1 << 20));
       } finally {
         server.stop(0);
         pool.shutdownNow();
@@ -276,6 +297,7 @@ public final class EvaluationBench {
   }
 
   private static final Duration STEP = Duration.ofSeconds(30);
+  private static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
 
   private static List<Policy> policies(int n, boolean detection) {
     List<Policy> out = new ArrayList<>(n);
