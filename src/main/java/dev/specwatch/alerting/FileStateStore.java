@@ -73,6 +73,6 @@ public final class FileStateStore implements StateStore {
 
   @Override
   public synchronized void save(AlertState state) throws IOException {
-    DurableFiles.writeAtomically(file, state);
+    DurableFiles.writeAtomically(file, state, DurableFiles.COMPACT);
   }
 }

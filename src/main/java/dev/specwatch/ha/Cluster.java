@@ -134,7 +134,7 @@ public final class Cluster implements AutoCloseable {
 
   /** Saves a shard's latest evaluation, which every replica serves. */
   public void evaluated(int shard, Evaluation evaluation) throws IOException {
-    String json = DurableFiles.JSON.writeValueAsString(evaluation);
+    String json = DurableFiles.COMPACT.writeValueAsString(evaluation);
     db.call(
         "saving the evaluation",
         c -> {

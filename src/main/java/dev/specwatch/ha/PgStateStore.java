@@ -58,7 +58,7 @@ public final class PgStateStore implements StateStore {
 
   @Override
   public synchronized void save(AlertState state) throws IOException {
-    String json = DurableFiles.JSON.writeValueAsString(state);
+    String json = DurableFiles.COMPACT.writeValueAsString(state);
     long expected = version;
     int updated =
         db.call(

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LargeStateTest {
   static final int RECIPES = 10_000;
+  static final int HEAP_MB = Integer.getInteger("largestate.heap", 96);
   static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
 
   @TempDir Path dir;
@@ -37,7 +38,7 @@ class LargeStateTest {
     Process p =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx96m",
+                "-Xmx" + HEAP_MB + "m",
                 "-XX:+UseSerialGC",
                 "-XX:+ExitOnOutOfMemoryError",
                 "-cp",
@@ -50,7 +51,7 @@ class LargeStateTest {
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(out).contains("read back equal").doesNotContain("OutOfMemoryError");
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(Files.size(dir.resolve("alerts.json"))).isGreaterThan(30L << 20);
+    assertThat(Files.size(dir.resolve("alerts.json"))).isGreaterThan(20L << 20);
   }
 
   /** Builds the state, saves it with {@link FileStateStore}, reads it back and compares. */
@@ -75,7 +76,8 @@ class LargeStateTest {
         LocalReference local = LocalReference.start(4);
         Instant at = START;
         for (int step = 0; step < 40; step++) {
-          at = at.plusSeconds(30);
+          // evaluation times carry the clock's nanoseconds, as the daemon's do
+          at = at.plusSeconds(30).plusNanos(123_456_789L * (step + i) % 1_000_000_000L);
           local = local.observe(at, 3600.0 + i + step, 4500.0, 0.8);
         }
         DropTest.State initial = DropTest.State.initial(4);

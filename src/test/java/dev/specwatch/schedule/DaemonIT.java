@@ -145,7 +145,7 @@ class DaemonIT {
       second.destroy();
       assertThat(second.waitFor(20, TimeUnit.SECONDS)).isTrue();
       assertThat(second.exitValue()).isZero();
-      assertThat(Files.readString(dir.resolve("state/alerts.json"))).contains("\"alerts\" : { }");
+      assertThat(Files.readString(dir.resolve("state/alerts.json"))).contains("\"alerts\":{}");
 
       String output = Files.readString(log);
       assertThat(output)
