@@ -2,6 +2,7 @@ package dev.specwatch.server;
 
 import dev.specwatch.alerting.ActiveAlert;
 import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.alerting.Transition;
 import dev.specwatch.model.Policy;
@@ -211,10 +212,10 @@ final class UiRoutes {
       p.importedFrom()
           .ifPresent(f -> v.put("imported_from", f.written() + " (" + f.method() + ")"));
     }
-    StatusViews.detectors(s.alertState()).detectors().stream()
-        .filter(d -> d.recipe().equals(name))
-        .findFirst()
-        .ifPresent(d -> v.put("detector", d.status()));
+    RecipeModel learned = s.alertState().models().get(name);
+    if (learned != null) {
+      v.put("detector", learned.status());
+    }
     List<Map<String, Object>> history = new ArrayList<>();
     for (Transition t : week) {
       if (t.recipe().equals(name)) {

@@ -61,4 +61,39 @@ class StatusViewsTest {
     assertThat(test.get("observed").asDouble()).isEqualTo(0.51);
     assertThat(test.get("expected").asDouble()).isEqualTo(0.6);
   }
+
+  @Test
+  void eachTestIsListedUnderItsOwnRecipeOnlyInIdOrder() throws Exception {
+    RecipeModel learning = new RecipeModel(null, "learning", T0, Duration.ofSeconds(30));
+    DropTest.State quiet = DropTest.State.initial(3);
+    AlertState state =
+        new AlertState(
+            AlertState.VERSION,
+            Map.of(),
+            null,
+            1,
+            List.of(),
+            Map.of("team-a", learning, "team-a/qwen", learning, "other", learning),
+            Map.of(
+                "team-a/qwen/change", quiet,
+                "team-a/change", quiet,
+                "team-a/qwen/acceptance_rate", quiet,
+                "gone/change", quiet));
+    JsonNode json =
+        new ObjectMapper()
+            .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
+    Map<String, List<String>> tests = new java.util.TreeMap<>();
+    json.get("detectors")
+        .forEach(
+            d -> {
+              List<String> ids = new java.util.ArrayList<>();
+              d.get("tests").forEach(t -> ids.add(t.get("id").asText()));
+              tests.put(d.get("recipe").asText(), ids);
+            });
+    assertThat(tests)
+        .containsExactly(
+            Map.entry("other", List.of()),
+            Map.entry("team-a", List.of("team-a/change")),
+            Map.entry("team-a/qwen", List.of("team-a/qwen/acceptance_rate", "team-a/qwen/change")));
+  }
 }
