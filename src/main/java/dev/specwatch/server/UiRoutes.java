@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +58,16 @@ final class UiRoutes {
       v.put("own_alerts", String.join(", ", own));
     }
     List<Map<String, Object>> rows = new ArrayList<>();
+    // grouped once: a fleet-wide incident can have thousands of alerts for thousands of rows
+    Map<String, List<ActiveAlert>> alertsByRecipe = new HashMap<>();
+    state
+        .alerts()
+        .values()
+        .forEach(a -> alertsByRecipe.computeIfAbsent(a.recipe(), k -> new ArrayList<>()).add(a));
     for (RecipeSnapshot snap : e.map(Evaluation::recipes).orElse(List.of())) {
       Map<String, Object> m = new LinkedHashMap<>();
       Policy p = policies.get(snap.recipe());
-      List<ActiveAlert> alerts = alertsOf(state, snap.recipe());
+      List<ActiveAlert> alerts = alertsByRecipe.getOrDefault(snap.recipe(), List.of());
       m.put("recipe", snap.recipe());
       m.put("href", WebPages.href(snap.recipe()));
       m.put("state", snap.state().key());
