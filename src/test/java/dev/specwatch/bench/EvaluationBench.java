@@ -29,24 +29,31 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * `make bench`: specwatch's own cost per evaluation for 10 to 10,000 recipes. A local HTTP server
- * answers every query with a canned Prometheus response of the right size (one series per recipe,
- * k=3 positions), so the figures include HTTP, JSON parsing and mapping, but not Prometheus' query
- * time. CPU time and allocation are measured on the evaluating thread (OkHttp's synchronous calls
- * read and parse on the caller's thread; the canned server runs on other threads), in a JVM started
- * with the systemd unit's flags ({@code -Dflags="…"} for others), with the collections' pauses
- * during the measured evaluations beside ({@code -Dbench.rules=threshold} or {@code change} runs
- * one half).
+ * `make bench`: specwatch's own cost per evaluation for 10 to 10,000 recipes. A local HTTP server,
+ * in the launching JVM, answers every query with a canned Prometheus response of the right size
+ * (one series per recipe, k=3 positions), so the figures include HTTP, JSON parsing and mapping,
+ * but not Prometheus' query time. CPU time and allocation are measured on the evaluating thread
+ * (OkHttp's synchronous calls read and parse on the caller's thread), in a JVM started with the
+ * systemd unit's flags ({@code -Dflags="…"} for others), with the collections' pauses during the
+ * measured evaluations beside ({@code -Dbench.rules=threshold} or {@code change} runs one half).
+ * The evaluations are 30 s apart on the clock, and after each the state is saved as the file store
+ * saves it (its CPU and size beside).
  */
 public final class EvaluationBench {
   private static final int K = 3;
 
   public static void main(String[] args) throws IOException, InterruptedException {
+    int[] sizes =
+        args.length > 0
+            ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
+            : new int[] {10, 100, 1000, 10000};
     if (System.getProperty("bench.forked") == null) {
+      // The canned Prometheus runs here, in the launching JVM: its answers (some 30 MB at 10,000
+      // recipes) are not in the measured JVM's heap, where they would be collected with it.
+      HttpServer server = cannedPrometheus(sizes);
       // What ships is what is measured: the systemd unit's JVM flags (C1 only, the serial
       // collector, a 128 MB heap), as FootprintBench runs the daemon; -Dflags="…" to compare.
       List<String> flags = FootprintBench.unitFlags();
@@ -55,6 +62,7 @@ public final class EvaluationBench {
       command.addAll(
           List.of(
               "-Dbench.forked=true",
+              "-Dbench.prometheus=http://127.0.0.1:" + server.getAddress().getPort(),
               "-Dbench.rules=" + System.getProperty("bench.rules", "both"),
               "-cp",
               System.getProperty("java.class.path"),
@@ -68,12 +76,9 @@ public final class EvaluationBench {
               + "): "
               + String.join(" ", flags));
       int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+      server.stop(0);
       System.exit(exit);
     }
-    int[] sizes =
-        args.length > 0
-            ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
-            : new int[] {10, 100, 1000, 10000};
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     System.out.printf(
@@ -111,19 +116,94 @@ public final class EvaluationBench {
   private static void run(int[] sizes, com.sun.management.ThreadMXBean threads, boolean detection)
       throws IOException {
     for (int n : sizes) {
+      List<Policy> policies = policies(n, detection);
+      AlertEngine engine = new AlertEngine(SpecwatchConfig.Alerting.defaults());
+      Map<String, RecipeModel> models = new java.util.HashMap<>();
+      NoiseModel model =
+          new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
+      for (Policy p : policies) {
+        models.put(p.recipe(), new RecipeModel(model, "bench", START, STEP));
+      }
+      AlertState[] state = {AlertState.empty().withModels(models)};
+      Duration step = detection ? STEP : null;
+      PrometheusClient client =
+          new PrometheusClient(
+              PrometheusSettings.of(URI.create(System.getProperty("bench.prometheus") + "/n" + n)));
+      // Evaluations 30 s apart on the clock, as the daemon's are: the change rule's state (steps
+      // waiting 10 minutes to enter its local reference) grows as it does in service.
+      MutableClock clock = new MutableClock(START);
+      Evaluator evaluator = new Evaluator(client, clock);
+      java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("specwatch-bench");
+      FileStateStore store = new FileStateStore(stateDir, clock);
+      int warmup = n >= 10000 ? 25 : 30;
+      int runs = n >= 10000 ? 10 : 30;
+      Evaluation last = null;
+      for (int i = 0; i < warmup; i++) {
+        clock.advance(STEP);
+        last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
+        if (detection) {
+          state[0] = engine.step(state[0], policies, last, List.of()).state();
+        }
+      }
+      long tid = Thread.currentThread().getId();
+      long[] cpu = new long[runs];
+      long[] save = new long[runs];
+      long alloc = 0;
+      long gc0 = gcMillis();
+      for (int i = 0; i < runs; i++) {
+        clock.advance(STEP);
+        long c0 = threads.getCurrentThreadCpuTime();
+        long a0 = threads.getThreadAllocatedBytes(tid);
+        last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
+        if (detection) {
+          state[0] = engine.step(state[0], policies, last, List.of()).state();
+        }
+        cpu[i] = threads.getCurrentThreadCpuTime() - c0;
+        alloc += threads.getThreadAllocatedBytes(tid) - a0;
+        // what the daemon does next with the state: save it (state.backend: file)
+        long s0 = threads.getCurrentThreadCpuTime();
+        store.save(state[0]);
+        save[i] = threads.getCurrentThreadCpuTime() - s0;
+      }
+      long stateBytes = java.nio.file.Files.size(store.file());
+      java.nio.file.Files.delete(store.file());
+      java.nio.file.Files.delete(stateDir);
+      long gc = gcMillis() - gc0;
+      check(last, n);
+      System.gc();
+      long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      Arrays.sort(cpu);
+      Arrays.sort(save);
+      System.out.printf(
+          Locale.ROOT,
+          "%8d %12d %16.2f %16.2f %12.1f %16.2f %14.1f %14.1f %12.1f%n",
+          n,
+          last.queries(),
+          cpu[runs / 2] / 1e6,
+          cpu[runs - 1] / 1e6,
+          gc / (double) runs,
+          alloc / (double) runs / (1 << 20),
+          heap / (double) (1 << 20),
+          save[runs / 2] / 1e6,
+          stateBytes / (double) (1 << 20));
+    }
+  }
+
+  /** Answers {@code /n<recipes>/api/v1/query} for each size as {@link #signalOf} routes it. */
+  private static HttpServer cannedPrometheus(int[] sizes) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "bench-prometheus");
+              t.setDaemon(true);
+              return t;
+            }));
+    for (int n : sizes) {
       Map<String, byte[]> bodies = bodies(n);
-      HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      ExecutorService pool =
-          Executors.newFixedThreadPool(
-              2,
-              r -> {
-                Thread t = new Thread(r, "bench-prometheus");
-                t.setDaemon(true);
-                return t;
-              });
-      server.setExecutor(pool);
       server.createContext(
-          "/api/v1/query",
+          "/n" + n + "/api/v1/query",
           exchange -> {
             String query =
                 URLDecoder.decode(
@@ -142,84 +222,9 @@ public final class EvaluationBench {
               out.write(body);
             }
           });
-      server.start();
-      try {
-        List<Policy> policies = policies(n, detection);
-        AlertEngine engine = new AlertEngine(SpecwatchConfig.Alerting.defaults());
-        Map<String, RecipeModel> models = new java.util.HashMap<>();
-        NoiseModel model =
-            new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
-        for (Policy p : policies) {
-          models.put(p.recipe(), new RecipeModel(model, "bench", START, STEP));
-        }
-        AlertState[] state = {AlertState.empty().withModels(models)};
-        Duration step = detection ? STEP : null;
-        PrometheusClient client =
-            new PrometheusClient(
-                PrometheusSettings.of(
-                    URI.create("http://127.0.0.1:" + server.getAddress().getPort())));
-        // Evaluations 30 s apart on the clock, as the daemon's are: the change rule's state (steps
-        // waiting 10 minutes to enter its local reference) grows as it does in service.
-        MutableClock clock = new MutableClock(START);
-        Evaluator evaluator = new Evaluator(client, clock);
-        java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("specwatch-bench");
-        FileStateStore store = new FileStateStore(stateDir, clock);
-        int warmup = n >= 10000 ? 25 : 30;
-        int runs = n >= 10000 ? 10 : 30;
-        Evaluation last = null;
-        for (int i = 0; i < warmup; i++) {
-          clock.advance(STEP);
-          last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
-          if (detection) {
-            state[0] = engine.step(state[0], policies, last, List.of()).state();
-          }
-        }
-        long tid = Thread.currentThread().getId();
-        long[] cpu = new long[runs];
-        long[] save = new long[runs];
-        long alloc = 0;
-        long gc0 = gcMillis();
-        for (int i = 0; i < runs; i++) {
-          clock.advance(STEP);
-          long c0 = threads.getCurrentThreadCpuTime();
-          long a0 = threads.getThreadAllocatedBytes(tid);
-          last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
-          if (detection) {
-            state[0] = engine.step(state[0], policies, last, List.of()).state();
-          }
-          cpu[i] = threads.getCurrentThreadCpuTime() - c0;
-          alloc += threads.getThreadAllocatedBytes(tid) - a0;
-          // what the daemon does next with the state: save it (state.backend: file)
-          long s0 = threads.getCurrentThreadCpuTime();
-          store.save(state[0]);
-          save[i] = threads.getCurrentThreadCpuTime() - s0;
-        }
-        long stateBytes = java.nio.file.Files.size(store.file());
-        java.nio.file.Files.delete(store.file());
-        java.nio.file.Files.delete(stateDir);
-        long gc = gcMillis() - gc0;
-        check(last, n);
-        System.gc();
-        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        Arrays.sort(cpu);
-        Arrays.sort(save);
-        System.out.printf(
-            Locale.ROOT,
-            "%8d %12d %16.2f %16.2f %12.1f %16.2f %14.1f %14.1f %12.1f%n",
-            n,
-            last.queries(),
-            cpu[runs / 2] / 1e6,
-            cpu[runs - 1] / 1e6,
-            gc / (double) runs,
-            alloc / (double) runs / (1 << 20),
-            heap / (double) (1 << 20),
-            save[runs / 2] / 1e6,
-            stateBytes / (double) (1 << 20));
-      } finally {
-        server.stop(0);
-        pool.shutdownNow();
-      }
     }
+    server.start();
+    return server;
   }
 
   /** The collectors' pauses so far (the serial collector's run on the VM thread, not this one). */
