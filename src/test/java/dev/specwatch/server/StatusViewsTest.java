@@ -25,12 +25,7 @@ class StatusViewsTest {
         new NoiseModel(
             null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0, "wanders over 4h");
     AlertState state =
-        new AlertState(
-            AlertState.VERSION,
-            Map.of(),
-            null,
-            1,
-            List.of(),
+        withLearned(
             Map.of(
                 "qwen",
                 new RecipeModel(m, "learned from 7.0 days", T0, Duration.ofSeconds(30)),
@@ -41,9 +36,7 @@ class StatusViewsTest {
                 "qwen/change",
                 new DropTest.State(
                     List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600, T0)));
-    JsonNode json =
-        new ObjectMapper()
-            .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
+    JsonNode json = detectorsJson(state);
     JsonNode fresh = json.get("detectors").get(0);
     assertThat(fresh.get("recipe").asText()).isEqualTo("new");
     assertThat(fresh.get("status").asText()).isEqualTo("learning: 6h of active history, needs 24h");
@@ -67,21 +60,14 @@ class StatusViewsTest {
     RecipeModel learning = new RecipeModel(null, "learning", T0, Duration.ofSeconds(30));
     DropTest.State quiet = DropTest.State.initial(3);
     AlertState state =
-        new AlertState(
-            AlertState.VERSION,
-            Map.of(),
-            null,
-            1,
-            List.of(),
+        withLearned(
             Map.of("team-a", learning, "team-a/qwen", learning, "other", learning),
             Map.of(
                 "team-a/qwen/change", quiet,
                 "team-a/change", quiet,
                 "team-a/qwen/acceptance_rate", quiet,
                 "gone/change", quiet));
-    JsonNode json =
-        new ObjectMapper()
-            .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
+    JsonNode json = detectorsJson(state);
     Map<String, List<String>> tests = new java.util.TreeMap<>();
     json.get("detectors")
         .forEach(
@@ -95,5 +81,15 @@ class StatusViewsTest {
             Map.entry("other", List.of()),
             Map.entry("team-a", List.of("team-a/change")),
             Map.entry("team-a/qwen", List.of("team-a/qwen/acceptance_rate", "team-a/qwen/change")));
+  }
+
+  private static AlertState withLearned(
+      Map<String, RecipeModel> models, Map<String, DropTest.State> detectors) {
+    return new AlertState(AlertState.VERSION, Map.of(), null, 1, List.of(), models, detectors);
+  }
+
+  private static JsonNode detectorsJson(AlertState state) throws Exception {
+    return new ObjectMapper()
+        .readTree(EvaluationJson.MAPPER.writeValueAsString(StatusViews.detectors(state)));
   }
 }
