@@ -134,19 +134,21 @@ public final class Cluster implements AutoCloseable {
 
   /** Saves a shard's latest evaluation, which every replica serves. */
   public void evaluated(int shard, Evaluation evaluation) throws IOException {
-    String json = DurableFiles.COMPACT.writeValueAsString(evaluation);
+    // UTF-8 bytes turned into text by PostgreSQL, as PgStateStore saves the state.
+    byte[] json = DurableFiles.COMPACT.writeValueAsBytes(evaluation);
     db.call(
         "saving the evaluation",
         c -> {
           try (PreparedStatement s =
               c.prepareStatement(
                   "INSERT INTO sw_shard_evaluation (shard, evaluated_at, evaluation, instance)"
-                      + " VALUES (?, ?, ?, ?) ON CONFLICT (shard) DO UPDATE SET evaluated_at ="
+                      + " VALUES (?, ?, convert_from(?, 'UTF8'), ?) ON CONFLICT (shard) DO UPDATE"
+                      + " SET evaluated_at ="
                       + " EXCLUDED.evaluated_at, evaluation = EXCLUDED.evaluation,"
                       + " instance = EXCLUDED.instance")) {
             s.setInt(1, shard);
             s.setTimestamp(2, Timestamp.from(evaluation.evaluatedAt()));
-            s.setString(3, json);
+            s.setBytes(3, json);
             s.setString(4, db.instance());
             return s.executeUpdate();
           }

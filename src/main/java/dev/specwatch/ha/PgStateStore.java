@@ -58,7 +58,11 @@ public final class PgStateStore implements StateStore {
 
   @Override
   public synchronized void save(AlertState state) throws IOException {
-    String json = DurableFiles.COMPACT.writeValueAsString(state);
+    // UTF-8 bytes, sent as they are and turned into text by PostgreSQL (convert_from): a Java
+    // string of the state (and the writer's chars before it) took three times its size, and a
+    // shard of 10,000 recipes with learned change detection did not fit in the shipped 128 MB
+    // heap (docs/PERFORMANCE.md, 2026-12-06).
+    byte[] json = DurableFiles.COMPACT.writeValueAsBytes(state);
     long expected = version;
     int updated =
         db.call(
@@ -67,11 +71,13 @@ public final class PgStateStore implements StateStore {
               String sql =
                   expected <= 0
                       ? "INSERT INTO sw_alert_state (version, state, updated_at, updated_by, shard)"
-                          + " VALUES (1, ?, ?, ?, ?) ON CONFLICT (shard) DO NOTHING"
-                      : "UPDATE sw_alert_state SET version = version + 1, state = ?,"
+                          + " VALUES (1, convert_from(?, 'UTF8'), ?, ?, ?)"
+                          + " ON CONFLICT (shard) DO NOTHING"
+                      : "UPDATE sw_alert_state SET version = version + 1,"
+                          + " state = convert_from(?, 'UTF8'),"
                           + " updated_at = ?, updated_by = ? WHERE shard = ? AND version = ?";
               try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setString(1, json);
+                s.setBytes(1, json);
                 s.setTimestamp(2, Timestamp.from(clock.instant()));
                 s.setString(3, db.instance());
                 s.setInt(4, shard);

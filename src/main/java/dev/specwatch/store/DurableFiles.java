@@ -43,8 +43,8 @@ public final class DurableFiles {
 
   /**
    * {@link #JSON} without indentation, for the alert state and the last evaluation: rewritten every
-   * evaluation, and at 10,000 recipes indentation was 40 % of the state's bytes and 30 % of the CPU
-   * its save cost (docs/PERFORMANCE.md, 2026-12-06). Read by {@link #JSON} as before.
+   * evaluation, and at 10,000 recipes indentation was 36 % of the state's bytes (44 MB) and about a
+   * quarter of its save's CPU (docs/PERFORMANCE.md, 2026-12-06). Read by {@link #JSON} as before.
    */
   public static final ObjectWriter COMPACT =
       JSON.writer().without(SerializationFeature.INDENT_OUTPUT);

@@ -197,6 +197,28 @@ class PgStoresIT {
   }
 
   @Test
+  void aStateIsSavedAsUtf8TextAndReadBackEqual() throws Exception {
+    // The state goes to PostgreSQL as UTF-8 bytes turned into text there (convert_from).
+    PgStateStore store = new PgStateStore(replica("a"), 1, Clock.systemUTC());
+    AlertState empty = store.load();
+    AlertState named =
+        empty.withModels(
+            java.util.Map.of(
+                "qwen-é-中文/a\"b",
+                new dev.specwatch.alerting.RecipeModel(
+                    null,
+                    "learning: 6h of active history, needs 24h",
+                    T0,
+                    Duration.ofSeconds(30))));
+    store.save(named);
+    assertThat(store.load()).isEqualTo(named);
+    assertThat(pg.queryOne("SELECT state FROM sw_alert_state WHERE shard = 1"))
+        .contains("\"qwen-é-中文/a\\\"b\":{");
+    store.save(store.load().withNextSequence(5));
+    assertThat(store.load().models()).isEqualTo(named.models());
+  }
+
+  @Test
   void historyKeepsATransitionAppendedTwiceOnce() throws Exception {
     PgHistory a = new PgHistory(replica("a"));
     PgHistory b = new PgHistory(replica("b"));
