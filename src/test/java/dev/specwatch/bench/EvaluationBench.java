@@ -51,7 +51,7 @@ public final class EvaluationBench {
             ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
             : new int[] {10, 100, 1000, 10000};
     if (System.getProperty("bench.forked") == null) {
-      // The canned Prometheus runs here, in the launching JVM: its answers (some 30 MB at 10,000
+      // The canned Prometheus runs here, in the launching JVM: its answers (about 25 MB at 10,000
       // recipes) are not in the measured JVM's heap, where they would be collected with it.
       HttpServer server = cannedPrometheus(sizes);
       // What ships is what is measured: the systemd unit's JVM flags (C1 only, the serial
