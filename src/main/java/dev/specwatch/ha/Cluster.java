@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import okio.Buffer;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
 
@@ -134,8 +135,8 @@ public final class Cluster implements AutoCloseable {
 
   /** Saves a shard's latest evaluation, which every replica serves. */
   public void evaluated(int shard, Evaluation evaluation) throws IOException {
-    // UTF-8 bytes turned into text by PostgreSQL, as PgStateStore saves the state.
-    byte[] json = DurableFiles.COMPACT.writeValueAsBytes(evaluation);
+    // Streamed as UTF-8 bytes and turned into text by PostgreSQL, as PgStateStore saves the state.
+    Buffer json = DurableFiles.utf8(evaluation);
     db.call(
         "saving the evaluation",
         c -> {
@@ -148,7 +149,7 @@ public final class Cluster implements AutoCloseable {
                       + " instance = EXCLUDED.instance")) {
             s.setInt(1, shard);
             s.setTimestamp(2, Timestamp.from(evaluation.evaluatedAt()));
-            s.setBytes(3, json);
+            s.setBinaryStream(3, json.inputStream(), json.size());
             s.setString(4, db.instance());
             return s.executeUpdate();
           }
@@ -172,7 +173,7 @@ public final class Cluster implements AutoCloseable {
                 s.setInt(1, settings.shards());
                 try (ResultSet r = s.executeQuery()) {
                   while (r.next()) {
-                    out.add(DurableFiles.JSON.readValue(r.getString(1), Evaluation.class));
+                    out.add(DurableFiles.JSON.readValue(r.getBytes(1), Evaluation.class));
                   }
                 }
               }

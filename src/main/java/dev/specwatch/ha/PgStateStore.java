@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import okio.Buffer;
 
 /**
  * The alert state of one evaluation shard, one row of {@code sw_alert_state}. A save is a
@@ -50,7 +51,9 @@ public final class PgStateStore implements StateStore {
                 return AlertState.emptyAt(clock.instant());
               }
               version = r.getLong(1);
-              return DurableFiles.JSON.readValue(r.getString(2), AlertState.class);
+              // The text's bytes as the driver received them (UTF-8, the client encoding
+              // PgJDBC always uses), without a Java string of them (twice their size).
+              return DurableFiles.JSON.readValue(r.getBytes(2), AlertState.class);
             }
           }
         });
@@ -58,11 +61,12 @@ public final class PgStateStore implements StateStore {
 
   @Override
   public synchronized void save(AlertState state) throws IOException {
-    // UTF-8 bytes, sent as they are and turned into text by PostgreSQL (convert_from): a Java
-    // string of the state (and the writer's chars before it) took three times its size, and a
-    // shard of 10,000 recipes with learned change detection did not fit in the shipped 128 MB
-    // heap (docs/PERFORMANCE.md, 2026-12-06).
-    byte[] json = DurableFiles.COMPACT.writeValueAsBytes(state);
+    // UTF-8 bytes in okio's segments, streamed to PostgreSQL as they are and turned into text
+    // there (convert_from), each segment let go as it is sent: a Java string of the state (and
+    // the writer's chars before it) took three times its size, and a shard of 10,000 recipes with
+    // learned change detection did not fit in the shipped 128 MB heap (docs/PERFORMANCE.md,
+    // 2026-12-06).
+    Buffer json = DurableFiles.utf8(state);
     long expected = version;
     int updated =
         db.call(
@@ -77,7 +81,7 @@ public final class PgStateStore implements StateStore {
                           + " state = convert_from(?, 'UTF8'),"
                           + " updated_at = ?, updated_by = ? WHERE shard = ? AND version = ?";
               try (PreparedStatement s = c.prepareStatement(sql)) {
-                s.setBytes(1, json);
+                s.setBinaryStream(1, json.inputStream(), json.size());
                 s.setTimestamp(2, Timestamp.from(clock.instant()));
                 s.setString(3, db.instance());
                 s.setInt(4, shard);
@@ -124,7 +128,7 @@ public final class PgStateStore implements StateStore {
                   c.prepareStatement("SELECT state FROM sw_alert_state ORDER BY shard");
               ResultSet r = s.executeQuery()) {
             while (r.next()) {
-              out.add(DurableFiles.JSON.readValue(r.getString(1), AlertState.class));
+              out.add(DurableFiles.JSON.readValue(r.getBytes(1), AlertState.class));
             }
           }
           return out;

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import okio.Buffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,17 @@ public final class DurableFiles {
       JSON.writer().without(SerializationFeature.INDENT_OUTPUT);
 
   private static final int WRITE_BUFFER_BYTES = 64 * 1024;
+
+  /**
+   * {@code value} as compact UTF-8 JSON in okio's 8 KB segments: as large as the document, never
+   * twice (no array to grow and copy), and released segment by segment as its {@link
+   * Buffer#inputStream()} is read.
+   */
+  public static Buffer utf8(Object value) throws IOException {
+    Buffer out = new Buffer();
+    COMPACT.writeValue(out.outputStream(), value);
+    return out;
+  }
 
   private DurableFiles() {}
 

@@ -2,19 +2,13 @@ package dev.specwatch.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.specwatch.detect.DropTest;
-import dev.specwatch.detect.LocalReference;
-import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.testing.LargeState;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LargeStateTest {
   static final int RECIPES = 10_000;
   static final int HEAP_MB = Integer.getInteger("largestate.heap", 96);
-  static final Instant START = Instant.parse("2026-12-01T00:00:00Z");
+  static final Instant START = LargeState.START;
 
   @TempDir Path dir;
 
@@ -57,37 +51,12 @@ class LargeStateTest {
   /** Builds the state, saves it with {@link FileStateStore}, reads it back and compares. */
   public static final class Child {
     public static void main(String[] args) throws Exception {
-      AlertState state = state();
+      AlertState state = LargeState.of(RECIPES);
       FileStateStore store =
           new FileStateStore(Path.of(args[0]), Clock.fixed(START, ZoneOffset.UTC));
       store.save(state);
       AlertState loaded = store.load();
       System.out.println(loaded.equals(state) ? "read back equal" : "read back different");
-    }
-
-    static AlertState state() {
-      NoiseModel model =
-          new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
-      Map<String, RecipeModel> models = new TreeMap<>();
-      Map<String, DropTest.State> detectors = new TreeMap<>();
-      for (int i = 0; i < RECIPES; i++) {
-        String recipe = "recipe-" + i;
-        models.put(recipe, new RecipeModel(model, "learned", START, Duration.ofSeconds(30)));
-        LocalReference local = LocalReference.start(4);
-        Instant at = START;
-        for (int step = 0; step < 40; step++) {
-          // evaluation times carry the clock's nanoseconds, as the daemon's do
-          at = at.plusSeconds(30).plusNanos(123_456_789L * (step + i) % 1_000_000_000L);
-          local = local.observe(at, 3600.0 + i + step, 4500.0, 0.8);
-        }
-        DropTest.State initial = DropTest.State.initial(4);
-        detectors.put(
-            recipe + "/change",
-            new DropTest.State(
-                initial.drop(), initial.recover(), false, null, null, 0, 0, 0, at, null, local));
-        detectors.put(recipe + "/acceptance_rate", DropTest.State.initial(3));
-      }
-      return new AlertState(AlertState.VERSION, Map.of(), null, 1, List.of(), models, detectors);
     }
   }
 }
