@@ -6,41 +6,23 @@ import dev.specwatch.alerting.AlertState;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.testing.LargeState;
 import dev.specwatch.testing.PostgresDatabase;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The state of 10,000 recipes with learned change detection, 27 MB of JSON) in one PostgreSQL
- * shard, saved and read back in a JVM with the shipped 128 MB heap. Before 2026-12-06 the store
- * built a Java string of it through the writer's chars (three times its size) and this JVM died of
- * OutOfMemoryError on the save.
+ * The state of 10,000 recipes with learned change detection ({@link LargeState}, 27 MB of JSON) in
+ * one PostgreSQL shard, saved and read back in a JVM with the shipped 128 MB heap. Before
+ * 2026-12-06 the store built a Java string of it through the writer's chars (three times its size)
+ * and this JVM died of OutOfMemoryError on the save.
  */
 class LargePgStateIT {
 
   @Test
   void aShardOfTenThousandLearnedRecipesIsSavedAndReadBackInTheShippedHeap() throws Exception {
     try (PostgresDatabase pg = PostgresDatabase.create()) {
-      Process p =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-Xmx128m",
-                  "-XX:+UseSerialGC",
-                  "-XX:+ExitOnOutOfMemoryError",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  Child.class.getName(),
-                  pg.url())
-              .redirectErrorStream(true)
-              .start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
-      assertThat(out).contains("read back equal").doesNotContain("OutOfMemoryError");
-      assertThat(p.exitValue()).as(out).isZero();
+      LargeState.roundTripInChildJvm(128, 180, Child.class, pg.url());
       assertThat(Long.parseLong(pg.queryOne("SELECT length(state) FROM sw_alert_state")))
           .isGreaterThan(20L << 20);
     }

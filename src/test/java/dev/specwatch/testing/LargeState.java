@@ -1,15 +1,20 @@
 package dev.specwatch.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.detect.DropTest;
 import dev.specwatch.detect.LocalReference;
 import dev.specwatch.detect.NoiseModel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The alert state of many recipes with learned change detection, as it stands after twenty minutes
@@ -44,5 +49,30 @@ public final class LargeState {
       detectors.put(recipe + "/acceptance_rate", DropTest.State.initial(3));
     }
     return new AlertState(AlertState.VERSION, Map.of(), null, 1, List.of(), models, detectors);
+  }
+
+  /**
+   * Runs {@code main} (which saves such a state, reads it back and prints "read back equal") in a
+   * child JVM with {@code heapMb} of heap and the serial collector, and checks that it did so
+   * within {@code seconds} without running out of heap.
+   */
+  public static void roundTripInChildJvm(int heapMb, int seconds, Class<?> main, String arg)
+      throws Exception {
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heapMb + "m",
+                "-XX:+UseSerialGC",
+                "-XX:+ExitOnOutOfMemoryError",
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName(),
+                arg)
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(seconds, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).contains("read back equal").doesNotContain("OutOfMemoryError");
+    assertThat(p.exitValue()).as(out).isZero();
   }
 }
