@@ -111,6 +111,10 @@ final class ResponseParser {
       case "vector" -> {
         expect(p.currentToken() == JsonToken.START_ARRAY, "vector result is not an array");
         List<Sample> samples = new ArrayList<>();
+        // An instant query's samples share one timestamp: one Instant for them all, not one each
+        // (the evaluator holds every sample of its queries until the recipes' snapshots are made).
+        double lastTime = Double.NaN;
+        Instant lastInstant = null;
         while (p.nextToken() == JsonToken.START_OBJECT) {
           Map<String, String> labels = Map.of();
           double[] value = null;
@@ -124,7 +128,11 @@ final class ResponseParser {
             }
           }
           expect(value != null, "vector sample without \"value\"");
-          samples.add(new Sample(labels, toInstant(value[0]), value[1]));
+          if (lastInstant == null || Double.compare(value[0], lastTime) != 0) {
+            lastTime = value[0];
+            lastInstant = toInstant(lastTime);
+          }
+          samples.add(new Sample(labels, lastInstant, value[1]));
         }
         expect(p.currentToken() == JsonToken.END_ARRAY, "truncated vector");
         return new QueryResult.Vector(samples, List.of());

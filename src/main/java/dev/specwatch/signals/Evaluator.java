@@ -183,8 +183,10 @@ public final class Evaluator {
         for (Sample sample : result) {
           Policy owner = byValues.get(values(sample, key.labelNames()));
           if (owner != null) {
+            // most recipes have one sample a query (or one a position): not ten slots each, held
+            // until the snapshots are made
             mapped
-                .computeIfAbsent(owner, p -> new ArrayList<>())
+                .computeIfAbsent(owner, p -> new ArrayList<>(1))
                 .add(sample.without(key.labelNames()));
           }
         }

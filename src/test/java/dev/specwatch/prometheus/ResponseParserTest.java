@@ -62,6 +62,33 @@ class ResponseParserTest {
         .hasMessage("sample value \"\" is not a number");
   }
 
+  @Test
+  void aVectorsSamplesShareTheirTimestampsInstantAndKeepTheirOwnWhenTheyDiffer() throws Exception {
+    String body =
+        "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+            + "{\"metric\":{\"a\":\"1\"},\"value\":[1764547200.123,\"1\"]},"
+            + "{\"metric\":{\"a\":\"2\"},\"value\":[1764547200.123,\"2\"]},"
+            + "{\"metric\":{\"a\":\"3\"},\"value\":[1764547230,\"3\"]},"
+            + "{\"metric\":{\"a\":\"4\"},\"value\":[1764547200.123,\"4\"]}]}}";
+    var samples =
+        ((QueryResult.Vector)
+                ResponseParser.parse(
+                        ResponseParser.limitedTo(1 << 20),
+                        new java.io.ByteArrayInputStream(
+                            body.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .result())
+            .samples();
+    assertThat(samples)
+        .extracting(Sample::time)
+        .containsExactly(
+            java.time.Instant.parse("2025-12-01T00:00:00.123Z"),
+            java.time.Instant.parse("2025-12-01T00:00:00.123Z"),
+            java.time.Instant.parse("2025-12-01T00:00:30Z"),
+            java.time.Instant.parse("2025-12-01T00:00:00.123Z"));
+    assertThat(samples.get(1).time()).isSameAs(samples.get(0).time());
+    assertThat(samples).extracting(Sample::value).containsExactly(1.0, 2.0, 3.0, 4.0);
+  }
+
   /** The value sits inside a larger buffer, as it does in the parser's. */
   private static double fromBuffer(String text) {
     char[] buffer = ("[\"" + text + "\"]").toCharArray();
