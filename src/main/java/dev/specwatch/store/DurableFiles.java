@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.BufferedOutputStream;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import okio.Buffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,10 +33,16 @@ import org.slf4j.LoggerFactory;
 public final class DurableFiles {
   private static final Logger logger = LoggerFactory.getLogger(DurableFiles.class);
 
-  /** snake_case, ISO-8601 times and durations, unknown properties ignored. */
+  /**
+   * snake_case, ISO-8601 times and durations, unknown properties ignored. Instants are written by
+   * {@link IsoInstantSerializer}: the same text as jsr310's, a third of the state's save cheaper.
+   */
   public static final ObjectMapper JSON =
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
+          .registerModule(
+              new SimpleModule("specwatch-instants")
+                  .addSerializer(Instant.class, new IsoInstantSerializer()))
           .registerModule(new Jdk8Module())
           .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
