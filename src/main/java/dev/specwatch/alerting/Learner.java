@@ -14,9 +14,11 @@ import dev.specwatch.signals.Signal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,9 +64,10 @@ public final class Learner {
     java.util.Set<String> configured =
         policies.stream().map(Policy::recipe).collect(java.util.stream.Collectors.toSet());
     failedAt.keySet().retainAll(configured); // recipes removed by a reload
+    Set<String> inExcursion = inExcursion(state);
     List<Policy> due =
         policies.stream()
-            .filter(p -> p.usesIncrements() && due(p, state, step, at))
+            .filter(p -> p.usesIncrements() && due(p, state, inExcursion, step, at))
             // Stable: never-failed recipes first in config order, then the longest-failed.
             .sorted(
                 java.util.Comparator.comparing(
@@ -109,7 +112,8 @@ public final class Learner {
     return outage;
   }
 
-  private static boolean due(Policy p, AlertState state, Duration step, Instant at) {
+  private static boolean due(
+      Policy p, AlertState state, Set<String> inExcursion, Duration step, Instant at) {
     RecipeModel current = state.models().get(p.recipe());
     if (current == null || !step.equals(current.step())) {
       return true;
@@ -118,11 +122,25 @@ public final class Learner {
     if (current.model() == null) {
       return age.compareTo(RETRY) >= 0;
     }
-    boolean quiet =
-        state.detectors().entrySet().stream()
-            .filter(e -> AlertKey.parse(e.getKey()).recipe().equals(p.recipe()))
-            .allMatch(e -> e.getValue().since() == null && !e.getValue().alarmed());
-    return quiet && age.compareTo(RELEARN) >= 0;
+    return age.compareTo(RELEARN) >= 0 && !inExcursion.contains(p.recipe());
+  }
+
+  /**
+   * The recipes with a test in an excursion or alarmed, in one pass over the tests. (Scanning every
+   * test for each recipe cost 7 s of CPU an evaluation at 2,500 learned recipes, quadratic in the
+   * recipes: docs/PERFORMANCE.md, 2026-12-06.)
+   */
+  private static Set<String> inExcursion(AlertState state) {
+    Set<String> out = new HashSet<>();
+    state
+        .detectors()
+        .forEach(
+            (id, test) -> {
+              if (test.since() != null || test.alarmed()) {
+                out.add(AlertKey.parse(id).recipe());
+              }
+            });
+    return out;
   }
 
   /** How often the history is sampled for step-sized increments: every 5 minutes at least. */

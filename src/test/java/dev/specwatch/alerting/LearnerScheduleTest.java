@@ -173,6 +173,24 @@ class LearnerScheduleTest {
     assertThat(learner.learn(fleet, oneInExcursion, STEP, after).keySet())
         .as("a drop in progress is never learned as normal")
         .containsExactly("r0");
+    DropTest.State alarmed =
+        new DropTest.State(List.of(0.0), List.of(0.0), true, null, null, 0, 0, 0, null);
+    AlertState oneAlarmedAtAPosition =
+        new AlertState(
+            AlertState.VERSION,
+            Map.of(),
+            null,
+            1,
+            List.of(),
+            quiet.models(),
+            Map.of(
+                AlertKey.of("r0", "acceptance_rate", 2).id(),
+                alarmed,
+                AlertKey.of("r1", "change", null).id(),
+                DropTest.State.initial(1)));
+    assertThat(learner.learn(fleet, oneAlarmedAtAPosition, STEP, after).keySet())
+        .as("nor while one of its tests (a position's too) stands alarmed")
+        .containsExactly("r1");
 
     asked.clear();
     assertThat(learner.learn(fleet, quiet, Duration.ofMinutes(1), before).keySet())

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.specwatch.alerting.AlertEngine;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.FileStateStore;
+import dev.specwatch.alerting.Learner;
 import dev.specwatch.alerting.RecipeModel;
 import dev.specwatch.detect.NoiseModel;
 import dev.specwatch.model.Policy;
@@ -107,7 +108,7 @@ public final class EvaluationBench {
       if (detection) {
         System.out.println(
             "with change detection and detection: sequential on every recipe"
-                + " (30 s steps, the alert engine included):");
+                + " (30 s steps, the learner's check and the alert engine included):");
       }
       run(sizes, threads, detection);
     }
@@ -133,6 +134,9 @@ public final class EvaluationBench {
       // waiting 10 minutes to enter its local reference) grows as it does in service.
       MutableClock clock = new MutableClock(START);
       Evaluator evaluator = new Evaluator(client, clock);
+      // as AlertService does before each evaluation: which models are due (none here: they were
+      // learned at the start, and the bench's half hour is inside Learner.RELEARN)
+      Learner learner = new Learner(client);
       java.nio.file.Path stateDir = java.nio.file.Files.createTempDirectory("specwatch-bench");
       FileStateStore store = new FileStateStore(stateDir, clock);
       int warmup = n >= 10000 ? 25 : 30;
@@ -154,6 +158,13 @@ public final class EvaluationBench {
         clock.advance(STEP);
         long c0 = threads.getCurrentThreadCpuTime();
         long a0 = threads.getThreadAllocatedBytes(tid);
+        if (detection) {
+          Map<String, RecipeModel> learned =
+              learner.learn(policies, state[0], STEP, clock.instant());
+          if (!learned.isEmpty()) {
+            throw new IllegalStateException("the bench's models fell due: " + learned.keySet());
+          }
+        }
         last = evaluator.evaluate(policies, Duration.ofMinutes(5), step, Optional.empty());
         if (detection) {
           state[0] = engine.step(state[0], policies, last, List.of()).state();
