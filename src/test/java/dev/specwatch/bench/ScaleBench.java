@@ -1,5 +1,9 @@
 package dev.specwatch.bench;
 
+import dev.specwatch.alerting.AlertState;
+import dev.specwatch.alerting.FileStateStore;
+import dev.specwatch.alerting.RecipeModel;
+import dev.specwatch.detect.NoiseModel;
 import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
@@ -16,10 +20,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,10 +34,11 @@ import java.util.regex.Pattern;
 /**
  * `make scale-bench`: {@code specwatch run} (the shaded jar, with the JVM flags of the systemd
  * unit, so within the shipped {@code -Xmx}) with {@code RECIPES} policies, a third of them matching
- * nothing, learned change detection and a threshold on every recipe, at the default 30 s interval,
- * for {@code MINUTES}, against one real Prometheus scraping the simulator's {@code 2/3 × RECIPES}
- * vLLM models every 15 s. Every 5 minutes it prints the evaluations so far, their mean and the
- * worst 5-minute mean duration (from specwatch's own {@code
+ * nothing, learned change detection and a threshold on every recipe (the recipes with data start
+ * with a learned model, as after a restart; {@code -Dlearned=false} for none), at the default 30 s
+ * interval, for {@code MINUTES}, against one real Prometheus scraping the simulator's {@code 2/3 ×
+ * RECIPES} vLLM models every 15 s. Every 5 minutes it prints the evaluations so far, their mean and
+ * the worst 5-minute mean duration (from specwatch's own {@code
  * specwatch_evaluation_duration_seconds}), RSS ({@code /proc/PID/status}), the heap and old
  * generation in use, young and full collections and their time ({@code jstat -gc}); then the
  * summary line for docs/PERFORMANCE.md.
@@ -38,6 +46,10 @@ import java.util.regex.Pattern;
 public final class ScaleBench {
   static final int RECIPES = Integer.getInteger("recipes", 10_000);
   static final long MINUTES = Long.getLong("minutes", 60);
+
+  /** Whether the recipes with data start with a learned model ({@code -Dlearned=false}: none). */
+  static final boolean LEARNED = Boolean.parseBoolean(System.getProperty("learned", "true"));
+
   static final HttpClient HTTP = HttpClient.newHttpClient();
 
   record Gc(
@@ -78,6 +90,21 @@ public final class ScaleBench {
               + "  change: {min_relative_drop: 0.10}\n",
           StandardCharsets.UTF_8);
     }
+    if (LEARNED) {
+      // A daemon restarted with its recipes' normals learned (a model each, learned now, so none
+      // falls due within the run): the change rules then run their tests and keep their state, as
+      // in service. Without it an hour never learns one (7 days of history wanted).
+      NoiseModel model =
+          new NoiseModel(
+              null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, Instant.now(), null, null);
+      Map<String, RecipeModel> models = new HashMap<>();
+      for (int i = 0; i < withData; i++) {
+        models.put(
+            "r" + i, new RecipeModel(model, "learned", Instant.now(), Duration.ofSeconds(30)));
+      }
+      new FileStateStore(Files.createDirectories(dir.resolve("state")), Clock.systemUTC())
+          .save(AlertState.empty().withModels(models));
+    }
     List<String> flags = FootprintBench.unitFlags();
     int port = FootprintBench.freePort();
     try (PrometheusServer prometheus =
@@ -111,10 +138,11 @@ public final class ScaleBench {
               .start();
       System.out.printf(
           Locale.ROOT,
-          "%d recipes (%d without data), change detection and a threshold on each, 30 s interval,"
-              + " %d min, flags %s, %s%n",
+          "%d recipes (%d without data), change detection and a threshold on each (%s), 30 s"
+              + " interval, %d min, flags %s, %s%n",
           RECIPES,
           RECIPES - withData,
+          LEARNED ? "learned models for the " + withData + " with data" : "no learned models",
           MINUTES,
           flags,
           LocalDate.now(Clock.systemUTC()));
