@@ -92,7 +92,7 @@ bench: deps-postgres
 	java -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.ClusterBench
 
-## scale-bench: the daemon with 10,000 recipes (a third without data, change detection on each) for an hour in the shipped heap (docs/PERFORMANCE.md)
+## scale-bench: the daemon with 10,000 recipes (a third without data, change detection on each, learned models for those with data) for an hour in the shipped heap (docs/PERFORMANCE.md)
 scale-bench: deps
 	$(MVN) -q package -DskipTests -Dspotless.check.skip=true
 	$(MVN) -q test-compile -Dspotless.check.skip=true
