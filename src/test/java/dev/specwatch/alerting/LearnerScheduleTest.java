@@ -155,14 +155,7 @@ class LearnerScheduleTest {
             0,
             null);
     AlertState oneInExcursion =
-        new AlertState(
-            AlertState.VERSION,
-            Map.of(),
-            null,
-            1,
-            List.of(),
-            quiet.models(),
-            Map.of(AlertKey.of("r1", "change", null).id(), inExcursion));
+        withTests(quiet, Map.of(AlertKey.of("r1", "change", null).id(), inExcursion));
 
     Instant before = AT.plus(Learner.RELEARN).minusSeconds(1);
     assertThat(learner.learn(fleet, quiet, STEP, before)).isEmpty();
@@ -176,13 +169,8 @@ class LearnerScheduleTest {
     DropTest.State alarmed =
         new DropTest.State(List.of(0.0), List.of(0.0), true, null, null, 0, 0, 0, null);
     AlertState oneAlarmedAtAPosition =
-        new AlertState(
-            AlertState.VERSION,
-            Map.of(),
-            null,
-            1,
-            List.of(),
-            quiet.models(),
+        withTests(
+            quiet,
             Map.of(
                 AlertKey.of("r0", "acceptance_rate", 2).id(),
                 alarmed,
@@ -196,6 +184,11 @@ class LearnerScheduleTest {
     assertThat(learner.learn(fleet, quiet, Duration.ofMinutes(1), before).keySet())
         .as("a changed evaluation step relearns at once")
         .containsExactly("r0", "r1");
+  }
+
+  /** {@code state}'s models with these tests. */
+  private static AlertState withTests(AlertState state, Map<String, DropTest.State> tests) {
+    return new AlertState(AlertState.VERSION, Map.of(), null, 1, List.of(), state.models(), tests);
   }
 
   private static NoiseModel model() {
