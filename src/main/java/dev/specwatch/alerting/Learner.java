@@ -50,6 +50,12 @@ public final class Learner {
   /** Recipe → the last failure warned about, so a failure that repeats each cycle warns once. */
   private final Map<String, String> warned = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /**
+   * Recipe → the status last logged at info: a status that repeats (a recipe without data reads "0m
+   * of active history" at each try, every hour or so) is logged at debug, not again at info.
+   */
+  private final Map<String, String> logged = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Recipe → when its last try failed; a recipe learned since is absent. */
   private final Map<String, Instant> failedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -64,6 +70,7 @@ public final class Learner {
     java.util.Set<String> configured =
         policies.stream().map(Policy::recipe).collect(java.util.stream.Collectors.toSet());
     failedAt.keySet().retainAll(configured); // recipes removed by a reload
+    logged.keySet().retainAll(configured);
     Set<String> inExcursion = inExcursion(state);
     List<Policy> due =
         policies.stream()
@@ -82,7 +89,11 @@ public final class Learner {
         learned.put(p.recipe(), m);
         warned.remove(p.recipe());
         failedAt.remove(p.recipe());
-        logger.info("{}: {}", p.recipe(), m.status());
+        if (m.status().equals(logged.put(p.recipe(), m.status()))) {
+          logger.debug("{}: {}", p.recipe(), m.status());
+        } else {
+          logger.info("{}: {}", p.recipe(), m.status());
+        }
       } catch (PrometheusException e) {
         failedAt.put(p.recipe(), at);
         if (failed(p.recipe(), e)) {

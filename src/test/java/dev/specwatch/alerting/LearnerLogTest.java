@@ -46,6 +46,7 @@ class LearnerLogTest {
   @AfterEach
   void detach() {
     logger.detachAppender(logs);
+    logger.setLevel(null);
   }
 
   @Test
@@ -88,6 +89,55 @@ class LearnerLogTest {
     learner.learn(policies, AlertState.empty(), step, AT.plusSeconds(150));
     assertThat(warnings()).hasSize(2);
     assertThat(warnings().get(1)).contains("not JSON");
+  }
+
+  @Test
+  void aStatusThatRepeatsIsLoggedAtInfoOnceAndAgainWhenItChanges() throws IOException {
+    List<Policy> policies = policies();
+    AtomicReference<QueryResult> history =
+        new AtomicReference<>(new QueryResult.Matrix(List.of(), List.of()));
+    PrometheusApi api =
+        new PrometheusApi() {
+          @Override
+          public QueryResult query(String promql, Optional<Instant> time) {
+            return new QueryResult.Vector(List.of(), List.of());
+          }
+
+          @Override
+          public QueryResult queryRange(String promql, Instant start, Instant end, Duration step) {
+            return history.get();
+          }
+        };
+    Learner learner = new Learner(api);
+    Duration step = Duration.ofSeconds(30);
+    AlertState state = AlertState.empty();
+    logger.setLevel(Level.DEBUG);
+    // a recipe without data, tried again after each retry period: the same status each time
+    for (int i = 0; i < 3; i++) {
+      Instant at = AT.plus(Learner.RETRY.multipliedBy(i));
+      state = state.withModels(learner.learn(policies, state, step, at));
+    }
+    assertThat(infos()).containsExactly("q: learning: 0m of active history, needs 24h");
+    assertThat(
+            logs.list.stream()
+                .filter(e -> e.getLevel() == Level.DEBUG)
+                .map(ILoggingEvent::getFormattedMessage))
+        .containsExactly(
+            "q: learning: 0m of active history, needs 24h",
+            "q: learning: 0m of active history, needs 24h");
+    assertThat(state.models().get("q").model()).isNull();
+
+    // a reload without the recipe forgets it, so its status is news again when it comes back
+    learner.learn(List.of(), state, step, AT.plus(Learner.RETRY.multipliedBy(3)));
+    learner.learn(policies, state, step, AT.plus(Learner.RETRY.multipliedBy(4)));
+    assertThat(infos()).hasSize(2);
+  }
+
+  private List<String> infos() {
+    return logs.list.stream()
+        .filter(e -> e.getLevel() == Level.INFO)
+        .map(ILoggingEvent::getFormattedMessage)
+        .toList();
   }
 
   private List<String> warnings() {
