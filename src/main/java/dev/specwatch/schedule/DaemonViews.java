@@ -115,6 +115,11 @@ final class DaemonViews implements StatusServer.Source, Silencer {
   }
 
   @Override
+  public List<Double> sparkline(String recipe, Evaluation last) {
+    return sparklines.get(recipe, wiring.get(), last);
+  }
+
+  @Override
   public RecipeHistory recipeHistory(String recipe, Duration span) {
     return histories.get(recipe, span, wiring.get(), clock.instant());
   }

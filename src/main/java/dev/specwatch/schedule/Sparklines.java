@@ -38,12 +38,19 @@ final class Sparklines {
 
   private final Map<Key, List<Double>> cache = new ConcurrentHashMap<>();
 
+  /** The evaluation the cache holds sparklines of. */
+  private volatile Instant current;
+
   List<Double> get(String recipe, Daemon.Wiring wiring, Evaluation last) {
     if (last == null) {
       return List.of();
     }
     Key key = new Key(recipe, last.evaluatedAt());
-    cache.keySet().removeIf(k -> !k.evaluatedAt().equals(last.evaluatedAt()));
+    if (!last.evaluatedAt().equals(current)) {
+      // a new evaluation: the last one's sparklines go (once, not at every row of a page)
+      cache.keySet().removeIf(k -> !k.evaluatedAt().equals(last.evaluatedAt()));
+      current = last.evaluatedAt();
+    }
     List<Double> cached = cache.get(key);
     if (cached != null) {
       return cached;

@@ -196,7 +196,7 @@ public final class StatusViews {
       // The web UI's 6-hour sparkline: 5-minute points, null where idle (cached per evaluation).
       recipe.put(
           Boolean.FALSE.equals(recipe.get("speculative")) ? "throughput_6h" : "acceptance_6h",
-          source.sparkline(name));
+          source.sparkline(name, e));
       source.noDataHint(name).ifPresent(h -> recipe.put("no_data_hint", h));
       Policy.ImportedFrom f = from.get(name);
       if (f != null) {

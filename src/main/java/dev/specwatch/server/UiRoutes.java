@@ -80,7 +80,7 @@ final class UiRoutes {
       m.put(
           "svg",
           Sparkline.svg(
-              s.sparkline(snap.recipe()),
+              s.sparkline(snap.recipe(), e.get()),
               p == null ? null : p.thresholds().acceptanceRate().map(t -> t.level()).orElse(null),
               plain));
       m.put("alerts", alerts.size());

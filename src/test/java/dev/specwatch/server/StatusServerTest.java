@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.model.Secret;
 import dev.specwatch.signals.Evaluation;
+import dev.specwatch.signals.RecipeSnapshot;
+import dev.specwatch.signals.RecipeState;
+import dev.specwatch.signals.SignalValues;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,6 +138,66 @@ class StatusServerTest {
               "/api/v1/silences/{}",
               "/-/reload");
     }
+  }
+
+  /**
+   * The fleet page and {@code /api/v1/recipes} hand each row's sparkline the evaluation they
+   * already hold: looking it up again for each row merged and sorted it once a row (5 s for the
+   * fleet page at 10,000 recipes, docs/PERFORMANCE.md).
+   */
+  @Test
+  void pagesOfEveryRecipePassTheirEvaluationToEachRowsSparkline() throws Exception {
+    Instant at = Instant.parse("2026-12-01T10:00:00Z");
+    List<RecipeSnapshot> snapshots = new java.util.ArrayList<>();
+    for (String name : List.of("a", "b", "c")) {
+      snapshots.add(
+          new RecipeSnapshot(
+              name,
+              "vllm",
+              RecipeState.OK,
+              new SignalValues(0.7, 3.1, List.of(0.9), 30.0, 18.0, 40.0, 3000.0, 10.0),
+              List.of(),
+              Optional.empty(),
+              Optional.empty()));
+    }
+    Evaluation evaluation = new Evaluation(at, java.time.Duration.ofMinutes(5), snapshots, 3);
+    List<String> lookedUpAgain = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> passed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    StatusServer.Source source =
+        new Down() {
+          @Override
+          public Optional<Evaluation> lastEvaluation() {
+            return Optional.of(evaluation);
+          }
+
+          @Override
+          public List<Double> sparkline(String recipe) {
+            lookedUpAgain.add(recipe);
+            return List.of();
+          }
+
+          @Override
+          public List<Double> sparkline(String recipe, Evaluation last) {
+            assertThat(last).isSameAs(evaluation);
+            passed.add(recipe);
+            return List.of(0.7, 0.69);
+          }
+        };
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), source)) {
+      HttpResponse<String> fleet = send(server.port(), "GET", "/", null);
+      assertThat(fleet.statusCode()).isEqualTo(200);
+      HttpResponse<String> recipes = send(server.port(), "GET", "/api/v1/recipes", null);
+      assertThat(recipes.statusCode()).isEqualTo(200);
+      assertThat(
+              new com.fasterxml.jackson.databind.ObjectMapper()
+                  .readTree(recipes.body())
+                  .at("/recipes/2/acceptance_6h")
+                  .toString())
+          .isEqualTo("[0.7,0.69]");
+    }
+    assertThat(lookedUpAgain).isEmpty();
+    assertThat(passed).containsExactlyInAnyOrder("a", "b", "c", "a", "b", "c");
   }
 
   /** A daemon whose evaluations stopped happening: liveness fails, and says why. */
