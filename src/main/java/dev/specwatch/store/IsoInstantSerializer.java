@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
 import java.time.Instant;
+import java.time.LocalDate;
 
 /**
  * Writes an {@link Instant} as {@link Instant#toString()} does ({@code
@@ -51,25 +52,14 @@ final class IsoInstantSerializer extends StdSerializer<Instant> {
     if (seconds < FIRST || seconds >= END) {
       return -1;
     }
-    long days = Math.floorDiv(seconds, 86_400L);
+    LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400L));
     int ofDay = (int) Math.floorMod(seconds, 86_400L);
-    // civil_from_days (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): eras of 400
-    // years from 0000-03-01, in the proleptic Gregorian calendar java.time uses
-    long z = days + 719_468L;
-    long era = Math.floorDiv(z, 146_097L);
-    int doe = (int) (z - era * 146_097L);
-    int yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int mp = (5 * doy + 2) / 153;
-    int day = doy - (153 * mp + 2) / 5 + 1;
-    int month = mp < 10 ? mp + 3 : mp - 9;
-    int year = (int) (yoe + era * 400) + (month <= 2 ? 1 : 0);
     int i = 0;
-    i = digits(buf, i, year, 4);
+    i = digits(buf, i, date.getYear(), 4);
     buf[i++] = '-';
-    i = digits(buf, i, month, 2);
+    i = digits(buf, i, date.getMonthValue(), 2);
     buf[i++] = '-';
-    i = digits(buf, i, day, 2);
+    i = digits(buf, i, date.getDayOfMonth(), 2);
     buf[i++] = 'T';
     i = digits(buf, i, ofDay / 3600, 2);
     buf[i++] = ':';
