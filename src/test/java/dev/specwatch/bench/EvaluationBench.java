@@ -14,6 +14,7 @@ import dev.specwatch.model.Threshold;
 import dev.specwatch.prometheus.PrometheusClient;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.Evaluator;
+import dev.specwatch.testing.LargeState;
 import dev.specwatch.testing.MutableClock;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -120,8 +121,7 @@ public final class EvaluationBench {
       List<Policy> policies = policies(n, detection);
       AlertEngine engine = new AlertEngine(SpecwatchConfig.Alerting.defaults());
       Map<String, RecipeModel> models = new java.util.HashMap<>();
-      NoiseModel model =
-          new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
+      NoiseModel model = LargeState.model(START);
       for (Policy p : policies) {
         models.put(p.recipe(), new RecipeModel(model, "bench", START, STEP));
       }

@@ -8,6 +8,7 @@ import dev.specwatch.sim.Scenario;
 import dev.specwatch.sim.ScenarioLoader;
 import dev.specwatch.sim.Simulator;
 import dev.specwatch.sim.SimulatorServer;
+import dev.specwatch.testing.LargeState;
 import dev.specwatch.testing.PrometheusServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -94,9 +95,7 @@ public final class ScaleBench {
       // A daemon restarted with its recipes' normals learned (a model each, learned now, so none
       // falls due within the run): the change rules then run their tests and keep their state, as
       // in service. Without it an hour never learns one (7 days of history wanted).
-      NoiseModel model =
-          new NoiseModel(
-              null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, Instant.now(), null, null);
+      NoiseModel model = LargeState.model(Instant.now());
       Map<String, RecipeModel> models = new HashMap<>();
       for (int i = 0; i < withData; i++) {
         models.put(

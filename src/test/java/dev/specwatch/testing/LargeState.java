@@ -26,9 +26,16 @@ public final class LargeState {
 
   private LargeState() {}
 
+  /**
+   * The normal the large-state tests and the benches give every recipe: a level of 0.6 learned from
+   * 7 days at {@code learnedAt}.
+   */
+  public static NoiseModel model(Instant learnedAt) {
+    return new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, learnedAt);
+  }
+
   public static AlertState of(int recipes) {
-    NoiseModel model =
-        new NoiseModel(null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, START);
+    NoiseModel model = model(START);
     Map<String, RecipeModel> models = new TreeMap<>();
     Map<String, DropTest.State> detectors = new TreeMap<>();
     for (int i = 0; i < recipes; i++) {
