@@ -492,6 +492,27 @@ public final class HeldOutBench {
                             Duration.between(c.at(), t.at()).toMinutes(),
                             t.reason()));
           }
+          // Every page the report counts as false (on healthy history, before a step, or on the
+          // dip under the floor), with the test that raised it: what a false page is made of.
+          Instant healthyEnd = c.at() == null || c.kind().startsWith("dip") ? to : c.at();
+          r.transitions().stream()
+              .filter(t -> t.recipe().equals(c.model().name()))
+              .filter(t -> t.kind() == Transition.Kind.FIRING && t.at().isBefore(healthyEnd))
+              .forEach(
+                  t ->
+                      System.out.printf(
+                          Locale.ROOT,
+                          "false page, %s, %s: at %s%s: %s%n",
+                          d.name(),
+                          c.model().name(),
+                          t.at(),
+                          c.at() != null && !t.at().isBefore(c.at())
+                              ? String.format(
+                                  Locale.ROOT,
+                                  " (%d min into the dip)",
+                                  Duration.between(c.at(), t.at()).toMinutes())
+                              : "",
+                          t.reason()));
         }
         firings.put(d.name(), byCase);
         System.out.printf(
