@@ -71,6 +71,12 @@ public final class HeldOutBench {
 
   static final Duration STEP = DetectionBench.duration("bench.step", Duration.ofMinutes(2));
 
+  /**
+   * The change rule's {@code for} (0 by default): {@code -Dbench.for=10m} measures what a user who
+   * holds its pages for that long buys and pays (docs/DETECTION.md, "Minute-long spikes").
+   */
+  static final Duration FOR = DetectionBench.duration("bench.for", Duration.ZERO);
+
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final int SEEDS = 10;
   static final double LEVEL = 0.62;
@@ -497,7 +503,12 @@ public final class HeldOutBench {
       if (learn.isBlank() || List.of(learn.split(",")).contains(days + "d")) {
         detectors.add(
             new Detector(
-                "change (10 %, 30d, learn " + days + "d)", c -> change(c, Duration.ofDays(days))));
+                "change (10 %, 30d, learn "
+                    + days
+                    + "d"
+                    + (FOR.isZero() ? "" : ", for " + FOR.toMinutes() + "m")
+                    + ")",
+                c -> change(c, Duration.ofDays(days))));
       }
     }
     Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
@@ -662,7 +673,7 @@ public final class HeldOutBench {
     return Policy.builder(
             c.model().name(), Map.of("model_name", c.model().name()), HistoryGenerator.K)
         .minDrafts(10)
-        .forDuration(Duration.ZERO)
+        .forDuration(FOR)
         .keepFiringFor(Duration.ofMinutes(10))
         .change(new Policy.Change(0.10, Duration.ofDays(30), learn, Optional.empty()))
         .build();
