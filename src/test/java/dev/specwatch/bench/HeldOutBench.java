@@ -27,8 +27,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * `make heldout-bench`: the learned {@code change} rule and the static Prometheus rule on noise
@@ -170,24 +172,13 @@ public final class HeldOutBench {
    * is false.
    */
   static Noise rareLanguages() {
-    double[] left = {0};
-    double[] depth = {0};
-    double[] x = {Double.NaN};
-    return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = 0.012 * HistoryGenerator.gaussian(r);
-      }
-      double rho = Math.exp(-dt / (3 * 3600));
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.012 * HistoryGenerator.gaussian(r);
-      if (left[0] > 0) {
-        left[0] -= dt;
-      } else if (r.nextDouble() < dt * 20 / 86400.0) {
-        double pareto = 30 / Math.pow(1 - r.nextDouble(), 1 / 1.5);
-        left[0] = Math.min(pareto, 8 * 60);
-        depth[0] = 0.12 + 0.13 * r.nextDouble();
-      }
-      return (left[0] > 0 ? -depth[0] : 0) + x[0];
-    };
+    return spikesOverWander(
+        3 * 3600,
+        0.012,
+        20,
+        r -> Math.min(30 / Math.pow(1 - r.nextDouble(), 1 / 1.5), 8 * 60),
+        0.12,
+        0.13);
   }
 
   /**
@@ -198,22 +189,37 @@ public final class HeldOutBench {
    * leaves the normal, so a page on one is false.
    */
   static Noise incompressible() {
+    return spikesOverWander(3600, 0.008, 12, r -> (1 + 5 * r.nextDouble()) * 60, 0.10, 0.20);
+  }
+
+  /**
+   * Spikes of one client over a relative AR(1) wander ({@code wanderSeconds} correlation time,
+   * {@code sd}): about {@code perDay} a day (Poisson), each {@code seconds} long (drawn when it
+   * starts) and {@code depth} to {@code depth + depthRange} deep (uniform).
+   */
+  static Noise spikesOverWander(
+      double wanderSeconds,
+      double sd,
+      double perDay,
+      ToDoubleFunction<SplittableRandom> seconds,
+      double depth,
+      double depthRange) {
     double[] left = {0};
-    double[] depth = {0};
+    double[] deep = {0};
     double[] x = {Double.NaN};
     return (t, dt, r) -> {
       if (Double.isNaN(x[0])) {
-        x[0] = 0.008 * HistoryGenerator.gaussian(r);
+        x[0] = sd * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / 3600);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.008 * HistoryGenerator.gaussian(r);
+      double rho = Math.exp(-dt / wanderSeconds);
+      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * sd * HistoryGenerator.gaussian(r);
       if (left[0] > 0) {
         left[0] -= dt;
-      } else if (r.nextDouble() < dt * 12 / 86400.0) {
-        left[0] = (1 + 5 * r.nextDouble()) * 60;
-        depth[0] = 0.10 + 0.20 * r.nextDouble();
+      } else if (r.nextDouble() < dt * perDay / 86400.0) {
+        left[0] = seconds.applyAsDouble(r);
+        deep[0] = depth + depthRange * r.nextDouble();
       }
-      return (left[0] > 0 ? -depth[0] : 0) + x[0];
+      return (left[0] > 0 ? -deep[0] : 0) + x[0];
     };
   }
 
