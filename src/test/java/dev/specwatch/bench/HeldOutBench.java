@@ -79,6 +79,12 @@ public final class HeldOutBench {
    */
   static final Duration FOR = DetectionBench.duration("bench.for", Duration.ZERO);
 
+  /**
+   * The change rule's {@code false_alarm_interval} (30 days by default): {@code
+   * -Dbench.interval=90d} measures what a longer one buys.
+   */
+  static final Duration INTERVAL = DetectionBench.duration("bench.interval", Duration.ofDays(30));
+
   static final Duration WINDOW = Duration.ofMinutes(5);
   static final int SEEDS = 10;
   static final double LEVEL = 0.62;
@@ -509,7 +515,9 @@ public final class HeldOutBench {
       if (learn.isBlank() || List.of(learn.split(",")).contains(days + "d")) {
         detectors.add(
             new Detector(
-                "change (10 %, 30d, learn "
+                "change (10 %, "
+                    + INTERVAL.toDays()
+                    + "d, learn "
                     + days
                     + "d"
                     + (FOR.isZero() ? "" : ", for " + FOR.toMinutes() + "m")
@@ -681,7 +689,7 @@ public final class HeldOutBench {
         .minDrafts(10)
         .forDuration(FOR)
         .keepFiringFor(Duration.ofMinutes(10))
-        .change(new Policy.Change(0.10, Duration.ofDays(30), learn, Optional.empty()))
+        .change(new Policy.Change(0.10, INTERVAL, learn, Optional.empty()))
         .build();
   }
 
