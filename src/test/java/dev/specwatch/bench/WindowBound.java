@@ -90,8 +90,19 @@ public final class WindowBound {
     List<HeldOutBench.Family> families = new ArrayList<>();
     families.add(new HeldOutBench.Family("base profile alone", () -> Noise.NONE));
     families.addAll(HeldOutBench.FAMILIES.stream().filter(HeldOutBench::selected).toList());
+    StringBuilder excursions =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%nShort excursions (measured only; docs/DETECTION.md, \"Minute-long spikes\"): how"
+                    + " deep healthy non-overlapping windows go below the true level by hour, once"
+                    + " a day per deployment, and the line a page would have to cross if held to"
+                    + " that record with the level at the floor, (1 - %.2f)(1 + R) - 1:%n%n| family"
+                    + " | 1 min | 2 min | 5 min | 10 min |%n|---|---|---|---|---|%n",
+                FLOOR));
     for (HeldOutBench.Family f : families) {
       List<Series> series = simulate(f.noise());
+      excursions.append(excursions(f.name(), series));
       List<Sums> sums = series.stream().map(Sums::of).toList();
       for (boolean hourBefore : new boolean[] {true, false}) {
         for (int[] windows : new int[][] {WINDOWS, {0}}) {
@@ -110,8 +121,48 @@ public final class WindowBound {
         }
       }
     }
+    System.out.print(excursions);
+    out.append(excursions);
     Path dir = Files.createDirectories(Path.of("target/window-bound"));
     DetectionBench.publish(dir, out.toString(), wallStart);
+  }
+
+  /** Window lengths, in steps, at which the history's short excursions are measured. */
+  static final int[] EXCURSION_STEPS = {2, 4, 10, 20};
+
+  /**
+   * A family's row of short excursions: per window length, R, the relative deviation from the true
+   * level by hour that healthy non-overlapping windows fall below once a day per deployment (the
+   * {@code SEEDS × DAYS}-th lowest of all), and the line {@code (1 − floor)(1 + R) − 1} a page
+   * would have to cross if held to that record with the level at the floor. Windows with fewer than
+   * 20 draft tokens a step are left out.
+   */
+  static String excursions(String family, List<Series> series) {
+    StringBuilder row = new StringBuilder("| " + family + " |");
+    for (int n : EXCURSION_STEPS) {
+      List<Double> deviations = new ArrayList<>();
+      for (Series s : series) {
+        for (int k = 0; k + n <= s.tokens.length; k += n) {
+          double accepted = 0;
+          double expected = 0;
+          long tokens = 0;
+          for (int j = k; j < k + n; j++) {
+            accepted += s.accepted[j];
+            expected += s.tokens[j] * s.profile[j];
+            tokens += s.tokens[j];
+          }
+          if (tokens >= 20L * n) {
+            deviations.add(accepted / expected - 1);
+          }
+        }
+      }
+      double[] sorted = deviations.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      double r = sorted[Math.min(sorted.length, SEEDS * DAYS) - 1];
+      row.append(
+          String.format(
+              Locale.ROOT, " %.1f %% · %.1f %% |", 100 * r, 100 * ((1 - FLOOR) * (1 + r) - 1)));
+    }
+    return row.append('\n').toString();
   }
 
   static int[] windows() {
