@@ -111,7 +111,7 @@ final class DaemonViews implements StatusServer.Source, Silencer {
 
   @Override
   public List<Double> sparkline(String recipe) {
-    return sparklines.get(recipe, wiring.get(), lastEvaluation().orElse(null));
+    return sparkline(recipe, lastEvaluation().orElse(null));
   }
 
   @Override
