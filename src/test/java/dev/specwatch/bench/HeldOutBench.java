@@ -457,7 +457,15 @@ public final class HeldOutBench {
     };
   }
 
-  record Case(Model model, Family family, String kind, Instant at) {}
+  record Case(Model model, Family family, String kind, Instant at) {
+    /**
+     * Until when a page on this case is false: the whole history of a healthy case or a dip (its
+     * true drop is under the floor), until the step of any other.
+     */
+    Instant healthyEnd(Instant to) {
+      return at == null || kind.startsWith("dip") ? to : at;
+    }
+  }
 
   record Detector(String name, Function<Case, Policy> policy) {}
 
@@ -563,7 +571,7 @@ public final class HeldOutBench {
           }
           // Every page the report counts as false (on healthy history, before a step, or on the
           // dip under the floor), with the test that raised it: what a false page is made of.
-          Instant healthyEnd = c.at() == null || c.kind().startsWith("dip") ? to : c.at();
+          Instant healthyEnd = c.healthyEnd(to);
           r.transitions().stream()
               .filter(t -> t.recipe().equals(c.model().name()))
               .filter(t -> t.kind() == Transition.Kind.FIRING && t.at().isBefore(healthyEnd))
@@ -724,7 +732,7 @@ public final class HeldOutBench {
           }
           List<Instant> fired = d.getValue().get(c);
           boolean dip = c.kind().startsWith("dip");
-          Instant healthyEnd = c.at() == null || dip ? to : c.at();
+          Instant healthyEnd = c.healthyEnd(to);
           long before = fired.stream().filter(t -> t.isBefore(healthyEnd)).count();
           falsePages += before;
           days += Duration.between(evalFrom, healthyEnd).toMinutes() / 1440.0;

@@ -95,11 +95,11 @@ public final class ScaleBench {
       // A daemon restarted with its recipes' normals learned (a model each, learned now, so none
       // falls due within the run): the change rules then run their tests and keep their state, as
       // in service. Without it an hour never learns one (7 days of history wanted).
-      NoiseModel model = LargeState.model(Instant.now());
+      Instant learnedAt = Instant.now();
+      NoiseModel model = LargeState.model(learnedAt);
       Map<String, RecipeModel> models = new HashMap<>();
       for (int i = 0; i < withData; i++) {
-        models.put(
-            "r" + i, new RecipeModel(model, "learned", Instant.now(), Duration.ofSeconds(30)));
+        models.put("r" + i, new RecipeModel(model, "learned", learnedAt, Duration.ofSeconds(30)));
       }
       new FileStateStore(Files.createDirectories(dir.resolve("state")), Clock.systemUTC())
           .save(AlertState.empty().withModels(models));
