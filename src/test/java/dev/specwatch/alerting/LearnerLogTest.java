@@ -77,25 +77,24 @@ class LearnerLogTest {
       assertThat(learner.learn(policies, AlertState.empty(), step, AT.plusSeconds(30L * i)))
           .isEmpty();
     }
-    assertThat(warnings()).hasSize(1);
-    assertThat(warnings().get(0)).contains("q: learning its normal failed", "maximum resolution");
+    assertThat(at(Level.WARN)).hasSize(1);
+    assertThat(at(Level.WARN).get(0))
+        .contains("q: learning its normal failed", "maximum resolution");
 
     failure.set(
         new PrometheusException(PrometheusException.Kind.TRANSPORT, 0, "connection refused"));
     learner.learn(policies, AlertState.empty(), step, AT.plusSeconds(120));
-    assertThat(warnings()).hasSize(1);
+    assertThat(at(Level.WARN)).hasSize(1);
 
     failure.set(new PrometheusException(PrometheusException.Kind.BAD_RESPONSE, 200, "not JSON"));
     learner.learn(policies, AlertState.empty(), step, AT.plusSeconds(150));
-    assertThat(warnings()).hasSize(2);
-    assertThat(warnings().get(1)).contains("not JSON");
+    assertThat(at(Level.WARN)).hasSize(2);
+    assertThat(at(Level.WARN).get(1)).contains("not JSON");
   }
 
   @Test
   void aStatusThatRepeatsIsLoggedAtInfoOnceAndAgainWhenItChanges() throws IOException {
     List<Policy> policies = policies();
-    AtomicReference<QueryResult> history =
-        new AtomicReference<>(new QueryResult.Matrix(List.of(), List.of()));
     PrometheusApi api =
         new PrometheusApi() {
           @Override
@@ -105,7 +104,7 @@ class LearnerLogTest {
 
           @Override
           public QueryResult queryRange(String promql, Instant start, Instant end, Duration step) {
-            return history.get();
+            return new QueryResult.Matrix(List.of(), List.of()); // no history: nothing to learn
           }
         };
     Learner learner = new Learner(api);
@@ -117,11 +116,8 @@ class LearnerLogTest {
       Instant at = AT.plus(Learner.RETRY.multipliedBy(i));
       state = state.withModels(learner.learn(policies, state, step, at));
     }
-    assertThat(infos()).containsExactly("q: learning: 0m of active history, needs 24h");
-    assertThat(
-            logs.list.stream()
-                .filter(e -> e.getLevel() == Level.DEBUG)
-                .map(ILoggingEvent::getFormattedMessage))
+    assertThat(at(Level.INFO)).containsExactly("q: learning: 0m of active history, needs 24h");
+    assertThat(at(Level.DEBUG))
         .containsExactly(
             "q: learning: 0m of active history, needs 24h",
             "q: learning: 0m of active history, needs 24h");
@@ -130,19 +126,13 @@ class LearnerLogTest {
     // a reload without the recipe forgets it, so its status is news again when it comes back
     learner.learn(List.of(), state, step, AT.plus(Learner.RETRY.multipliedBy(3)));
     learner.learn(policies, state, step, AT.plus(Learner.RETRY.multipliedBy(4)));
-    assertThat(infos()).hasSize(2);
+    assertThat(at(Level.INFO)).hasSize(2);
   }
 
-  private List<String> infos() {
+  /** The messages logged at {@code level}, in order. */
+  private List<String> at(Level level) {
     return logs.list.stream()
-        .filter(e -> e.getLevel() == Level.INFO)
-        .map(ILoggingEvent::getFormattedMessage)
-        .toList();
-  }
-
-  private List<String> warnings() {
-    return logs.list.stream()
-        .filter(e -> e.getLevel() == Level.WARN)
+        .filter(e -> e.getLevel() == level)
         .map(ILoggingEvent::getFormattedMessage)
         .toList();
   }
