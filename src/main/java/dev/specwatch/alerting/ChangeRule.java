@@ -106,6 +106,19 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             c.at(),
             inc.acceptedTokens(),
             inc.draftTokens());
+    // An excursion no deeper than the history's own short ones would be at the floor proves
+    // nothing yet: the alarm waits (the statistics are kept; the next step decides again).
+    if (!prior.alarmed()
+        && next.alarmed()
+        && withinShortExcursions(
+            m,
+            next.since(),
+            c.at(),
+            inc.step(),
+            next.sumSuccesses(),
+            next.sumExpected() / (1 - r))) {
+      next = next.disarmed();
+    }
     // Like the statistics, the backstop's run and the sudden-drop test do not survive an hour
     // without traffic.
     boolean stale =
@@ -188,6 +201,21 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
   }
 
   /**
+   * Whether the excursion since {@code since} (its first step's end), {@code successes} accepted
+   * where the learned level expected {@code learned}, is no deeper than the history's own short
+   * excursions would be with the level at the floor ({@link NoiseModel#withinShortExcursions}): the
+   * tests do not page on it yet. docs/DETECTION.md, "Short excursions".
+   */
+  private boolean withinShortExcursions(
+      NoiseModel m, Instant since, Instant at, Duration step, double successes, double learned) {
+    if (since == null || !(learned > 0)) {
+      return false;
+    }
+    return m.withinShortExcursions(
+        Duration.between(since, at).plus(step), successes / learned - 1, change.minRelativeDrop());
+  }
+
+  /**
    * The sudden-drop test after one step, and its alarm when it has one.
    *
    * @param local the test and its reference, or null to start them
@@ -242,7 +270,10 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     // In an excursion the reference is frozen (ratio is constant over it), so the learned level
     // over the excursion's steps is what the test accumulated, divided by ratio × (1 − r).
     double learnedFloorSum = t.sumExpected() / ratio;
-    if (t.alarmed() && t.observed() * t.sumTrials() <= learnedFloorSum) {
+    if (t.alarmed()
+        && t.observed() * t.sumTrials() <= learnedFloorSum
+        && !withinShortExcursions(
+            m, t.since(), at, inc.step(), t.sumSuccesses(), learnedFloorSum / (1 - r))) {
       return new Sudden(null, t, learnedFloorSum);
     }
     return new Sudden(local.test(t.alarmed() ? t.disarmed() : t), null, 0);

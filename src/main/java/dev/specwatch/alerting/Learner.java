@@ -1,6 +1,8 @@
 package dev.specwatch.alerting;
 
 import dev.specwatch.detect.NoiseFit;
+import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.detect.ShortExcursions;
 import dev.specwatch.detect.StepSample;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -9,6 +11,7 @@ import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.PromQl;
 import dev.specwatch.signals.QueryScope;
 import dev.specwatch.signals.Signal;
 import java.time.Duration;
@@ -216,39 +219,118 @@ public final class Learner {
     NoiseFit.Result r = NoiseFit.fit(samples, sample, blockSteps, at);
     if (r instanceof NoiseFit.Learned l) {
       var m = l.model();
+      if (p.thresholds().change().isPresent()) {
+        m =
+            m.withShortExcursions(
+                shortExcursions(
+                    p, m, samples, from, at, sample, step, p.thresholds().change().get()));
+      }
       String status =
           String.format(
-              java.util.Locale.ROOT,
-              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s%s%s",
-              m.history().toMinutes() / 1440.0,
-              m.level(),
-              m.hourly() == null ? "" : " (by hour of day)",
-              m.phi(),
-              Math.sqrt(m.wander()),
-              m.hoursWidening() > 1
-                  ? String.format(
-                      java.util.Locale.ROOT,
-                      " (%.1fx its blocks', for its wander over hours or its excursions' tail)",
-                      m.hoursWidening())
-                  : "",
-              m.localWander() == null
-                  ? ""
-                  : String.format(
-                      java.util.Locale.ROOT,
-                      " (%.3f against the hour before)",
-                      Math.sqrt(m.localWander())),
-              m.widening() > 1
-                  ? String.format(
-                      java.util.Locale.ROOT,
-                      "; falls from the hour before %.1fx wider than the model allows (the"
-                          + " sudden-drop test widened to match)",
-                      m.widening())
-                  : "",
-              m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
+                  java.util.Locale.ROOT,
+                  "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s%s%s",
+                  m.history().toMinutes() / 1440.0,
+                  m.level(),
+                  m.hourly() == null ? "" : " (by hour of day)",
+                  m.phi(),
+                  Math.sqrt(m.wander()),
+                  m.hoursWidening() > 1
+                      ? String.format(
+                          java.util.Locale.ROOT,
+                          " (%.1fx its blocks', for its wander over hours or its excursions' tail)",
+                          m.hoursWidening())
+                      : "",
+                  m.localWander() == null
+                      ? ""
+                      : String.format(
+                          java.util.Locale.ROOT,
+                          " (%.3f against the hour before)",
+                          Math.sqrt(m.localWander())),
+                  m.widening() > 1
+                      ? String.format(
+                          java.util.Locale.ROOT,
+                          "; falls from the hour before %.1fx wider than the model allows (the"
+                              + " sudden-drop test widened to match)",
+                          m.widening())
+                      : "",
+                  m.doubt() == null ? "" : "; model in doubt: " + m.doubt())
+              + shortExcursionsStatus(m);
       return new RecipeModel(m, status, at, step);
     }
     NoiseFit.Insufficient none = (NoiseFit.Insufficient) r;
     return new RecipeModel(null, none.reason() + advice(none, samples, from, history), at, step);
+  }
+
+  /**
+   * The record of the history's short excursions ({@link ShortExcursions}): one range query per
+   * length, the lowest acceptance of windows of that length ending at each evaluation step within
+   * each sample (a {@code min_over_time} subquery, so a query has the samples' points however short
+   * the windows), among windows with at least half the reference traffic.
+   */
+  private List<NoiseModel.ShortExcursion> shortExcursions(
+      Policy p,
+      NoiseModel m,
+      List<StepSample> samples,
+      Instant from,
+      Instant at,
+      Duration sample,
+      Duration step,
+      Policy.Change change)
+      throws PrometheusException {
+    EngineProfile profile = EngineProfile.of(p.engine());
+    Map<Instant, Double> blocks = new HashMap<>();
+    for (StepSample s : samples) {
+      if (s.blockTrials() >= NoiseFit.MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
+        blocks.put(s.at(), s.blockSuccesses() / s.blockTrials());
+      }
+    }
+    List<NoiseModel.ShortExcursion> out = new java.util.ArrayList<>();
+    for (Duration length : ShortExcursions.lengths(step)) {
+      QueryScope scope = QueryScope.of(p, length);
+      String promql =
+          "min_over_time((("
+              + profile.query(Signal.STEP_ACCEPTED_TOKENS, scope)
+              + ") / (("
+              + profile.query(Signal.STEP_DRAFT_TOKENS, scope)
+              + ") > "
+              + ShortExcursions.minTrials(m, length, step)
+              + "))["
+              + PromQl.range(sample)
+              + ":"
+              + PromQl.range(step)
+              + "])";
+      Map<Instant, Double> lows = new HashMap<>();
+      for (Series s : range(promql, from, at, sample)) {
+        for (Series.Point point : s.points()) {
+          lows.merge(
+              Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Math::min);
+        }
+      }
+      NoiseModel.ShortExcursion record =
+          ShortExcursions.of(
+              length, lows, blocks, m, sample, ChangeRule.GROSS * change.minRelativeDrop());
+      if (record != null) {
+        out.add(record);
+      }
+    }
+    return out;
+  }
+
+  /** "; short windows down to -31 % (2m), -21 % (5m), -12 % (10m)", or nothing. */
+  static String shortExcursionsStatus(NoiseModel m) {
+    if (m.shortExcursions() == null || m.shortExcursions().isEmpty()) {
+      return "";
+    }
+    return "; short windows in a week down to "
+        + m.shortExcursions().stream()
+            .map(
+                e ->
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%.0f %% (%s)",
+                        e.depth() * 100,
+                        Durations.format(e.length())))
+            .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /** The longest {@code learn} the advice below names; beyond it the traffic is too thin. */

@@ -46,6 +46,10 @@ import java.util.List;
  *     heavier the tail of its blocks' excursions below the level is than the normal's, whichever is
  *     more: a graded doubt, at least 1, by which {@code wander} is already widened
  *     (docs/DETECTION.md, "The model in doubt"). Null in a model learned before it was measured: 1
+ * @param shortExcursions how deep the history's short windows went below the learned level, by
+ *     window length, the shortest first ({@link ShortExcursion}): a page on an excursion no longer
+ *     than the longest of them must go deeper than the history's own would with the level at the
+ *     floor (docs/DETECTION.md, "Short excursions"). Null or empty when not measured: no such check
  */
 public record NoiseModel(
     List<Double> hourly,
@@ -60,7 +64,53 @@ public record NoiseModel(
     String doubt,
     Double localWander,
     Double fallWidening,
-    Double wanderWidening) {
+    Double wanderWidening,
+    List<ShortExcursion> shortExcursions) {
+
+  /**
+   * How deep the healthy history's windows of {@code length} went below the learned level: {@code
+   * depth} is the deepest such window's acceptance over its learned level, minus 1 (−0.3: 30 %
+   * below), in a typical week of the history (docs/DETECTION.md, "Short excursions").
+   */
+  public record ShortExcursion(Duration length, double depth) {
+    public ShortExcursion {
+      if (length == null || length.isNegative() || length.isZero() || !(depth <= 0 && depth > -1)) {
+        throw new IllegalArgumentException("invalid short excursion");
+      }
+    }
+  }
+
+  /** A model without a record of its short excursions. */
+  public NoiseModel(
+      List<Double> hourly,
+      double level,
+      double phi,
+      double tau2,
+      double wander,
+      double referenceTrials,
+      Duration history,
+      int points,
+      Instant learnedAt,
+      String doubt,
+      Double localWander,
+      Double fallWidening,
+      Double wanderWidening) {
+    this(
+        hourly,
+        level,
+        phi,
+        tau2,
+        wander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander,
+        fallWidening,
+        wanderWidening,
+        null);
+  }
 
   /** A model without a measured widening of its falls or of its wander over hours (1 each). */
   public NoiseModel(
@@ -126,6 +176,12 @@ public record NoiseModel(
         hourly == null
             ? null
             : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(hourly));
+    shortExcursions =
+        shortExcursions == null
+            ? null
+            : shortExcursions.stream()
+                .sorted(java.util.Comparator.comparing(ShortExcursion::length))
+                .toList();
     if (!(phi >= 1)
         || !(tau2 >= 0)
         || !(wander >= 0)
@@ -196,6 +252,65 @@ public record NoiseModel(
         doubt,
         lw * w2,
         fallWidening,
-        wanderWidening);
+        wanderWidening,
+        shortExcursions);
+  }
+
+  /** This model with {@code record} as the record of its short excursions. */
+  public NoiseModel withShortExcursions(List<ShortExcursion> record) {
+    return new NoiseModel(
+        hourly,
+        level,
+        phi,
+        tau2,
+        wander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander,
+        fallWidening,
+        wanderWidening,
+        record);
+  }
+
+  /**
+   * How deep the history's windows of about {@code length} went (a relative deviation, ≤ 0): the
+   * shortest record's for an excursion shorter than it, linear between two records' lengths, and
+   * NaN for an excursion longer than the longest record, or without a record.
+   */
+  public double shortExcursionDepth(Duration length) {
+    if (shortExcursions == null || shortExcursions.isEmpty()) {
+      return Double.NaN;
+    }
+    ShortExcursion first = shortExcursions.get(0);
+    if (length.compareTo(first.length()) <= 0) {
+      return first.depth();
+    }
+    for (int i = 1; i < shortExcursions.size(); i++) {
+      ShortExcursion a = shortExcursions.get(i - 1);
+      ShortExcursion b = shortExcursions.get(i);
+      if (length.compareTo(b.length()) <= 0) {
+        double x =
+            (double) (length.toMillis() - a.length().toMillis())
+                / (b.length().toMillis() - a.length().toMillis());
+        return a.depth() + x * (b.depth() - a.depth());
+      }
+    }
+    return Double.NaN;
+  }
+
+  /**
+   * Whether an excursion of {@code length} whose acceptance is {@code depth} relative to the
+   * learned level (−0.3: 30 % below) is no deeper than the history's own short excursions would be
+   * with the level at the floor {@code minRelativeDrop} below: (1 − r)(1 + R) − 1, R the record for
+   * its length ({@link #shortExcursionDepth}). Such an excursion proves nothing the history did not
+   * show while healthy, so neither test of the change rule pages on it yet (docs/DETECTION.md,
+   * "Short excursions"). False beyond the longest record.
+   */
+  public boolean withinShortExcursions(Duration length, double depth, double minRelativeDrop) {
+    double record = shortExcursionDepth(length);
+    return Double.isFinite(record) && depth > (1 - minRelativeDrop) * (1 + record) - 1;
   }
 }

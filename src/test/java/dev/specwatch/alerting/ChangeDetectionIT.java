@@ -2,6 +2,8 @@ package dev.specwatch.alerting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.detect.ShortExcursions;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.SpecwatchConfig;
@@ -119,7 +121,17 @@ class ChangeDetectionIT {
                 new HistoryGenerator.Model("it/gappy", THIN.withGaps(1, 16), null, from, to, 3),
                 new HistoryGenerator.Model("it/idle", idleNights, null, from, to, 4),
                 new HistoryGenerator.Model(
-                    "it/young", THIN, null, to.minus(Duration.ofHours(10)), to, 5)),
+                    "it/young", THIN, null, to.minus(Duration.ofHours(10)), to, 5),
+                new HistoryGenerator.Model("it/smooth", THIN, null, from, to, 6),
+                // Every three hours a client the draft cannot predict, four minutes 35 % down.
+                new HistoryGenerator.Model(
+                    "it/spiky",
+                    THIN,
+                    null,
+                    from,
+                    to,
+                    6,
+                    () -> (t, dt, random) -> t.getEpochSecond() % 10_800 < 240 ? -0.35 : 0)),
             SCRAPE);
     try (PrometheusServer prometheus =
         PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
@@ -146,6 +158,29 @@ class ChangeDetectionIT {
               policy("young", "it/young", Duration.ofDays(1)), Duration.ofSeconds(30), to);
       assertThat(young.model()).isNull();
       assertThat(young.status()).matches("learning: (9|10)h of active history, needs 24h");
+
+      // The record of short excursions, from min_over_time subqueries: the spikes are in it at
+      // every length (diluted over 10 minutes), the same history without them goes far less deep.
+      RecipeModel spiky =
+          learner.learnNow(
+              policy("spiky", "it/spiky", Duration.ofDays(1)), Duration.ofSeconds(30), to);
+      RecipeModel smooth =
+          learner.learnNow(
+              policy("smooth", "it/smooth", Duration.ofDays(1)), Duration.ofSeconds(30), to);
+      assertThat(spiky.status()).contains("; short windows in a week down to ");
+      List<NoiseModel.ShortExcursion> spikes = spiky.model().shortExcursions();
+      List<NoiseModel.ShortExcursion> calm = smooth.model().shortExcursions();
+      assertThat(spikes)
+          .extracting(NoiseModel.ShortExcursion::length)
+          .isEqualTo(ShortExcursions.LENGTHS);
+      assertThat(calm)
+          .extracting(NoiseModel.ShortExcursion::length)
+          .isEqualTo(ShortExcursions.LENGTHS);
+      assertThat(spikes.get(0).depth()).as(spiky.status()).isLessThan(-0.33);
+      assertThat(spikes.get(1).depth()).as(spiky.status()).isLessThan(-0.25);
+      assertThat(spikes.get(2).depth()).as(spiky.status()).isBetween(-0.2, -0.1);
+      assertThat(calm.get(0).depth()).as(smooth.status()).isBetween(-0.15, 0.0);
+      assertThat(calm.get(2).depth()).as(smooth.status()).isGreaterThan(calm.get(0).depth());
     }
   }
 }

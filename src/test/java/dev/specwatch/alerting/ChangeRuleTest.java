@@ -275,6 +275,50 @@ class ChangeRuleTest {
     }
   }
 
+  /**
+   * A model whose history held excursions 36 % deep over 2 minutes, 33 % over 5 and 15 % over 10 (a
+   * client whose outputs the draft cannot predict, running for minutes): docs/DETECTION.md, "Short
+   * excursions".
+   */
+  private static final NoiseModel SPIKY =
+      MODEL.withShortExcursions(
+          List.of(
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.15),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.36),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(5), -0.33)));
+
+  @Test
+  void aSpikeNoDeeperThanTheHistorysOwnShortExcursionsIsWaitedOut() {
+    // Two healthy hours, then six minutes 30 % down, then healthy again: the first minutes of a
+    // 30 % drop, and with a narrow model both tests page it. With the record neither does.
+    java.util.function.LongFunction<Double> spike = i -> i > 60 && i <= 63 ? 0.6 * 0.7 : 0.6;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(MODEL, spike, 240, seed)).as("seed %d, no record", seed).isNotNull();
+      assertThat(firstBreach(SPIKY, spike, 240, seed)).as("seed %d", seed).isNull();
+    }
+  }
+
+  @Test
+  void aDropThatOutlastsTheRecordPagesByTheLongestLengthAtTheLatest() {
+    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.7;
+    for (long seed = 1; seed <= 5; seed++) {
+      String fast = firstBreach(MODEL, drop, 240, seed);
+      String held = firstBreach(SPIKY, drop, 240, seed);
+      assertThat(fast).as("seed %d", seed).isNotNull();
+      assertThat(held).as("seed %d", seed).isNotNull();
+      long at = Long.parseLong(held.substring(0, held.indexOf(':')));
+      // 30 % is deeper than the 10-minute record would be at the floor ((0.9)(0.85) − 1 =
+      // −23.5 %), about as deep as the 8-minute one's (−30 %) and not as the 6-minute one's
+      // (−36.5 %): the page waits for the fourth or fifth step (eight or ten minutes), where the
+      // narrow model pages at the second.
+      assertThat(Long.parseLong(fast.substring(0, fast.indexOf(':'))))
+          .as(fast)
+          .isLessThanOrEqualTo(62);
+      assertThat(at).as(held).isBetween(64L, 65L);
+      assertThat(held).containsPattern("\\(-(2[5-9]|3[0-5])\\.\\d %");
+    }
+  }
+
   @Test
   void aSuddenDipAboveTheFloorNeverPages() {
     // −7 % at a 10 % floor for three days after two healthy hours, five seeds.

@@ -74,6 +74,28 @@ class SequentialRulesTest {
   }
 
   @Test
+  void aModelsRecordOfShortExcursionsSurvivesARestartAndAnOlderModelReadsWithoutOne()
+      throws IOException {
+    NoiseModel spiky =
+        MODEL.withShortExcursions(
+            List.of(
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.31),
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.12)));
+    FileStateStore store = new FileStateStore(dir, new MutableClock(T0));
+    store.save(
+        AlertState.empty()
+            .withModels(
+                Map.of(
+                    "spiky", new RecipeModel(spiky, "learned", T0, STEP),
+                    "qwen", new RecipeModel(MODEL, "learned", T0, STEP))));
+    Map<String, RecipeModel> loaded = new FileStateStore(dir, new MutableClock(T0)).load().models();
+    assertThat(loaded.get("spiky").model()).isEqualTo(spiky);
+    assertThat(loaded.get("spiky").model().shortExcursionDepth(Duration.ofMinutes(6)))
+        .isCloseTo(-0.215, org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(loaded.get("qwen").model().shortExcursions()).isNull();
+  }
+
+  @Test
   void changeFiresOnASustainedDropWithItsEstimateAndClearsWhenTheLevelIsBack() throws IOException {
     Policy policy =
         Policy.builder("qwen", Map.of("model_name", "q"), 3)
