@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * decide on per-step increments: when a recipe has no model, when its model is older than {@link
  * #RELEARN} and none of its tests is in an excursion (so a drop is never learned as normal), or
  * when the evaluation step changed. At most {@link #BUDGET} recipes are tried per evaluation, four
- * range queries each, so the queries per evaluation stay bounded whatever the number of recipes and
- * whether or not the datasource answers: a failed try counts against the budget, the recipes tried
- * longest ago go first (so recipes that keep failing do not starve the others), and an outage ends
- * the round (the next recipe would meet the same outage).
+ * range queries each and, once a change rule's model is fitted, one per length of its record of
+ * short excursions ({@link ShortExcursions}), so the queries per evaluation stay bounded whatever
+ * the number of recipes and whether or not the datasource answers: a failed try counts against the
+ * budget, the recipes tried longest ago go first (so recipes that keep failing do not starve the
+ * others), and an outage ends the round (the next recipe would meet the same outage).
  */
 public final class Learner {
   private static final Logger logger = LoggerFactory.getLogger(Learner.class);

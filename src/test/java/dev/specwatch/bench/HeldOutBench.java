@@ -168,7 +168,68 @@ public final class HeldOutBench {
           // Added 2026-12-06, written and not run: held out for a change that teaches the change
           // rule the short excursions its history holds (the eleventh family's false pages are
           // minute-long spikes), to judge that change.
-          new Family("rare-language requests lasting minutes", HeldOutBench::rareLanguages));
+          new Family("rare-language requests lasting minutes", HeldOutBench::rareLanguages),
+          // Added 2026-12-06, written and not run: held out for the record of short excursions'
+          // second form (a return level at the false-alarm interval instead of the deepest of a
+          // week, designed after the twelfth family's first run), to judge that change.
+          new Family("an agent's retry storms", HeldOutBench::retryStorms));
+
+  /**
+   * An agent framework whose tool calls time out and retry in storms: about four storms a day
+   * (Poisson), each a run of episodes (geometric, 4 on average) a few minutes apart (exponential, 5
+   * minutes on average). In an episode the retried long prompts, whose outputs the draft predicts
+   * badly, pull acceptance down over 30 seconds, hold it there (exponential, 90 seconds on average,
+   * at most 10 minutes) and let it back over 30 seconds; its depth is lognormal (median 15 %,
+   * log-sd 0.35, at most 45 %). Under it a 2-hour wander (AR(1), 1 % sd). Its own generator:
+   * clustered, ramped and heavy-tailed where the eleventh and twelfth families' spikes are
+   * independent, square and bounded. Deeper than the floor, for minutes: a page on one is false.
+   */
+  static Noise retryStorms() {
+    double[] x = {Double.NaN};
+    double[] episodesLeft = {0}; // episodes still to come in the current storm
+    double[] untilNext = {0}; // seconds until the next episode of the storm
+    double[] elapsed = {-1}; // seconds into the current episode, or -1
+    double[] hold = {0};
+    double[] depth = {0};
+    return (t, dt, r) -> {
+      if (Double.isNaN(x[0])) {
+        x[0] = 0.01 * HistoryGenerator.gaussian(r);
+      }
+      double rho = Math.exp(-dt / 7200);
+      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      if (elapsed[0] < 0) {
+        if (episodesLeft[0] <= 0 && r.nextDouble() < dt * 4 / 86400.0) {
+          episodesLeft[0] = 1;
+          while (r.nextDouble() < 0.75) {
+            episodesLeft[0]++;
+          }
+          untilNext[0] = 0;
+        }
+        if (episodesLeft[0] > 0) {
+          untilNext[0] -= dt;
+          if (untilNext[0] <= 0) {
+            episodesLeft[0]--;
+            elapsed[0] = 0;
+            hold[0] = Math.min(600, -90 * Math.log(1 - r.nextDouble()));
+            depth[0] = Math.min(0.45, 0.15 * Math.exp(0.35 * HistoryGenerator.gaussian(r)));
+            untilNext[0] = -300 * Math.log(1 - r.nextDouble());
+          }
+        }
+      }
+      double fall = 0;
+      if (elapsed[0] >= 0) {
+        double e = elapsed[0];
+        double shape =
+            e < 30 ? e / 30 : e < 30 + hold[0] ? 1 : Math.max(0, 1 - (e - 30 - hold[0]) / 30);
+        fall = depth[0] * shape;
+        elapsed[0] += dt;
+        if (elapsed[0] > 60 + hold[0]) {
+          elapsed[0] = -1;
+        }
+      }
+      return x[0] - fall;
+    };
+  }
 
   /**
    * Requests in languages the draft model barely knows, from a translation client: about twenty a
@@ -313,7 +374,8 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK = List.of("rare-language requests lasting minutes");
+  static final List<String> HELD_BACK =
+      List.of("rare-language requests lasting minutes", "an agent's retry storms");
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
