@@ -309,7 +309,12 @@ public final class Learner {
       }
       NoiseModel.ShortExcursion record =
           ShortExcursions.of(
-              length, lows, blocks, m, sample, ChangeRule.GROSS * change.minRelativeDrop());
+              length,
+              lows,
+              blocks,
+              m,
+              ChangeRule.GROSS * change.minRelativeDrop(),
+              change.falseAlarmInterval());
       if (record != null) {
         out.add(record);
       }
@@ -317,12 +322,15 @@ public final class Learner {
     return out;
   }
 
-  /** "; short windows down to -31 % (2m), -21 % (5m), -12 % (10m)", or nothing. */
+  /**
+   * "; short windows fall -31 % (2m), -21 % (5m), -12 % (10m) once per false_alarm_interval", or
+   * nothing.
+   */
   static String shortExcursionsStatus(NoiseModel m) {
     if (m.shortExcursions() == null || m.shortExcursions().isEmpty()) {
       return "";
     }
-    return "; short windows in a week down to "
+    return "; short windows fall "
         + m.shortExcursions().stream()
             .map(
                 e ->
@@ -331,7 +339,8 @@ public final class Learner {
                         "%.0f %% (%s)",
                         e.depth() * 100,
                         Durations.format(e.length())))
-            .collect(java.util.stream.Collectors.joining(", "));
+            .collect(java.util.stream.Collectors.joining(", "))
+        + " once per false_alarm_interval";
   }
 
   /** The longest {@code learn} the advice below names; beyond it the traffic is too thin. */

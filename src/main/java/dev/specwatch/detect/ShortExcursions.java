@@ -2,10 +2,9 @@ package dev.specwatch.detect;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -21,11 +20,14 @@ import java.util.TreeMap;
  * so the points per query are those of the samples), among windows with at least half the reference
  * traffic (so a quiet hour's binomial noise does not set the record). Each sample's low over its
  * learned level, minus 1, is a depth; samples whose block is further below the level than {@code
- * incident} (a sustained drop, what the rule pages for: not a short excursion) are set aside, and
- * of runs of neighbouring samples only the deepest counts (one excursion seen by two samples is
- * one). The record is the k-th deepest, k one per started week of active history: the deepest of a
- * week's, so that one past incident shorter than a block holds pages for at most the longest
- * length, and a longer history does not make the record more extreme.
+ * incident} (a sustained drop, what the rule pages for: not a short excursion) are set aside. The
+ * history is cut into {@link #PERIOD}s, and each period's deepest depth is one draw of an extreme:
+ * the record is their return level at the rule's {@code false_alarm_interval}, the depth a period's
+ * deepest excursion passes once per interval, from a Gumbel distribution fitted by moments (Gumbel
+ * 1958; scale s√6/π, location mean − γ·scale), and never shallower than the deepest seen. A week's
+ * deepest is passed by the next week's half the time; what the rule must not page on is the depth
+ * healthy traffic reaches once per interval. With fewer than {@link #MIN_PERIODS} periods the
+ * deepest seen is the record.
  */
 public final class ShortExcursions {
   /** The window lengths recorded, at most: past the longest, no page is held. */
@@ -34,8 +36,6 @@ public final class ShortExcursions {
 
   /** Windows with fewer trials than this share of the reference traffic's do not count. */
   public static final double MIN_TRAFFIC = 0.5;
-
-  private static final Duration WEEK = Duration.ofDays(7);
 
   private ShortExcursions() {}
 
@@ -52,23 +52,36 @@ public final class ShortExcursions {
         Math.ceil(MIN_TRAFFIC * m.referenceTrials() * length.toMillis() / step.toMillis());
   }
 
+  /** The history is cut into periods of this length, each one draw of the deepest excursion. */
+  static final Duration PERIOD = Duration.ofHours(6);
+
+  /** A period counts with this many samples (an hour of busy windows at 5-minute samples). */
+  static final int MIN_PERIOD_SAMPLES = 12;
+
+  /** Fewer periods than this (two days) give no fit: the deepest seen is the record. */
+  static final int MIN_PERIODS = 8;
+
+  /** The Euler–Mascheroni constant: the mean of the standard Gumbel distribution. */
+  private static final double EULER = 0.5772156649;
+
   /**
-   * The record at one length, or null when no sample counts.
+   * The record at one length, or null when no period counts.
    *
    * @param lows per sample time, the lowest acceptance of a window of {@code length} ending within
    *     the sample
    * @param blocks per sample time, the acceptance of the block ending there (absent: unknown)
-   * @param sampleEvery the time between samples
    * @param incident a block this far below its learned level, relatively (0.2), is an incident
+   * @param interval the rule's {@code false_alarm_interval}: the record is the depth passed once in
+   *     it
    */
   public static NoiseModel.ShortExcursion of(
       Duration length,
       Map<Instant, Double> lows,
       Map<Instant, Double> blocks,
       NoiseModel m,
-      Duration sampleEvery,
-      double incident) {
-    NavigableMap<Instant, Double> depths = new TreeMap<>();
+      double incident,
+      Duration interval) {
+    Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
     lows.forEach(
         (t, low) -> {
           double level = m.levelAt(t);
@@ -76,23 +89,43 @@ public final class ShortExcursions {
           if (Double.isFinite(low)
               && level > 0
               && (block == null || !(block < level * (1 - incident)))) {
-            depths.put(t, Math.max(-0.99, Math.min(0, low / level - 1)));
+            double fall = Math.min(0.99, Math.max(0, 1 - low / level));
+            double[] p =
+                periods.computeIfAbsent(
+                    Math.floorDiv(t.toEpochMilli(), PERIOD.toMillis()), k -> new double[2]);
+            p[0] = Math.max(p[0], fall);
+            p[1]++;
           }
         });
-    List<Double> deepest = new ArrayList<>();
-    for (Map.Entry<Instant, Double> e : depths.entrySet()) {
-      Double before = depths.get(e.getKey().minus(sampleEvery));
-      Double after = depths.get(e.getKey().plus(sampleEvery));
-      double d = e.getValue();
-      if ((before == null || d <= before) && (after == null || d < after)) {
-        deepest.add(d);
-      }
-    }
-    if (deepest.isEmpty()) {
+    double[] falls =
+        periods.values().stream()
+            .filter(p -> p[1] >= MIN_PERIOD_SAMPLES)
+            .mapToDouble(p -> p[0])
+            .toArray();
+    if (falls.length == 0) {
       return null;
     }
-    deepest.sort(null);
-    int k = (int) Math.max(1, Math.ceil((double) m.history().toMillis() / WEEK.toMillis()));
-    return new NoiseModel.ShortExcursion(length, deepest.get(Math.min(k, deepest.size()) - 1));
+    double deepest = Arrays.stream(falls).max().orElseThrow();
+    double record = deepest;
+    double periodsPerInterval = (double) interval.toMillis() / PERIOD.toMillis();
+    if (falls.length >= MIN_PERIODS && periodsPerInterval > 1) {
+      record = Math.max(deepest, returnLevel(falls, periodsPerInterval));
+    }
+    return new NoiseModel.ShortExcursion(length, -Math.min(0.99, record));
+  }
+
+  /**
+   * The level that maxima like {@code maxima} pass once in {@code periods} draws, from a Gumbel
+   * distribution fitted by moments: a + b·(−ln(−ln(1 − 1/periods))), b = s√6/π, a = mean − γb.
+   */
+  static double returnLevel(double[] maxima, double periods) {
+    double mean = Arrays.stream(maxima).average().orElseThrow();
+    double ss = 0;
+    for (double x : maxima) {
+      ss += (x - mean) * (x - mean);
+    }
+    double scale = Math.sqrt(ss / (maxima.length - 1)) * Math.sqrt(6) / Math.PI;
+    double location = mean - EULER * scale;
+    return location + scale * -Math.log(-Math.log(1 - 1 / periods));
   }
 }

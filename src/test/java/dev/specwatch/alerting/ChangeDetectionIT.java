@@ -167,7 +167,7 @@ class ChangeDetectionIT {
       RecipeModel smooth =
           learner.learnNow(
               policy("smooth", "it/smooth", Duration.ofDays(1)), Duration.ofSeconds(30), to);
-      assertThat(spiky.status()).contains("; short windows in a week down to ");
+      assertThat(spiky.status()).contains("; short windows fall ");
       List<NoiseModel.ShortExcursion> spikes = spiky.model().shortExcursions();
       List<NoiseModel.ShortExcursion> calm = smooth.model().shortExcursions();
       assertThat(spikes)

@@ -56,39 +56,73 @@ class ShortExcursionsTest {
     assertThat(model(Duration.ofDays(7)).withinShortExcursions(five, -0.11, 0.1)).isFalse();
   }
 
-  @Test
-  void theRecordIsTheDeepestExcursionOfAWeekOneExcursionCountedOnce() {
+  /** Five-minute samples over {@code days}, each {@code fall} below the 0.6 level. */
+  private static Map<Instant, Double> flat(int days, double fall) {
     Map<Instant, Double> lows = new HashMap<>();
-    for (int i = 0; i < 14 * 288; i++) {
-      lows.put(T0.plus(SAMPLE.multipliedBy(i)), 0.57); // 5 % below the 0.6 level
+    for (int i = 0; i < days * 288; i++) {
+      lows.put(T0.plus(SAMPLE.multipliedBy(i)), 0.6 * (1 - fall));
     }
-    // One excursion seen by two neighbouring samples (−40 %, −38 %), and two others apart.
-    lows.put(T0.plus(SAMPLE.multipliedBy(100)), 0.36);
-    lows.put(T0.plus(SAMPLE.multipliedBy(101)), 0.372);
-    lows.put(T0.plus(SAMPLE.multipliedBy(2000)), 0.42);
-    lows.put(T0.plus(SAMPLE.multipliedBy(3000)), 0.48);
+    return lows;
+  }
+
+  @Test
+  void withTooFewPeriodsTheRecordIsTheDeepestSeenAnIncidentSetAside() {
     Duration five = Duration.ofMinutes(5);
-    // Two weeks of history: the second deepest excursion (−30 %), not the same one's other sample.
-    NoiseModel.ShortExcursion twoWeeks =
-        ShortExcursions.of(five, lows, Map.of(), model(Duration.ofDays(14)), SAMPLE, 0.2);
-    assertThat(twoWeeks.length()).isEqualTo(five);
-    assertThat(twoWeeks.depth()).isCloseTo(-0.30, within(1e-9));
-    // A week or less: the deepest.
-    assertThat(ShortExcursions.of(five, lows, Map.of(), model(Duration.ofDays(3)), SAMPLE, 0.2))
+    Map<Instant, Double> lows = flat(1, 0.05);
+    lows.put(T0.plus(SAMPLE.multipliedBy(100)), 0.36); // −40 %
+    lows.put(T0.plus(SAMPLE.multipliedBy(200)), 0.42); // −30 %
+    // One day is four periods, fewer than a fit needs: the deepest seen.
+    assertThat(
+            ShortExcursions.of(
+                five, lows, Map.of(), model(Duration.ofDays(1)), 0.2, Duration.ofDays(30)))
         .isEqualTo(new NoiseModel.ShortExcursion(five, -0.40));
-    // An incident: the deepest excursion's block was 25 % below the level, a sustained drop.
+    // The deepest's block was 25 % below the level: a sustained drop, not an excursion.
     NoiseModel.ShortExcursion withoutIncident =
         ShortExcursions.of(
             five,
             lows,
-            Map.of(
-                T0.plus(SAMPLE.multipliedBy(100)), 0.45, T0.plus(SAMPLE.multipliedBy(101)), 0.45),
-            model(Duration.ofDays(3)),
-            SAMPLE,
-            0.2);
+            Map.of(T0.plus(SAMPLE.multipliedBy(100)), 0.45),
+            model(Duration.ofDays(1)),
+            0.2,
+            Duration.ofDays(30));
     assertThat(withoutIncident.depth()).isCloseTo(-0.30, within(1e-9));
-    assertThat(ShortExcursions.of(five, Map.of(), Map.of(), model(Duration.ofDays(3)), SAMPLE, 0.2))
+    assertThat(
+            ShortExcursions.of(
+                five, Map.of(), Map.of(), model(Duration.ofDays(1)), 0.2, Duration.ofDays(30)))
         .isNull();
+  }
+
+  @Test
+  void theRecordIsTheDepthAPeriodsDeepestPassesOncePerFalseAlarmInterval() {
+    // 500 days of six-hour periods whose deepest falls are Gumbel (location 0.10, scale 0.03),
+    // drawn by the inverse of its distribution function: the depth passed once in five years
+    // (7,300 periods) is 0.10 + 0.03 × −ln(−ln(1 − 1/7300)) = 0.3669, deeper than the deepest of
+    // the 2,000 drawn (about 0.33); once in 90 days (360 periods) 0.2765.
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    Map<Instant, Double> lows = flat(500, 0.01);
+    long samplesPerPeriod = ShortExcursions.PERIOD.toMinutes() / 5;
+    for (long p = 0; p < 500 * 4; p++) {
+      double fall = 0.10 - 0.03 * Math.log(-Math.log(random.nextDouble()));
+      long at = p * samplesPerPeriod + random.nextLong(samplesPerPeriod);
+      lows.put(T0.plus(SAMPLE.multipliedBy(at)), 0.6 * (1 - Math.min(0.99, fall)));
+    }
+    NoiseModel m = model(Duration.ofDays(500));
+    Duration two = Duration.ofMinutes(2);
+    assertThat(ShortExcursions.of(two, lows, Map.of(), m, 0.9, Duration.ofDays(5 * 365)).depth())
+        .isCloseTo(-0.3669, within(0.015));
+    // Never shallower than the deepest seen: at 30 days (a depth 500 days pass 17 times) and at
+    // one period, that.
+    double deepest = lows.values().stream().mapToDouble(low -> low / 0.6 - 1).min().orElseThrow();
+    assertThat(ShortExcursions.of(two, lows, Map.of(), m, 0.9, Duration.ofDays(30)).depth())
+        .isCloseTo(deepest, within(1e-9));
+    assertThat(ShortExcursions.of(two, lows, Map.of(), m, 0.9, Duration.ofHours(6)).depth())
+        .isCloseTo(deepest, within(1e-9));
+    // The maths alone, on exact quantiles of that Gumbel (no sampling error).
+    double[] maxima = new double[1000];
+    for (int i = 0; i < maxima.length; i++) {
+      maxima[i] = 0.10 - 0.03 * Math.log(-Math.log((i + 0.5) / maxima.length));
+    }
+    assertThat(ShortExcursions.returnLevel(maxima, 360)).isCloseTo(0.2765, within(0.002));
   }
 
   @Test
