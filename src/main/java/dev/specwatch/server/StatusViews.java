@@ -83,6 +83,10 @@ public final class StatusViews {
    * @param fallWidening how many times wider than the model the history's falls from the hour
    *     before are (a graded doubt, at least 1: the sudden-drop test's widening); null before a
    *     model
+   * @param shortExcursions per window length ("2m"), how deep the history's short windows go once
+   *     per false_alarm_interval (−0.31: 31 % below the learned level); a page on an excursion that
+   *     short waits until it is deeper than that would be at the floor (docs/DETECTION.md, "Short
+   *     excursions"); null before a model or without a record
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Detector(
@@ -96,6 +100,7 @@ public final class StatusViews {
       String modelInDoubt,
       Double wanderWidening,
       Double fallWidening,
+      Map<String, Double> shortExcursions,
       List<Test> tests) {}
 
   /** One sequential test: alarmed or not, and since when its current excursion runs. */
@@ -140,9 +145,19 @@ public final class StatusViews {
                       model == null ? null : model.doubt(),
                       model == null ? null : model.hoursWidening(),
                       model == null ? null : model.widening(),
+                      model == null || model.shortExcursions() == null
+                          ? null
+                          : shortExcursions(model.shortExcursions()),
                       tests));
             });
     return new Detectors(out);
+  }
+
+  private static Map<String, Double> shortExcursions(
+      List<dev.specwatch.detect.NoiseModel.ShortExcursion> record) {
+    Map<String, Double> out = new java.util.LinkedHashMap<>();
+    record.forEach(e -> out.put(dev.specwatch.model.Durations.format(e.length()), e.depth()));
+    return out;
   }
 
   private static Double finite(double v) {

@@ -23,7 +23,11 @@ class StatusViewsTest {
   void detectorsShowEachModelOrWhyThereIsNoneAndEachTest() throws Exception {
     NoiseModel m =
         new NoiseModel(
-            null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0, "wanders over 4h");
+                null, 0.6, 2, 1e-4, 4e-4, 900, Duration.ofDays(7), 2016, T0, "wanders over 4h")
+            .withShortExcursions(
+                List.of(
+                    new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.12),
+                    new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.31)));
     AlertState state =
         withLearned(
             Map.of(
@@ -43,10 +47,13 @@ class StatusViewsTest {
     assertThat(fresh.get("level").isNull()).isTrue();
     assertThat(fresh.get("tests")).isEmpty();
     assertThat(fresh.get("model_in_doubt").isNull()).isTrue();
+    assertThat(fresh.get("short_excursions").isNull()).isTrue();
     JsonNode qwen = json.get("detectors").get(1);
     assertThat(qwen.get("level").asDouble()).isEqualTo(0.6);
     assertThat(qwen.get("wander").asDouble()).isCloseTo(0.02, within(1e-9));
     assertThat(qwen.get("model_in_doubt").asText()).isEqualTo("wanders over 4h");
+    // Shortest first, by the length users write in the config.
+    assertThat(qwen.get("short_excursions").toString()).isEqualTo("{\"2m\":-0.31,\"10m\":-0.12}");
     JsonNode test = qwen.get("tests").get(0);
     assertThat(test.get("id").asText()).isEqualTo("qwen/change");
     assertThat(test.get("alarmed").asBoolean()).isTrue();
