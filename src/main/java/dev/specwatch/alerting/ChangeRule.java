@@ -20,8 +20,10 @@ import java.util.Optional;
  * L·(1 − r)", tested at its least favourable point, the floor itself, against drops of 1.5, 2, 3
  * and 4 × r below the learned level L, by a bank of CUSUMs calibrated to one false alarm per {@code
  * false_alarm_interval} at the floor ({@link DropTest}); a sustained level above the floor (a −6 %
- * excursion at a 10 % floor) drifts the statistics down and never pages. Fires while the drop is
- * sustained; clears with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
+ * excursion at a 10 % floor) drifts the statistics down and never pages. An excursion of at most 10
+ * minutes no deeper than the learned history's own short excursions would be at the floor does not
+ * page yet ({@link NoiseModel#withinShortExcursions}). Fires while the drop is sustained; clears
+ * with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
   @Override

@@ -37,7 +37,7 @@ import java.util.function.ToDoubleFunction;
  * families the detector was not designed on (docs/DETECTION.md, "Held-out families"), reported
  * once, as they come out; the design was decided on DetectionBench's families.
  *
- * <p>Twelve families, each beyond the learner's model (level by hour, overdispersion, short
+ * <p>Thirteen families, each beyond the learner's model (level by hour, overdispersion, short
  * wander): long-memory wander (three AR(1) processes at 1 h, 6 h and 2 d), regime switching (a
  * batch job at -5 % for hours, a new client at +3 %), and a weekly pattern with a slow downward
  * trend and heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part
@@ -55,13 +55,15 @@ import java.util.function.ToDoubleFunction;
  * incompressible outputs from one client (10 to 30 % lower for 1 to 6 minutes, about twelve times a
  * day, over a 1-hour wander), written before the sudden-drop test's widening by its falls was
  * ablated; and rare-language requests lasting minutes (12 to 25 % lower for 30 s to 8 min, about
- * twenty a day, over a 3-hour wander), written and not run, held out for a change that teaches the
- * rule the short excursions its history holds. {@code -Dbench.families=NAME,NAME} runs some, {@code
- * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy
- * history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of exactly
- * the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift
- * over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning history,
- * the change rule learns from the last 1, 3 or 7 of them.
+ * twenty a day, over a 3-hour wander), written before the change rule learned a record of its
+ * history's short excursions, to judge it, and an agent's retry storms (clustered, ramped,
+ * lognormal-deep excursions of minutes), written before that record became a return level. {@code
+ * -Dbench.families=NAME,NAME} runs some, {@code -Dbench.learn=7d} only the detector that learns
+ * from 7 days. Ten seeds each; per seed a healthy history, a 4-hour dip of -7 % (under the 10 %
+ * floor: any page on it is false), a step of exactly the floor (-10 %: the null's boundary,
+ * reported apart), steps of 15 % and 30 %, and a 15 % drift over 2 h. Ten days at a 60 s scrape,
+ * about 10 drafts/s: the first seven are the learning history, the change rule learns from the last
+ * 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
   /**
@@ -165,13 +167,13 @@ public final class HeldOutBench {
           // history's falls was ablated (issue 40, part 4: does the floor still need it since
           // the reference restarts when stale?), to judge that change.
           new Family("incompressible outputs from one client", HeldOutBench::incompressible),
-          // Added 2026-12-06, written and not run: held out for a change that teaches the change
-          // rule the short excursions its history holds (the eleventh family's false pages are
-          // minute-long spikes), to judge that change.
+          // Added 2026-12-06, written before the change rule learned a record of its history's
+          // short excursions (the eleventh family's false pages are minute-long spikes), to judge
+          // that change; run before and after it.
           new Family("rare-language requests lasting minutes", HeldOutBench::rareLanguages),
-          // Added 2026-12-06, written and not run: held out for the record of short excursions'
-          // second form (a return level at the false-alarm interval instead of the deepest of a
-          // week, designed after the twelfth family's first run), to judge that change.
+          // Added 2026-12-06, written before the record of short excursions' second form (a
+          // return level at the false-alarm interval instead of the deepest of a week, designed
+          // after the twelfth family's first run), to judge that change; run before and after.
           new Family("an agent's retry storms", HeldOutBench::retryStorms));
 
   /**
@@ -374,8 +376,7 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK =
-      List.of("rare-language requests lasting minutes", "an agent's retry storms");
+  static final List<String> HELD_BACK = List.of();
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
