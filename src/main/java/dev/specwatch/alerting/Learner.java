@@ -228,35 +228,34 @@ public final class Learner {
       }
       String status =
           String.format(
-                  java.util.Locale.ROOT,
-                  "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s%s%s",
-                  m.history().toMinutes() / 1440.0,
-                  m.level(),
-                  m.hourly() == null ? "" : " (by hour of day)",
-                  m.phi(),
-                  Math.sqrt(m.wander()),
-                  m.hoursWidening() > 1
-                      ? String.format(
-                          java.util.Locale.ROOT,
-                          " (%.1fx its blocks', for its wander over hours or its excursions' tail)",
-                          m.hoursWidening())
-                      : "",
-                  m.localWander() == null
-                      ? ""
-                      : String.format(
-                          java.util.Locale.ROOT,
-                          " (%.3f against the hour before)",
-                          Math.sqrt(m.localWander())),
-                  m.widening() > 1
-                      ? String.format(
-                          java.util.Locale.ROOT,
-                          "; falls from the hour before %.1fx wider than the model allows (the"
-                              + " sudden-drop test widened to match)",
-                          m.widening())
-                      : "",
-                  m.doubt() == null ? "" : "; model in doubt: " + m.doubt())
-              + shortExcursionsStatus(m);
-      return new RecipeModel(m, status, at, step);
+              java.util.Locale.ROOT,
+              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s%s%s",
+              m.history().toMinutes() / 1440.0,
+              m.level(),
+              m.hourly() == null ? "" : " (by hour of day)",
+              m.phi(),
+              Math.sqrt(m.wander()),
+              m.hoursWidening() > 1
+                  ? String.format(
+                      java.util.Locale.ROOT,
+                      " (%.1fx its blocks', for its wander over hours or its excursions' tail)",
+                      m.hoursWidening())
+                  : "",
+              m.localWander() == null
+                  ? ""
+                  : String.format(
+                      java.util.Locale.ROOT,
+                      " (%.3f against the hour before)",
+                      Math.sqrt(m.localWander())),
+              m.widening() > 1
+                  ? String.format(
+                      java.util.Locale.ROOT,
+                      "; falls from the hour before %.1fx wider than the model allows (the"
+                          + " sudden-drop test widened to match)",
+                      m.widening())
+                  : "",
+              m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
+      return new RecipeModel(m, status + shortExcursionsStatus(m), at, step);
     }
     NoiseFit.Insufficient none = (NoiseFit.Insufficient) r;
     return new RecipeModel(null, none.reason() + advice(none, samples, from, history), at, step);
