@@ -68,9 +68,10 @@ public record NoiseModel(
     List<ShortExcursion> shortExcursions) {
 
   /**
-   * How deep the healthy history's windows of {@code length} went below the learned level: {@code
-   * depth} is the deepest such window's acceptance over its learned level, minus 1 (−0.3: 30 %
-   * below), in a typical week of the history (docs/DETECTION.md, "Short excursions").
+   * How deep the healthy history's windows of {@code length} go below the learned level: {@code
+   * depth} is a window's acceptance over its learned level, minus 1 (−0.3: 30 % below), that the
+   * deepest of a 6-hour period passes about once per {@code false_alarm_interval} ({@link
+   * ShortExcursions}; docs/DETECTION.md, "Short excursions").
    */
   public record ShortExcursion(Duration length, double depth) {
     public ShortExcursion {
