@@ -146,7 +146,8 @@ public final class NoiseFit {
             doubt,
             local.wander(),
             local.widening(),
-            Math.max(1, widened / Math.max(base, 1e-12))));
+            Math.max(1, widened / Math.max(base, 1e-12)),
+            null));
   }
 
   /**

@@ -81,39 +81,10 @@ public record NoiseModel(
     }
   }
 
-  /** A model without a record of its short excursions. */
-  public NoiseModel(
-      List<Double> hourly,
-      double level,
-      double phi,
-      double tau2,
-      double wander,
-      double referenceTrials,
-      Duration history,
-      int points,
-      Instant learnedAt,
-      String doubt,
-      Double localWander,
-      Double fallWidening,
-      Double wanderWidening) {
-    this(
-        hourly,
-        level,
-        phi,
-        tau2,
-        wander,
-        referenceTrials,
-        history,
-        points,
-        learnedAt,
-        doubt,
-        localWander,
-        fallWidening,
-        wanderWidening,
-        null);
-  }
-
-  /** A model without a measured widening of its falls or of its wander over hours (1 each). */
+  /**
+   * A model without a measured widening of its falls or of its wander over hours (1 each) or a
+   * record of its short excursions.
+   */
   public NoiseModel(
       List<Double> hourly,
       double level,
@@ -138,6 +109,7 @@ public record NoiseModel(
         learnedAt,
         doubt,
         localWander,
+        null,
         null,
         null);
   }
