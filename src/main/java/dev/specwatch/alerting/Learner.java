@@ -1,8 +1,6 @@
 package dev.specwatch.alerting;
 
 import dev.specwatch.detect.NoiseFit;
-import dev.specwatch.detect.NoiseModel;
-import dev.specwatch.detect.ShortExcursions;
 import dev.specwatch.detect.StepSample;
 import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
@@ -11,7 +9,6 @@ import dev.specwatch.prometheus.PrometheusException;
 import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.EngineProfile;
-import dev.specwatch.signals.PromQl;
 import dev.specwatch.signals.QueryScope;
 import dev.specwatch.signals.Signal;
 import java.time.Duration;
@@ -32,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * #RELEARN} and none of its tests is in an excursion (so a drop is never learned as normal), or
  * when the evaluation step changed. At most {@link #BUDGET} recipes are tried per evaluation, four
  * range queries each and, once a change rule's model is fitted, one per length of its record of
- * short excursions ({@link ShortExcursions}), so the queries per evaluation stay bounded whatever
- * the number of recipes and whether or not the datasource answers: a failed try counts against the
- * budget, the recipes tried longest ago go first (so recipes that keep failing do not starve the
- * others), and an outage ends the round (the next recipe would meet the same outage).
+ * short excursions ({@link ShortExcursionQueries}), so the queries per evaluation stay bounded
+ * whatever the number of recipes and whether or not the datasource answers: a failed try counts
+ * against the budget, the recipes tried longest ago go first (so recipes that keep failing do not
+ * starve the others), and an outage ends the round (the next recipe would meet the same outage).
  */
 public final class Learner {
   private static final Logger logger = LoggerFactory.getLogger(Learner.class);
@@ -223,8 +220,8 @@ public final class Learner {
       if (p.thresholds().change().isPresent()) {
         m =
             m.withShortExcursions(
-                shortExcursions(
-                    p, m, samples, from, at, sample, step, p.thresholds().change().get()));
+                ShortExcursionQueries.record(
+                    api, p, m, samples, from, at, sample, step, p.thresholds().change().get()));
       }
       String status =
           String.format(
@@ -255,91 +252,10 @@ public final class Learner {
                       m.widening())
                   : "",
               m.doubt() == null ? "" : "; model in doubt: " + m.doubt());
-      return new RecipeModel(m, status + shortExcursionsStatus(m), at, step);
+      return new RecipeModel(m, status + ShortExcursionQueries.status(m), at, step);
     }
     NoiseFit.Insufficient none = (NoiseFit.Insufficient) r;
     return new RecipeModel(null, none.reason() + advice(none, samples, from, history), at, step);
-  }
-
-  /**
-   * The record of the history's short excursions ({@link ShortExcursions}): one range query per
-   * length, the lowest acceptance of windows of that length ending at each evaluation step within
-   * each sample (a {@code min_over_time} subquery, so a query has the samples' points however short
-   * the windows), among windows with at least half the reference traffic.
-   */
-  private List<NoiseModel.ShortExcursion> shortExcursions(
-      Policy p,
-      NoiseModel m,
-      List<StepSample> samples,
-      Instant from,
-      Instant at,
-      Duration sample,
-      Duration step,
-      Policy.Change change)
-      throws PrometheusException {
-    EngineProfile profile = EngineProfile.of(p.engine());
-    Map<Instant, Double> blocks = new HashMap<>();
-    for (StepSample s : samples) {
-      if (s.blockTrials() >= NoiseFit.MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
-        blocks.put(s.at(), s.blockSuccesses() / s.blockTrials());
-      }
-    }
-    List<NoiseModel.ShortExcursion> out = new java.util.ArrayList<>();
-    for (Duration length : ShortExcursions.lengths(step)) {
-      QueryScope scope = QueryScope.of(p, length);
-      String promql =
-          "min_over_time((("
-              + profile.query(Signal.STEP_ACCEPTED_TOKENS, scope)
-              + ") / (("
-              + profile.query(Signal.STEP_DRAFT_TOKENS, scope)
-              + ") > "
-              + ShortExcursions.minTrials(m, length, step)
-              + "))["
-              + PromQl.range(sample)
-              + ":"
-              + PromQl.range(step)
-              + "])";
-      Map<Instant, Double> lows = new HashMap<>();
-      for (Series s : range(promql, from, at, sample)) {
-        for (Series.Point point : s.points()) {
-          lows.merge(
-              Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Math::min);
-        }
-      }
-      NoiseModel.ShortExcursion record =
-          ShortExcursions.of(
-              length,
-              lows,
-              blocks,
-              m,
-              ChangeRule.GROSS * change.minRelativeDrop(),
-              change.falseAlarmInterval());
-      if (record != null) {
-        out.add(record);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * "; short windows fall -31 % (2m), -21 % (5m), -12 % (10m) once per false_alarm_interval", or
-   * nothing.
-   */
-  static String shortExcursionsStatus(NoiseModel m) {
-    if (m.shortExcursions() == null || m.shortExcursions().isEmpty()) {
-      return "";
-    }
-    return "; short windows fall "
-        + m.shortExcursions().stream()
-            .map(
-                e ->
-                    String.format(
-                        java.util.Locale.ROOT,
-                        "%.0f %% (%s)",
-                        e.depth() * 100,
-                        Durations.format(e.length())))
-            .collect(java.util.stream.Collectors.joining(", "))
-        + " once per false_alarm_interval";
   }
 
   /** The longest {@code learn} the advice below names; beyond it the traffic is too thin. */

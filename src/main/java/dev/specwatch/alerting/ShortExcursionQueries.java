@@ -1,0 +1,118 @@
+package dev.specwatch.alerting;
+
+import dev.specwatch.detect.NoiseFit;
+import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.detect.ShortExcursions;
+import dev.specwatch.detect.StepSample;
+import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
+import dev.specwatch.prometheus.PrometheusApi;
+import dev.specwatch.prometheus.PrometheusException;
+import dev.specwatch.prometheus.QueryResult;
+import dev.specwatch.prometheus.Series;
+import dev.specwatch.signals.EngineProfile;
+import dev.specwatch.signals.PromQl;
+import dev.specwatch.signals.QueryScope;
+import dev.specwatch.signals.Signal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@link Learner}'s queries for a recipe's record of short excursions ({@link ShortExcursions};
+ * docs/DETECTION.md, "Short excursions"), and how its status says it.
+ */
+final class ShortExcursionQueries {
+  private ShortExcursionQueries() {}
+
+  /**
+   * The record of the history's short excursions ({@link ShortExcursions}): one range query per
+   * length, the lowest acceptance of windows of that length ending at each evaluation step within
+   * each sample (a {@code min_over_time} subquery, so a query has the samples' points however short
+   * the windows), among windows with at least half the reference traffic.
+   */
+  static List<NoiseModel.ShortExcursion> record(
+      PrometheusApi api,
+      Policy p,
+      NoiseModel m,
+      List<StepSample> samples,
+      Instant from,
+      Instant at,
+      Duration sample,
+      Duration step,
+      Policy.Change change)
+      throws PrometheusException {
+    EngineProfile profile = EngineProfile.of(p.engine());
+    Map<Instant, Double> blocks = new HashMap<>();
+    for (StepSample s : samples) {
+      if (s.blockTrials() >= NoiseFit.MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
+        blocks.put(s.at(), s.blockSuccesses() / s.blockTrials());
+      }
+    }
+    List<NoiseModel.ShortExcursion> out = new java.util.ArrayList<>();
+    for (Duration length : ShortExcursions.lengths(step)) {
+      QueryScope scope = QueryScope.of(p, length);
+      String promql =
+          "min_over_time((("
+              + profile.query(Signal.STEP_ACCEPTED_TOKENS, scope)
+              + ") / (("
+              + profile.query(Signal.STEP_DRAFT_TOKENS, scope)
+              + ") > "
+              + ShortExcursions.minTrials(m, length, step)
+              + "))["
+              + PromQl.range(sample)
+              + ":"
+              + PromQl.range(step)
+              + "])";
+      Map<Instant, Double> lows = new HashMap<>();
+      for (Series s : range(api, promql, from, at, sample)) {
+        for (Series.Point point : s.points()) {
+          lows.merge(
+              Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Math::min);
+        }
+      }
+      NoiseModel.ShortExcursion record =
+          ShortExcursions.of(
+              length,
+              lows,
+              blocks,
+              m,
+              ChangeRule.GROSS * change.minRelativeDrop(),
+              change.falseAlarmInterval());
+      if (record != null) {
+        out.add(record);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * "; short windows fall -31 % (2m), -21 % (5m), -12 % (10m) once per false_alarm_interval", or
+   * nothing.
+   */
+  static String status(NoiseModel m) {
+    if (m.shortExcursions() == null || m.shortExcursions().isEmpty()) {
+      return "";
+    }
+    return "; short windows fall "
+        + m.shortExcursions().stream()
+            .map(
+                e ->
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%.0f %% (%s)",
+                        e.depth() * 100,
+                        Durations.format(e.length())))
+            .collect(java.util.stream.Collectors.joining(", "))
+        + " once per false_alarm_interval";
+  }
+
+  private static List<Series> range(
+      PrometheusApi api, String promql, Instant from, Instant to, Duration step)
+      throws PrometheusException {
+    QueryResult r = api.queryRange(promql, from, to, step);
+    return r instanceof QueryResult.Matrix m ? m.series() : List.of();
+  }
+}
