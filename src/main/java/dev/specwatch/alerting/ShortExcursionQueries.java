@@ -89,7 +89,7 @@ final class ShortExcursionQueries {
   }
 
   /**
-   * "; short windows fall -31 % (2m), -21 % (5m), -12 % (10m) once per false_alarm_interval", or
+   * "; short windows fall -15 % (2m), -13 % (5m), -11 % (10m) once per false_alarm_interval", or
    * nothing.
    */
   static String status(NoiseModel m) {
