@@ -91,23 +91,30 @@ class ReadmeQuickStartIT {
       // policy's `for`, then firing).
       List<String> run = new ArrayList<>(setup.subList(0, setup.size() - 1));
       run.add(lines.get(lines.size() - 1));
-      Process daemon = start(run, env);
+      Path daemonLog = home.resolve("daemon.log");
+      Process daemon = start(run, env, daemonLog);
       try {
         HttpClient http = HttpClient.newHttpClient();
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .ignoreExceptions()
-            .untilAsserted(
-                () -> {
-                  HttpResponse<String> alerts =
-                      http.send(
-                          HttpRequest.newBuilder(URI.create("http://127.0.0.1:9464/api/v1/alerts"))
-                              .build(),
-                          HttpResponse.BodyHandlers.ofString());
-                  assertThat(alerts.body())
-                      .contains("your-org-your-model-mtp")
-                      .contains("acceptance_rate");
-                });
+        // On a timeout the daemon's own output says why (a port taken, a slow first evaluation).
+        try {
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .ignoreExceptions()
+              .untilAsserted(
+                  () -> {
+                    HttpResponse<String> alerts =
+                        http.send(
+                            HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:9464/api/v1/alerts"))
+                                .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(alerts.body())
+                        .contains("your-org-your-model-mtp")
+                        .contains("acceptance_rate");
+                  });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          throw new AssertionError("daemon output:\n" + readQuietly(daemonLog), e);
+        }
       } finally {
         daemon.destroy();
         assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -134,10 +141,19 @@ class ReadmeQuickStartIT {
     return new Run(p.exitValue(), out);
   }
 
-  private static Process start(List<String> lines, Map<String, String> env) throws IOException {
+  private static Process start(List<String> lines, Map<String, String> env, Path log)
+      throws IOException {
     // exec: the daemon replaces bash, so SIGTERM reaches it.
     List<String> withExec = new ArrayList<>(lines);
     withExec.set(withExec.size() - 1, "exec " + withExec.get(withExec.size() - 1));
-    return builder(withExec, env).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    return builder(withExec, env).redirectOutput(log.toFile()).start();
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
   }
 }
