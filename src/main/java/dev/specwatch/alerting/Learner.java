@@ -198,11 +198,16 @@ public final class Learner {
     EngineProfile profile = EngineProfile.of(p.engine());
     String accepted = profile.query(Signal.STEP_ACCEPTED_TOKENS, stepScope);
     String drafted = profile.query(Signal.STEP_DRAFT_TOKENS, stepScope);
-    collect(byTime, 0, range(accepted, from, at, sample));
-    collect(byTime, 1, range(drafted, from, at, sample));
+    collect(byTime, 0, range(api, accepted, from, at, sample));
+    collect(byTime, 1, range(api, drafted, from, at, sample));
     collect(
-        byTime, 2, range(profile.query(Signal.STEP_ACCEPTED_TOKENS, blockScope), from, at, block));
-    collect(byTime, 3, range(profile.query(Signal.STEP_DRAFT_TOKENS, blockScope), from, at, block));
+        byTime,
+        2,
+        range(api, profile.query(Signal.STEP_ACCEPTED_TOKENS, blockScope), from, at, block));
+    collect(
+        byTime,
+        3,
+        range(api, profile.query(Signal.STEP_DRAFT_TOKENS, blockScope), from, at, block));
     List<StepSample> samples =
         byTime.entrySet().stream()
             .map(
@@ -290,8 +295,12 @@ public final class Learner {
             : "");
   }
 
-  /** {@code promql}, one recipe's increments over a step, from {@code from} to {@code to}. */
-  private List<Series> range(String promql, Instant from, Instant to, Duration step)
+  /**
+   * The series {@code promql} (one recipe's) returns from {@code from} to {@code to}, every {@code
+   * step}.
+   */
+  static List<Series> range(
+      PrometheusApi api, String promql, Instant from, Instant to, Duration step)
       throws PrometheusException {
     QueryResult r = api.queryRange(promql, from, to, step);
     return r instanceof QueryResult.Matrix m ? m.series() : List.of();

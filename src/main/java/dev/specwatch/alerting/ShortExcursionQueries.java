@@ -8,7 +8,6 @@ import dev.specwatch.model.Durations;
 import dev.specwatch.model.Policy;
 import dev.specwatch.prometheus.PrometheusApi;
 import dev.specwatch.prometheus.PrometheusException;
-import dev.specwatch.prometheus.QueryResult;
 import dev.specwatch.prometheus.Series;
 import dev.specwatch.signals.EngineProfile;
 import dev.specwatch.signals.PromQl;
@@ -67,7 +66,7 @@ final class ShortExcursionQueries {
               + PromQl.range(step)
               + "])";
       Map<Instant, Double> lows = new HashMap<>();
-      for (Series s : range(api, promql, from, at, sample)) {
+      for (Series s : Learner.range(api, promql, from, at, sample)) {
         for (Series.Point point : s.points()) {
           lows.merge(
               Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Math::min);
@@ -107,12 +106,5 @@ final class ShortExcursionQueries {
                         Durations.format(e.length())))
             .collect(java.util.stream.Collectors.joining(", "))
         + " once per false_alarm_interval";
-  }
-
-  private static List<Series> range(
-      PrometheusApi api, String promql, Instant from, Instant to, Duration step)
-      throws PrometheusException {
-    QueryResult r = api.queryRange(promql, from, to, step);
-    return r instanceof QueryResult.Matrix m ? m.series() : List.of();
   }
 }
