@@ -174,7 +174,53 @@ public final class HeldOutBench {
           // Added 2026-12-06, written before the record of short excursions' second form (a
           // return level at the false-alarm interval instead of the deepest of a week, designed
           // after the twelfth family's first run), to judge that change; run before and after.
-          new Family("an agent's retry storms", HeldOutBench::retryStorms));
+          new Family("an agent's retry storms", HeldOutBench::retryStorms),
+          // Added 2026-12-06, written before the record of short excursions gained a 15-minute
+          // length (the thirteenth family's remaining false pages are storms of 7 to 12 minutes,
+          // longer than the record's 10), to judge that change; run before and after.
+          new Family("a code-review bot after merges", HeldOutBench::reviewBot));
+
+  /**
+   * A code-review bot that reviews every merged pull request: each merge queues its diff-heavy
+   * prompts, whose drafts are accepted at 45 % of the others' rate, so the deployment's acceptance
+   * falls by 0.55 x the bot's share of the drafts. A merge adds a share (uniform, 15 to 50 %) that
+   * rises over about 45 seconds and drains exponentially (time constant lognormal, median 4
+   * minutes, log-sd 0.5, at most 15 minutes); merges stack. About six merges in each 12-hour
+   * working day (08:00 to 20:00 of the family's own clock, five days in seven) and one a day
+   * otherwise (Poisson). Under it a 45-minute wander (AR(1), 0.8 % sd). Its own generator: a sharp
+   * rise and a long exponential tail whose length and depth go together, arriving by the working
+   * week; falls deeper than the floor for 2 to 15 minutes, after which the level is the normal, so
+   * a page on one is false.
+   */
+  static Noise reviewBot() {
+    double[] x = {Double.NaN};
+    double[] slow = {0}; // the share queued, draining with the last merge's time constant
+    double[] fast = {0}; // the part of it not yet arrived, arriving over 45 s
+    double[] tau = {240};
+    Instant[] start = {null};
+    return (t, dt, r) -> {
+      if (start[0] == null) {
+        start[0] = t;
+        x[0] = 0.008 * HistoryGenerator.gaussian(r);
+      }
+      double rho = Math.exp(-dt / 2700);
+      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.008 * HistoryGenerator.gaussian(r);
+      long s = Duration.between(start[0], t).toSeconds();
+      double hour = (s % 86400) / 3600.0;
+      boolean working = (s / 86400) % 7 < 5 && hour >= 8 && hour < 20;
+      double perDay = working ? 12 : 1;
+      if (r.nextDouble() < dt * perDay / 86400.0) {
+        double added = 0.15 + 0.35 * r.nextDouble();
+        tau[0] = Math.min(900, 240 * Math.exp(0.5 * HistoryGenerator.gaussian(r)));
+        slow[0] += added;
+        fast[0] += added;
+      }
+      slow[0] *= Math.exp(-dt / tau[0]);
+      fast[0] *= Math.exp(-dt / 45);
+      double share = Math.min(0.9, Math.max(0, slow[0] - fast[0]));
+      return x[0] - 0.55 * share;
+    };
+  }
 
   /**
    * An agent framework whose tool calls time out and retry in storms: about four storms a day
@@ -376,7 +422,7 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK = List.of();
+  static final List<String> HELD_BACK = List.of("a code-review bot after merges");
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
