@@ -109,7 +109,8 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             inc.acceptedTokens(),
             inc.draftTokens());
     // An excursion no deeper than the history's own short ones would be at the floor proves
-    // nothing yet: the alarm waits (the statistics are kept; the next step decides again).
+    // nothing yet: the alarm waits (the statistics are kept up to their thresholds; the next step
+    // decides again).
     if (!prior.alarmed()
         && next.alarmed()
         && withinShortExcursions(
@@ -119,7 +120,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             inc.step(),
             next.sumSuccesses(),
             next.sumExpected() / (1 - r))) {
-      next = next.disarmed();
+      next = next.held(h.drop());
     }
     // Like the statistics, the backstop's run and the sudden-drop test do not survive an hour
     // without traffic.
@@ -272,11 +273,12 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     // In an excursion the reference is frozen (ratio is constant over it), so the learned level
     // over the excursion's steps is what the test accumulated, divided by ratio × (1 − r).
     double learnedFloorSum = t.sumExpected() / ratio;
-    if (t.alarmed()
-        && t.observed() * t.sumTrials() <= learnedFloorSum
-        && !withinShortExcursions(
-            m, t.since(), at, inc.step(), t.sumSuccesses(), learnedFloorSum / (1 - r))) {
-      return new Sudden(null, t, learnedFloorSum);
+    if (t.alarmed() && t.observed() * t.sumTrials() <= learnedFloorSum) {
+      if (!withinShortExcursions(
+          m, t.since(), at, inc.step(), t.sumSuccesses(), learnedFloorSum / (1 - r))) {
+        return new Sudden(null, t, learnedFloorSum);
+      }
+      return new Sudden(local.test(t.held(h.drop())), null, 0);
     }
     return new Sudden(local.test(t.alarmed() ? t.disarmed() : t), null, 0);
   }

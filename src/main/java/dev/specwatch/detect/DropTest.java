@@ -175,6 +175,33 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     }
 
     /**
+     * {@link #disarmed}, each drop statistic held at most at its threshold in {@code dropH}: an
+     * excursion the history's own short excursions explain (docs/DETECTION.md, "Short excursions")
+     * keeps the evidence that it is one, but not the excess. Once the excursion outlasts the
+     * record, a step that is still low pages at once, and a step back at the level brings the
+     * statistics under their thresholds; without the hold, a storm's excess carried past the record
+     * paged a step after it had ended.
+     */
+    public State held(List<Double> dropH) {
+      List<Double> capped = new ArrayList<>(drop.size());
+      for (int i = 0; i < drop.size(); i++) {
+        capped.add(Math.min(drop.get(i), dropH.get(i)));
+      }
+      return new State(
+          capped,
+          recover,
+          false,
+          since,
+          null,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          grossSince,
+          local);
+    }
+
+    /**
      * This state for a bank of {@code drops} drop and {@code recovers} recovery statistics: itself
      * when it has them, else (a state persisted by a release with another bank) its statistics
      * start over at 0 and everything else is kept, an alarm included: an upgrade loses no alert,

@@ -283,6 +283,19 @@ class DropTestTest {
   }
 
   @Test
+  void aHeldAlarmKeepsItsExcursionAndItsStatisticsUpToTheirThresholds() {
+    DropTest.State alarmed =
+        new DropTest.State(List.of(30.0, 12.0, 4.0), List.of(0.0), true, T0, T0, 400, 900, 540, T0);
+    DropTest.State held = alarmed.held(List.of(10.0, 11.0, 12.0));
+    assertThat(held.alarmed()).isFalse();
+    assertThat(held.drop()).containsExactly(10.0, 11.0, 4.0);
+    assertThat(held.since()).isEqualTo(T0);
+    assertThat(held.sumSuccesses()).isEqualTo(400);
+    assertThat(held.sumTrials()).isEqualTo(900);
+    assertThat(alarmed.disarmed().drop()).containsExactly(30.0, 12.0, 4.0);
+  }
+
+  @Test
   void theBanksFalseAlarmBudgetAddsUpAndHalfOfItIsTheSmallestShifts() {
     for (int n = 1; n <= 5; n++) {
       double rate = 0;

@@ -129,8 +129,10 @@ class ShortExcursionsTest {
   void lengthsAreWholeStepsAndWindowsNeedHalfTheReferenceTraffic() {
     assertThat(ShortExcursions.lengths(Duration.ofSeconds(30))).isEqualTo(ShortExcursions.LENGTHS);
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(5)))
-        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10));
-    assertThat(ShortExcursions.lengths(Duration.ofMinutes(3))).isEmpty();
+        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(15));
+    assertThat(ShortExcursions.lengths(Duration.ofMinutes(2)))
+        .containsExactly(Duration.ofMinutes(2), Duration.ofMinutes(10));
+    assertThat(ShortExcursions.lengths(Duration.ofMinutes(4))).isEmpty();
     // 1,200 trials a step at the reference: a 2-minute window of 30-s steps needs 2,400.
     assertThat(
             ShortExcursions.minTrials(
