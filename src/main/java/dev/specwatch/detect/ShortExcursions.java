@@ -32,11 +32,7 @@ import java.util.TreeMap;
 public final class ShortExcursions {
   /** The window lengths recorded, at most: past the longest, no page is held. */
   public static final List<Duration> LENGTHS =
-      List.of(
-          Duration.ofMinutes(2),
-          Duration.ofMinutes(5),
-          Duration.ofMinutes(10),
-          Duration.ofMinutes(15));
+      List.of(Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
 
   /** Windows with fewer trials than this share of the reference traffic's do not count. */
   public static final double MIN_TRAFFIC = 0.5;

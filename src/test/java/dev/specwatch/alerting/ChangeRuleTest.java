@@ -319,44 +319,17 @@ class ChangeRuleTest {
     }
   }
 
-  /**
-   * {@link #SPIKY} whose record goes on to 15 minutes, 22 % deep (an agent's retry storms: episodes
-   * a few minutes apart make excursions of 10 to 15 minutes).
-   */
-  private static final NoiseModel STORMY =
-      MODEL.withShortExcursions(
-          List.of(
-              new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.36),
-              new NoiseModel.ShortExcursion(Duration.ofMinutes(5), -0.33),
-              new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.28),
-              new NoiseModel.ShortExcursion(Duration.ofMinutes(15), -0.22)));
-
   @Test
-  void aStormLongerThanTenMinutesIsWaitedOutByARecordOfFifteen() {
-    // Fourteen minutes 18 % down (above the backstop's 20 %), then healthy: the main test pages it
-    // when the record ends at 10 minutes (on four of these five seeds: 14 minutes at 18 % is not
-    // always evidence enough at this design), and never when it goes on to 15. The statistics
-    // are held at their thresholds while the record explains the excursion: with their excess
-    // kept, the step after the storm, past the record, paged on three of the five.
-    java.util.function.LongFunction<Double> storm = i -> i > 60 && i <= 67 ? 0.6 * 0.82 : 0.6;
-    NoiseModel tenMinutes = MODEL.withShortExcursions(STORMY.shortExcursions().subList(0, 3));
-    int paged = 0;
+  void aStormThatEndsWithinTheRecordDoesNotPageTheStepAfterIt() {
+    // Eight minutes 25 % down, then healthy (the backstop's 20 % line is crossed for 8 minutes, not
+    // its 10). The record holds the storm to its end, while its steps add evidence far past the
+    // thresholds; with that excess kept, the first healthy step past the record still paged
+    // (this test failed so before the hold). Held at the thresholds, one healthy step brings the
+    // statistics under them. A narrow model pages the storm.
+    java.util.function.LongFunction<Double> storm = i -> i > 60 && i <= 64 ? 0.6 * 0.75 : 0.6;
     for (long seed = 1; seed <= 5; seed++) {
-      paged += firstBreach(tenMinutes, storm, 240, seed) == null ? 0 : 1;
-      assertThat(firstBreach(STORMY, storm, 240, seed)).as("seed %d", seed).isNull();
-    }
-    assertThat(paged).isGreaterThanOrEqualTo(3);
-  }
-
-  @Test
-  void aDropThatOutlastsARecordOfFifteenMinutesPagesAtItsEnd() {
-    // 30 % from step 61 (2-minute steps): the 15-minute record at the floor is (0.9)(0.78) − 1 =
-    // −29.8 %, so the page waits for the step past it (step 68 or 69), no longer.
-    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.7;
-    for (long seed = 1; seed <= 5; seed++) {
-      String held = firstBreach(STORMY, drop, 240, seed);
-      assertThat(held).as("seed %d", seed).isNotNull();
-      assertThat(Long.parseLong(held.substring(0, held.indexOf(':')))).as(held).isBetween(66L, 69L);
+      assertThat(firstBreach(MODEL, storm, 240, seed)).as("seed %d, no record", seed).isNotNull();
+      assertThat(firstBreach(SPIKY, storm, 240, seed)).as("seed %d", seed).isNull();
     }
   }
 

@@ -129,7 +129,7 @@ class ShortExcursionsTest {
   void lengthsAreWholeStepsAndWindowsNeedHalfTheReferenceTraffic() {
     assertThat(ShortExcursions.lengths(Duration.ofSeconds(30))).isEqualTo(ShortExcursions.LENGTHS);
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(5)))
-        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(15));
+        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10));
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(2)))
         .containsExactly(Duration.ofMinutes(2), Duration.ofMinutes(10));
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(4))).isEmpty();
