@@ -198,11 +198,11 @@ public final class HeldOutBench {
    * A tutoring app whose classes start on the half hour during an 8-hour school day of the family's
    * own clock (09:00 to 17:00, seven days a week): at each start one to three classes (uniform)
    * each send a worked example whose LaTeX the draft predicts badly, for 2 to 6 minutes (uniform),
-   * each bringing acceptance 4 to 14 % lower (triangular, mode 6 %), so stacked classes go 8 to 42
-   * % deep; outside school hours no classes. Under it a 6-hour wander (AR(1), 1 % sd). Its own
-   * generator: scheduled, stacked, confined to a third of the day, so a day of history has its
-   * excursions in two of its four 6-hour periods; the level between them is the normal, so a page
-   * on one is false.
+   * each bringing acceptance 4 to 14 % lower (triangular, mode 6 %), up to 42 % when three stack;
+   * outside school hours no classes. Under it a 6-hour wander (AR(1), 1 % sd). Its own generator:
+   * scheduled, stacked, confined to a third of the day, so a day of history has its excursions in
+   * two of its four 6-hour periods; the level between them is the normal, so a page on one is
+   * false.
    */
   static Noise classPeriods() {
     double[] x = {Double.NaN};
