@@ -160,18 +160,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
      * (the next step decides again).
      */
     public State disarmed() {
-      return new State(
-          drop,
-          recover,
-          false,
-          since,
-          null,
-          sumSuccesses,
-          sumTrials,
-          sumExpected,
-          last,
-          grossSince,
-          local);
+      return disarmedWith(drop);
     }
 
     /**
@@ -187,8 +176,12 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       for (int i = 0; i < drop.size(); i++) {
         capped.add(Math.min(drop.get(i), dropH.get(i)));
       }
+      return disarmedWith(capped);
+    }
+
+    private State disarmedWith(List<Double> statistics) {
       return new State(
-          capped,
+          statistics,
           recover,
           false,
           since,

@@ -214,8 +214,7 @@ public final class HeldOutBench {
         start[0] = t;
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / 21600);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 21600, 0.01, r);
       long s = Duration.between(start[0], t).toSeconds();
       long slot = s / 1800;
       double hour = (s % 86400) / 3600.0;
@@ -270,8 +269,7 @@ public final class HeldOutBench {
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
         untilNext[0] = 90 * 60 * r.nextDouble();
       }
-      double rho = Math.exp(-dt / 1200);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 1200, 0.01, r);
       untilNext[0] -= dt;
       if (untilNext[0] <= 0) {
         double gamma = 0;
@@ -320,8 +318,7 @@ public final class HeldOutBench {
         start[0] = t;
         x[0] = 0.008 * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / 2700);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.008 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 2700, 0.008, r);
       long s = Duration.between(start[0], t).toSeconds();
       double hour = (s % 86400) / 3600.0;
       boolean working = (s / 86400) % 7 < 5 && hour >= 8 && hour < 20;
@@ -360,8 +357,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / 7200);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 7200, 0.01, r);
       if (elapsed[0] < 0) {
         if (episodesLeft[0] <= 0 && r.nextDouble() < dt * 4 / 86400.0) {
           episodesLeft[0] = 1;
@@ -443,8 +439,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = sd * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / wanderSeconds);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * sd * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, wanderSeconds, sd, r);
       if (left[0] > 0) {
         left[0] -= dt;
       } else if (r.nextDouble() < dt * perDay / 86400.0) {
@@ -467,8 +462,7 @@ public final class HeldOutBench {
       if (Double.isNaN(job[0]) || r.nextDouble() < dt * 5 / 86400.0) {
         job[0] = Math.max(-0.05, Math.min(0.05, 0.02 * HistoryGenerator.gaussian(r)));
       }
-      double rho = Math.exp(-dt / 1800);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 1800, 0.01, r);
       return job[0] + x[0];
     };
   }
@@ -535,6 +529,15 @@ public final class HeldOutBench {
   }
 
   /**
+   * One step of a relative AR(1) wander: {@code x} after {@code dt} seconds, with correlation time
+   * {@code tau} seconds and stationary sd {@code sd}.
+   */
+  static double ar1(double x, double dt, double tau, double sd, SplittableRandom r) {
+    double rho = Math.exp(-dt / tau);
+    return rho * x + Math.sqrt(1 - rho * rho) * sd * HistoryGenerator.gaussian(r);
+  }
+
+  /**
    * Families written for a change not made yet, run only when {@code -Dbench.families} names them:
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
@@ -578,8 +581,7 @@ public final class HeldOutBench {
         depth[0] = skipped ? 0 : 0.03 + 0.03 * r.nextDouble();
         length[0] = (25 + 15 * r.nextDouble()) * 60;
       }
-      double rho = Math.exp(-dt / 1200);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.01 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 1200, 0.01, r);
       return (seconds - n * 6000 < length[0] ? -depth[0] : 0) + x[0];
     };
   }
@@ -607,8 +609,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = 0.012 * HistoryGenerator.gaussian(r);
       }
-      double rho = Math.exp(-dt / 5400);
-      x[0] = rho * x[0] + Math.sqrt(1 - rho * rho) * 0.012 * HistoryGenerator.gaussian(r);
+      x[0] = ar1(x[0], dt, 5400, 0.012, r);
       return x[0];
     };
   }
