@@ -37,7 +37,7 @@ import java.util.function.ToDoubleFunction;
  * families the detector was not designed on (docs/DETECTION.md, "Held-out families"), reported
  * once, as they come out; the design was decided on DetectionBench's families.
  *
- * <p>Fifteen families, each beyond the learner's model (level by hour, overdispersion, short
+ * <p>Sixteen families, each beyond the learner's model (level by hour, overdispersion, short
  * wander): long-memory wander (three AR(1) processes at 1 h, 6 h and 2 d), regime switching (a
  * batch job at -5 % for hours, a new client at +3 %), and a weekly pattern with a slow downward
  * trend and heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part
@@ -61,7 +61,9 @@ import java.util.function.ToDoubleFunction;
  * code-review bot after merges (a sharp rise and an exponential tail, by the working week), written
  * before the record gained a 15-minute length (tried, not kept), and a scanning client's batches
  * (square, rough excursions of 3 to 9 minutes on a near-regular schedule), written before the
- * record was kept at more lengths. {@code -Dbench.families=NAME,NAME} runs some, {@code
+ * record was kept at more lengths (tried, not kept), and a tutoring app's class periods (scheduled,
+ * stacked excursions within an 8-hour school day), written before a history of under two days was
+ * cut into shorter periods for the record. {@code -Dbench.families=NAME,NAME} runs some, {@code
  * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy
  * history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of exactly
  * the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift
