@@ -21,13 +21,13 @@ import java.util.TreeMap;
  * traffic (so a quiet hour's binomial noise does not set the record). Each sample's low over its
  * learned level, minus 1, is a depth; samples whose block is further below the level than {@code
  * incident} (a sustained drop, what the rule pages for: not a short excursion) are set aside. The
- * history is cut into {@link #PERIOD}s (shorter in a history of under two days: {@link #period}),
- * and each period's deepest depth is one draw of an extreme: the record is their return level at
- * the rule's {@code false_alarm_interval}, the depth a period's deepest excursion passes once per
- * interval, from a Gumbel distribution fitted by moments (Gumbel 1958; scale s√6/π, location mean −
- * γ·scale), and never shallower than the deepest seen. A week's deepest is passed by the next
- * week's half the time; what the rule must not page on is the depth healthy traffic reaches once
- * per interval. With fewer than {@link #MIN_PERIODS} periods the deepest seen is the record.
+ * history is cut into {@link #PERIOD}s, and each period's deepest depth is one draw of an extreme:
+ * the record is their return level at the rule's {@code false_alarm_interval}, the depth a period's
+ * deepest excursion passes once per interval, from a Gumbel distribution fitted by moments (Gumbel
+ * 1958; scale s√6/π, location mean − γ·scale), and never shallower than the deepest seen. A week's
+ * deepest is passed by the next week's half the time; what the rule must not page on is the depth
+ * healthy traffic reaches once per interval. With fewer than {@link #MIN_PERIODS} periods the
+ * deepest seen is the record.
  */
 public final class ShortExcursions {
   /** The window lengths recorded, at most: past the longest, no page is held. */
@@ -55,17 +55,6 @@ public final class ShortExcursions {
   /** The history is cut into periods of this length, each one draw of the deepest excursion. */
   static final Duration PERIOD = Duration.ofHours(6);
 
-  /**
-   * The period for a history: {@link #PERIOD}, or for a history of under two days the whole hours
-   * (at least one) that cut it into {@link #MIN_PERIODS}, so a recipe learned from one day gets a
-   * fitted record (eight 3-hour periods) rather than the deepest of four: a day's deepest is passed
-   * by the next days' (the spike families' false pages with one day of learning).
-   */
-  static Duration period(Duration history) {
-    long hours = history.toHours() / MIN_PERIODS;
-    return Duration.ofHours(Math.max(1, Math.min(PERIOD.toHours(), hours)));
-  }
-
   /** A period counts with this many samples (an hour of busy windows at 5-minute samples). */
   static final int MIN_PERIOD_SAMPLES = 12;
 
@@ -92,7 +81,6 @@ public final class ShortExcursions {
       NoiseModel m,
       double incident,
       Duration interval) {
-    long period = period(m.history()).toMillis();
     Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
     lows.forEach(
         (t, low) -> {
@@ -104,7 +92,7 @@ public final class ShortExcursions {
             double fall = Math.min(0.99, Math.max(0, 1 - low / level));
             double[] p =
                 periods.computeIfAbsent(
-                    Math.floorDiv(t.toEpochMilli(), period), k -> new double[2]);
+                    Math.floorDiv(t.toEpochMilli(), PERIOD.toMillis()), k -> new double[2]);
             p[0] = Math.max(p[0], fall);
             p[1]++;
           }
@@ -119,7 +107,7 @@ public final class ShortExcursions {
     }
     double deepest = Arrays.stream(falls).max().orElseThrow();
     double record = deepest;
-    double periodsPerInterval = (double) interval.toMillis() / period;
+    double periodsPerInterval = (double) interval.toMillis() / PERIOD.toMillis();
     if (falls.length >= MIN_PERIODS && periodsPerInterval > 1) {
       record = Math.max(deepest, returnLevel(falls, periodsPerInterval));
     }
