@@ -217,7 +217,7 @@ public final class HeldOutBench {
         start[0] = t;
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
       }
-      x[0] = ar1(x[0], dt, 21600, 0.01, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 21600, 0.01, r);
       long s = Duration.between(start[0], t).toSeconds();
       long slot = s / 1800;
       double hour = (s % 86400) / 3600.0;
@@ -272,7 +272,7 @@ public final class HeldOutBench {
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
         untilNext[0] = 90 * 60 * r.nextDouble();
       }
-      x[0] = ar1(x[0], dt, 1200, 0.01, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 1200, 0.01, r);
       untilNext[0] -= dt;
       if (untilNext[0] <= 0) {
         double gamma = 0;
@@ -321,7 +321,7 @@ public final class HeldOutBench {
         start[0] = t;
         x[0] = 0.008 * HistoryGenerator.gaussian(r);
       }
-      x[0] = ar1(x[0], dt, 2700, 0.008, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 2700, 0.008, r);
       long s = Duration.between(start[0], t).toSeconds();
       double hour = (s % 86400) / 3600.0;
       boolean working = (s / 86400) % 7 < 5 && hour >= 8 && hour < 20;
@@ -360,7 +360,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = 0.01 * HistoryGenerator.gaussian(r);
       }
-      x[0] = ar1(x[0], dt, 7200, 0.01, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 7200, 0.01, r);
       if (elapsed[0] < 0) {
         if (episodesLeft[0] <= 0 && r.nextDouble() < dt * 4 / 86400.0) {
           episodesLeft[0] = 1;
@@ -442,7 +442,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = sd * HistoryGenerator.gaussian(r);
       }
-      x[0] = ar1(x[0], dt, wanderSeconds, sd, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, wanderSeconds, sd, r);
       if (left[0] > 0) {
         left[0] -= dt;
       } else if (r.nextDouble() < dt * perDay / 86400.0) {
@@ -465,7 +465,7 @@ public final class HeldOutBench {
       if (Double.isNaN(job[0]) || r.nextDouble() < dt * 5 / 86400.0) {
         job[0] = Math.max(-0.05, Math.min(0.05, 0.02 * HistoryGenerator.gaussian(r)));
       }
-      x[0] = ar1(x[0], dt, 1800, 0.01, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 1800, 0.01, r);
       return job[0] + x[0];
     };
   }
@@ -532,15 +532,6 @@ public final class HeldOutBench {
   }
 
   /**
-   * One step of a relative AR(1) wander: {@code x} after {@code dt} seconds, with correlation time
-   * {@code tau} seconds and stationary sd {@code sd}.
-   */
-  static double ar1(double x, double dt, double tau, double sd, SplittableRandom r) {
-    double rho = Math.exp(-dt / tau);
-    return rho * x + Math.sqrt(1 - rho * rho) * sd * HistoryGenerator.gaussian(r);
-  }
-
-  /**
    * Families written for a change not made yet, run only when {@code -Dbench.families} names them:
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
@@ -584,7 +575,7 @@ public final class HeldOutBench {
         depth[0] = skipped ? 0 : 0.03 + 0.03 * r.nextDouble();
         length[0] = (25 + 15 * r.nextDouble()) * 60;
       }
-      x[0] = ar1(x[0], dt, 1200, 0.01, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 1200, 0.01, r);
       return (seconds - n * 6000 < length[0] ? -depth[0] : 0) + x[0];
     };
   }
@@ -612,7 +603,7 @@ public final class HeldOutBench {
       if (Double.isNaN(x[0])) {
         x[0] = 0.012 * HistoryGenerator.gaussian(r);
       }
-      x[0] = ar1(x[0], dt, 5400, 0.012, r);
+      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.012, r);
       return x[0];
     };
   }
@@ -626,10 +617,9 @@ public final class HeldOutBench {
     return (t, dt, r) -> {
       double sum = 0;
       for (int i = 0; i < 3; i++) {
-        double rho = Math.exp(-dt / tau[i]);
         x[i] =
             started[0]
-                ? rho * x[i] + Math.sqrt(1 - rho * rho) * sd[i] * HistoryGenerator.gaussian(r)
+                ? HistoryGenerator.ar1(x[i], dt, tau[i], sd[i], r)
                 : sd[i] * HistoryGenerator.gaussian(r);
         sum += x[i];
       }

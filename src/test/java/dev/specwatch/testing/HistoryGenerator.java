@@ -323,7 +323,7 @@ public final class HistoryGenerator {
           traffic *= 3;
         }
       }
-      wander = rho * wander + Math.sqrt(1 - rho * rho) * p.wanderSd() * gaussian(random);
+      wander = ar1Step(wander, rho, p.wanderSd(), random);
       int day = (int) Duration.between(m.from(), t).toDays();
       double level = mixLevel(p, hour) * (1 + dayOffset[day]) + wander;
       level *= 1 + noise.next(t, dt, random);
@@ -390,6 +390,21 @@ public final class HistoryGenerator {
     double sd = Math.sqrt(tokens * level * (1 - level) * phi);
     long accepted = Math.round(tokens * level + sd * gaussian(random));
     return Math.min(Math.max(accepted, 0), tokens);
+  }
+
+  /**
+   * One step of an AR(1) process with stationary sd {@code sd}: {@code x} after {@code dt} seconds,
+   * with correlation time {@code tau} seconds.
+   */
+  public static double ar1(double x, double dt, double tau, double sd, SplittableRandom random) {
+    return ar1Step(x, Math.exp(-dt / tau), sd, random);
+  }
+
+  /**
+   * One step of an AR(1) process with lag-one correlation {@code rho} and stationary sd {@code sd}.
+   */
+  public static double ar1Step(double x, double rho, double sd, SplittableRandom random) {
+    return rho * x + Math.sqrt(1 - rho * rho) * sd * gaussian(random);
   }
 
   public static double gaussian(SplittableRandom random) {
