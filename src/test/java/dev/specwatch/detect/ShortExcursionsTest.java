@@ -132,6 +132,7 @@ class ShortExcursionsTest {
         .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10));
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(2)))
         .containsExactly(Duration.ofMinutes(2), Duration.ofMinutes(10));
+    assertThat(ShortExcursions.lengths(Duration.ofMinutes(3))).isEmpty();
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(4))).isEmpty();
     // 1,200 trials a step at the reference: a 2-minute window of 30-s steps needs 2,400.
     assertThat(
