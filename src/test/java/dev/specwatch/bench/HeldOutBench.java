@@ -195,7 +195,58 @@ public final class HeldOutBench {
           // two days into shorter periods (so a recipe learned from one day gets a fitted record,
           // not the deepest of four periods), to judge that change; run before and after (it
           // changed no figure of this family, the twelfth or the thirteenth, and was not kept).
-          new Family("a tutoring app's class periods", HeldOutBench::classPeriods));
+          new Family("a tutoring app's class periods", HeldOutBench::classPeriods),
+          // The seventeenth, written 2026-12-06 before the backstop waited on the record of short
+          // excursions (the fifteenth family's pages at the floor came from the backstop), to
+          // judge that change; run before and after.
+          new Family("a load-testing team's staircases", HeldOutBench::loadTests));
+
+  /**
+   * A team that load-tests the deployment on weekday afternoons (13:00 to 18:00 of the family's own
+   * clock, five days in seven; about two tests an afternoon, Poisson): a test sends synthetic
+   * prompts of random tokens, whose drafts are accepted at 15 % of the others' rate, in three
+   * stages of equal length (uniform, 90 seconds to 3 minutes each), the synthetic share of the
+   * drafts one, two and three times the test's base share (uniform, 8 to 18 %), so acceptance steps
+   * down by 0.85 x the share, 7 to 46 % at the last stage; one test in four is stopped after its
+   * second stage. Under it a 90-minute wander (AR(1), 1.2 % sd). Its own generator: a staircase
+   * that deepens until it stops at once, confined to a fifth of the working days; the level between
+   * tests is the normal, so a page on one is false.
+   */
+  static Noise loadTests() {
+    double[] x = {Double.NaN};
+    Instant[] start = {null};
+    double[] elapsed = {-1}; // seconds into the current test, or -1
+    double[] stage = {0}; // seconds per stage
+    double[] stages = {3};
+    double[] share = {0};
+    return (t, dt, r) -> {
+      if (start[0] == null) {
+        start[0] = t;
+        x[0] = 0.012 * HistoryGenerator.gaussian(r);
+      }
+      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.012, r);
+      long s = Duration.between(start[0], t).toSeconds();
+      double hour = (s % 86400) / 3600.0;
+      boolean afternoon = (s / 86400) % 7 < 5 && hour >= 13 && hour < 18;
+      if (elapsed[0] < 0 && afternoon && r.nextDouble() < dt * 2 / (5 * 3600.0)) {
+        elapsed[0] = 0;
+        stage[0] = 90 + 90 * r.nextDouble();
+        stages[0] = r.nextDouble() < 0.25 ? 2 : 3;
+        share[0] = 0.08 + 0.10 * r.nextDouble();
+      }
+      double fall = 0;
+      if (elapsed[0] >= 0) {
+        int k = (int) (elapsed[0] / stage[0]);
+        if (k >= stages[0]) {
+          elapsed[0] = -1;
+        } else {
+          fall = 0.85 * share[0] * (k + 1);
+          elapsed[0] += dt;
+        }
+      }
+      return x[0] - fall;
+    };
+  }
 
   /**
    * A tutoring app whose classes start on the half hour during an 8-hour school day of the family's
@@ -536,7 +587,7 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK = List.of();
+  static final List<String> HELD_BACK = List.of("a load-testing team's staircases");
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
