@@ -144,16 +144,21 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       }
     }
     // The backstop: a gross drop (the window's acceptance under L·(1 − 2r)) held for GROSS_FOR
-    // pages as the static line a user would draw there would, against the learned level by hour.
+    // pages as the static line a user would draw there would, against the learned level by hour,
+    // if it is still there: the step's own acceptance is under the line too. The window lags the
+    // steps by up to its length, so its run outlasts the excursion under it by minutes; without
+    // the step, a 9-minute excursion that had ended paged on the window's tail of it.
     Double window = s.signals().acceptanceRate();
+    double line = reference * (1 - GROSS * r);
+    boolean stillUnder = inc.draftTokens() > 0 && inc.acceptedTokens() / inc.draftTokens() < line;
     Instant priorGross = stale ? null : prior.grossSince();
     if (!next.alarmed()) {
       Instant under =
-          window != null && window < reference * (1 - GROSS * r)
-              ? (priorGross == null ? c.at() : priorGross)
-              : null;
+          window != null && window < line ? (priorGross == null ? c.at() : priorGross) : null;
       next = next.grossSince(under);
-      if (under != null && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0) {
+      if (under != null
+          && stillUnder
+          && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0) {
         how =
             "a gross drop: the window's acceptance under "
                 + Math.round(GROSS * r * 100)

@@ -165,6 +165,17 @@ class ChangeRuleTest {
    * judged with the wandering model; the verdicts' reasons, one per step.
    */
   private static List<String> windows(java.util.function.LongFunction<Double> window, long steps) {
+    return windows(window, window, steps);
+  }
+
+  /**
+   * {@link #windows(java.util.function.LongFunction, long)} with the step's own proportion {@code
+   * step(i)} apart from the window's (a window lags the steps by up to its length).
+   */
+  private static List<String> windows(
+      java.util.function.LongFunction<Double> window,
+      java.util.function.LongFunction<Double> step,
+      long steps) {
     DropTest.State state = null;
     List<String> out = new java.util.ArrayList<>();
     for (long i = 1; i <= steps; i++) {
@@ -179,7 +190,7 @@ class ChangeRuleTest {
                   List.of(),
                   Optional.empty(),
                   Optional.empty())
-              .withIncrements(new Increments(STEP, 1200.0, y * 1200, 400.0, List.of()));
+              .withIncrements(new Increments(STEP, 1200.0, step.apply(i) * 1200, 400.0, List.of()));
       Rule.Judged j =
           RULE.judge(
               s, new Rule.Context(at, new RecipeModel(WANDERING, "learned", T0, STEP), state));
@@ -211,6 +222,26 @@ class ChangeRuleTest {
     // −15 % for an hour: above the backstop's line, and too little evidence for the statistics
     // with this much wander.
     assertThat(windows(i -> 0.6 * 0.85, 30)).allMatch(r -> !r.startsWith("BREACHED"));
+  }
+
+  @Test
+  void theBackstopPagesOnlyADropThatIsStillThere() {
+    // At the floor (−10 %), an excursion to −35 % for 8 minutes (steps 3..6, 2-minute steps): the
+    // window lags it and stays under the line (−20 %) from step 4 to step 9, 10 minutes, but by
+    // step 9 the steps are back at the floor. The excursion has ended: no page.
+    List<String> ended =
+        windows(
+            i -> i >= 4 && i <= 9 ? 0.6 * 0.7 : 0.6 * 0.9, i -> i >= 3 && i <= 6 ? 0.39 : 0.54, 30);
+    assertThat(ended).allMatch(r -> !r.startsWith("BREACHED"));
+    // A sustained −30 % from step 6 whose step 11 reads back at the level: the page waits for the
+    // next step under the line, step 12, and is dated from the window's first step under it.
+    List<String> sustained =
+        windows(i -> i < 6 ? 0.6 : 0.42, i -> i < 6 || i == 11 ? 0.6 : 0.42, 20);
+    assertThat(sustained.subList(0, 11)).allMatch(r -> r.startsWith("CLEAR"));
+    assertThat(sustained.get(11))
+        .startsWith("BREACHED: change: acceptance")
+        .contains("since 2026-11-01 00:12:00 UTC")
+        .contains("a gross drop");
   }
 
   /**

@@ -196,9 +196,10 @@ public final class HeldOutBench {
           // not the deepest of four periods), to judge that change; run before and after (it
           // changed no figure of this family, the twelfth or the thirteenth, and was not kept).
           new Family("a tutoring app's class periods", HeldOutBench::classPeriods),
-          // The seventeenth, written 2026-12-06 before the backstop waited on the record of short
-          // excursions (the fifteenth family's pages at the floor came from the backstop), to
-          // judge that change; run before and after.
+          // The seventeenth, written 2026-12-06 before the backstop asked that a drop still be
+          // there
+          // (the fifteenth family's pages at the floor came from the backstop, its 5-minute window
+          // lagging batches that had ended), to judge that change; run before and after.
           new Family("a load-testing team's staircases", HeldOutBench::loadTests));
 
   /**
