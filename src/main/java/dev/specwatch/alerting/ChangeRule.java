@@ -38,9 +38,10 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
 
   /**
    * The backstop's line, as a multiple of {@code min_relative_drop} below the learned level (0.20
-   * below at a 10 % floor), and how long the window's acceptance must stay under it: a drop that
-   * large pages within minutes even where the learned wander makes the statistics slow (a young
-   * recipe, hours-long correlations). docs/DETECTION.md, "The backstop".
+   * below at a 10 % floor), and how long the window's acceptance must stay under it (the step's own
+   * acceptance under it too when the time is up: the drop is still there): a drop that large pages
+   * within minutes even where the learned wander makes the statistics slow (a young recipe,
+   * hours-long correlations). docs/DETECTION.md, "The backstop".
    */
   static final double GROSS = 2;
 
