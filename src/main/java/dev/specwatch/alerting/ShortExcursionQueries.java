@@ -30,7 +30,11 @@ final class ShortExcursionQueries {
    * The record of the history's short excursions ({@link ShortExcursions}): one range query per
    * length, the lowest acceptance of windows of that length ending at each evaluation step within
    * each sample (a {@code min_over_time} subquery, so a query has the samples' points however short
-   * the windows), among windows with at least half the reference traffic.
+   * the windows), among windows with at least half the reference traffic. The history looked at is
+   * the learned one or, when that is shorter, the last {@link ShortExcursions#LOOKBACK}: a recipe's
+   * excursions follow its week (a team's load tests on weekday afternoons), which a day or three of
+   * learning may not hold; the blocks of the days before {@code from} (for the incident filter)
+   * come from two more range queries.
    */
   static List<NoiseModel.ShortExcursion> record(
       PrometheusApi api,
@@ -49,6 +53,32 @@ final class ShortExcursionQueries {
       if (s.blockTrials() >= NoiseFit.MIN_TRIALS && Double.isFinite(s.blockSuccesses())) {
         blocks.put(s.at(), s.blockSuccesses() / s.blockTrials());
       }
+    }
+    Instant lookFrom = lookFrom(from, at, Learner.block(step));
+    if (lookFrom.isBefore(from)) {
+      QueryScope scope = QueryScope.of(p, Learner.block(step));
+      Map<Instant, Double> accepted =
+          sums(
+              Learner.range(
+                  api,
+                  profile.query(Signal.STEP_ACCEPTED_TOKENS, scope),
+                  lookFrom,
+                  from,
+                  Learner.block(step)));
+      sums(Learner.range(
+              api,
+              profile.query(Signal.STEP_DRAFT_TOKENS, scope),
+              lookFrom,
+              from,
+              Learner.block(step)))
+          .forEach(
+              (t, trials) -> {
+                Double successes = accepted.get(t);
+                if (successes != null && trials >= NoiseFit.MIN_TRIALS) {
+                  blocks.putIfAbsent(t, successes / trials);
+                }
+              });
+      from = lookFrom;
     }
     List<NoiseModel.ShortExcursion> out = new java.util.ArrayList<>();
     for (Duration length : ShortExcursions.lengths(step)) {
@@ -82,6 +112,32 @@ final class ShortExcursionQueries {
               change.falseAlarmInterval());
       if (record != null) {
         out.add(record);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where the record's history starts: {@code from} (the learned history's start), or {@link
+   * ShortExcursions#LOOKBACK} before {@code at} (aligned to the block) when that is earlier.
+   */
+  static Instant lookFrom(Instant from, Instant at, Duration block) {
+    Instant week =
+        Instant.ofEpochMilli(
+            Math.floorDiv(at.minus(ShortExcursions.LOOKBACK).toEpochMilli(), block.toMillis())
+                * block.toMillis());
+    return week.isBefore(from) ? week : from;
+  }
+
+  /** Each time's sum over the series (one per engine of the recipe). */
+  private static Map<Instant, Double> sums(List<Series> series) {
+    Map<Instant, Double> out = new HashMap<>();
+    for (Series s : series) {
+      for (Series.Point point : s.points()) {
+        if (Double.isFinite(point.value())) {
+          out.merge(
+              Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Double::sum);
+        }
       }
     }
     return out;

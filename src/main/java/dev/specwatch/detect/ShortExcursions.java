@@ -34,6 +34,12 @@ public final class ShortExcursions {
   public static final List<Duration> LENGTHS =
       List.of(Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
 
+  /**
+   * The record looks back at least this far, whatever the learned history's length: excursions
+   * follow the week (docs/DETECTION.md, "Short excursions").
+   */
+  public static final Duration LOOKBACK = Duration.ofDays(7);
+
   /** Windows with fewer trials than this share of the reference traffic's do not count. */
   public static final double MIN_TRAFFIC = 0.5;
 
