@@ -857,7 +857,11 @@ public final class HeldOutBench {
       }
       PrometheusClient client =
           new PrometheusClient(
-              PrometheusSettings.of(prometheus.baseUri()).withTimeout(Duration.ofMinutes(2)));
+              // Eighteen families' 1,080 deployments: one replay query's body passes the
+              // daemon's default 64 MB (prometheus.max_response_size).
+              PrometheusSettings.of(prometheus.baseUri())
+                  .withTimeout(Duration.ofMinutes(2))
+                  .withMaxResponseBytes(256L * 1024 * 1024));
       for (Detector d : detectors) {
         long start = System.nanoTime();
         Replayer.Result r =
