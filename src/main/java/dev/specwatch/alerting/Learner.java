@@ -308,6 +308,18 @@ public final class Learner {
 
   /** Sums every series (one per recipe: the selector is the recipe's own) into column {@code i}. */
   private static void collect(Map<Long, double[]> byTime, int column, List<Series> series) {
+    sums(series)
+        .forEach(
+            (t, v) -> {
+              double[] row =
+                  byTime.computeIfAbsent(
+                      t, k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+              row[column] = v;
+            });
+  }
+
+  /** Each time's (epoch milliseconds) sum over the series' finite points. */
+  static Map<Long, Double> sums(List<Series> series) {
     Map<Long, Double> sums = new HashMap<>();
     for (Series s : series) {
       for (Series.Point point : s.points()) {
@@ -316,12 +328,6 @@ public final class Learner {
         }
       }
     }
-    sums.forEach(
-        (t, v) -> {
-          double[] row =
-              byTime.computeIfAbsent(
-                  t, k -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
-          row[column] = v;
-        });
+    return sums;
   }
 }

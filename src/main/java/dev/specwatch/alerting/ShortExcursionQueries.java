@@ -54,28 +54,22 @@ final class ShortExcursionQueries {
         blocks.put(s.at(), s.blockSuccesses() / s.blockTrials());
       }
     }
-    Instant lookFrom = lookFrom(from, at, Learner.block(step));
+    Duration block = Learner.block(step);
+    Instant lookFrom = lookFrom(from, at, block);
     if (lookFrom.isBefore(from)) {
-      QueryScope scope = QueryScope.of(p, Learner.block(step));
-      Map<Instant, Double> accepted =
-          sums(
+      QueryScope scope = QueryScope.of(p, block);
+      Map<Long, Double> accepted =
+          Learner.sums(
               Learner.range(
-                  api,
-                  profile.query(Signal.STEP_ACCEPTED_TOKENS, scope),
-                  lookFrom,
-                  from,
-                  Learner.block(step)));
-      sums(Learner.range(
-              api,
-              profile.query(Signal.STEP_DRAFT_TOKENS, scope),
-              lookFrom,
-              from,
-              Learner.block(step)))
+                  api, profile.query(Signal.STEP_ACCEPTED_TOKENS, scope), lookFrom, from, block));
+      Learner.sums(
+              Learner.range(
+                  api, profile.query(Signal.STEP_DRAFT_TOKENS, scope), lookFrom, from, block))
           .forEach(
               (t, trials) -> {
                 Double successes = accepted.get(t);
                 if (successes != null && trials >= NoiseFit.MIN_TRIALS) {
-                  blocks.putIfAbsent(t, successes / trials);
+                  blocks.putIfAbsent(Instant.ofEpochMilli(t), successes / trials);
                 }
               });
       from = lookFrom;
@@ -127,20 +121,6 @@ final class ShortExcursionQueries {
             Math.floorDiv(at.minus(ShortExcursions.LOOKBACK).toEpochMilli(), block.toMillis())
                 * block.toMillis());
     return week.isBefore(from) ? week : from;
-  }
-
-  /** Each time's sum over the series (one per engine of the recipe). */
-  private static Map<Instant, Double> sums(List<Series> series) {
-    Map<Instant, Double> out = new HashMap<>();
-    for (Series s : series) {
-      for (Series.Point point : s.points()) {
-        if (Double.isFinite(point.value())) {
-          out.merge(
-              Instant.ofEpochMilli(Math.round(point.time() * 1000)), point.value(), Double::sum);
-        }
-      }
-    }
-    return out;
   }
 
   /**
