@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,10 +61,13 @@ class ReadmeQuickStartIT {
       Map<String, String> env =
           Map.of(
               "HOME", home.toString(), "PROMETHEUS_URL", fleet.prometheus().baseUri().toString());
-      // Prometheus has scraped the healthy model (the scenario's first 45 s).
+      // Prometheus has scraped the healthy model twice (the scenario's first 45 s): one sample is
+      // no rate, and discover would read the model as without traffic.
       await()
           .atMost(Duration.ofSeconds(40))
-          .until(() -> !fleet.api().query("vllm:spec_decode_num_drafts_total").isEmpty());
+          .until(
+              () ->
+                  !fleet.api().query("rate(vllm:spec_decode_num_drafts_total[5m]) > 0").isEmpty());
 
       Run discover = bash(setup, env);
       assertThat(discover.exit()).as(discover.output()).isZero();
@@ -95,10 +99,14 @@ class ReadmeQuickStartIT {
       Process daemon = start(run, env, daemonLog);
       try {
         HttpClient http = HttpClient.newHttpClient();
-        // On a timeout the daemon's own output says why (a port taken, a slow first evaluation).
+        // On a timeout the daemon's own output and its last answers say why (a port taken, a slow
+        // first evaluation, a recipe it read as without data).
+        AtomicReference<String> lastAlerts = new AtomicReference<>("(none)");
         try {
+          // Four evaluations: the first is at start, but a loaded machine (CI runs four test JVMs
+          // on two CPUs) can be slow to start the JVM and to answer.
           await()
-              .atMost(Duration.ofSeconds(60))
+              .atMost(Duration.ofMinutes(2))
               .ignoreExceptions()
               .untilAsserted(
                   () -> {
@@ -108,12 +116,22 @@ class ReadmeQuickStartIT {
                                     URI.create("http://127.0.0.1:9464/api/v1/alerts"))
                                 .build(),
                             HttpResponse.BodyHandlers.ofString());
+                    lastAlerts.set(alerts.body());
                     assertThat(alerts.body())
                         .contains("your-org-your-model-mtp")
                         .contains("acceptance_rate");
                   });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-          throw new AssertionError("daemon output:\n" + readQuietly(daemonLog), e);
+          throw new AssertionError(
+              "daemon output:\n"
+                  + readQuietly(daemonLog)
+                  + "\nlast /api/v1/alerts: "
+                  + lastAlerts.get()
+                  + "\n/api/v1/recipes: "
+                  + get(http, "/api/v1/recipes")
+                  + "\n/api/v1/status: "
+                  + get(http, "/api/v1/status"),
+              e);
         }
       } finally {
         daemon.destroy();
@@ -147,6 +165,20 @@ class ReadmeQuickStartIT {
     List<String> withExec = new ArrayList<>(lines);
     withExec.set(withExec.size() - 1, "exec " + withExec.get(withExec.size() - 1));
     return builder(withExec, env).redirectOutput(log.toFile()).start();
+  }
+
+  private static String get(HttpClient http, String path) {
+    try {
+      return http.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:9464" + path)).build(),
+              HttpResponse.BodyHandlers.ofString())
+          .body();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(interrupted)";
+    } catch (IOException | RuntimeException e) {
+      return "(no answer: " + e + ")";
+    }
   }
 
   private static String readQuietly(Path file) {
