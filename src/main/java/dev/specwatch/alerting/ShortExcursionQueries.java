@@ -124,14 +124,23 @@ final class ShortExcursionQueries {
   }
 
   /**
-   * "; short windows fall -15 % (2m), -13 % (5m), -11 % (10m) once per false_alarm_interval", or
-   * nothing.
+   * "; short windows of the last 7 days fall -15 % (2m), -13 % (5m), -11 % (10m), -9 % (20m), -8 %
+   * (30m) once per false_alarm_interval", or nothing: the record's history is the learned one or
+   * the last {@link ShortExcursions#LOOKBACK}, whichever is longer.
    */
   static String status(NoiseModel m) {
     if (m.shortExcursions() == null || m.shortExcursions().isEmpty()) {
       return "";
     }
-    return "; short windows fall "
+    Duration history =
+        m.history() == null || m.history().compareTo(ShortExcursions.LOOKBACK) < 0
+            ? ShortExcursions.LOOKBACK
+            : m.history();
+    long days = Math.round(history.toHours() / 24.0);
+    return "; short windows of the last "
+        + days
+        + (days == 1 ? " day" : " days")
+        + " fall "
         + m.shortExcursions().stream()
             .map(
                 e ->

@@ -254,6 +254,16 @@ public record NoiseModel(
    * NaN for an excursion longer than the longest record, or without a record.
    */
   public double shortExcursionDepth(Duration length) {
+    return shortExcursionDepth(length, Double.NaN);
+  }
+
+  /**
+   * {@link #shortExcursionDepth(Duration)}, where the records past {@link
+   * ShortExcursions#CLUSTERS_FROM} count only while each is at least {@code minRelativeDrop} deep
+   * (the history's clusters went under the floor); NaN past the last that counts. Without a floor
+   * (NaN), every record counts.
+   */
+  public double shortExcursionDepth(Duration length, double minRelativeDrop) {
     if (shortExcursions == null || shortExcursions.isEmpty()) {
       return Double.NaN;
     }
@@ -264,6 +274,9 @@ public record NoiseModel(
     for (int i = 1; i < shortExcursions.size(); i++) {
       ShortExcursion a = shortExcursions.get(i - 1);
       ShortExcursion b = shortExcursions.get(i);
+      if (b.length().compareTo(ShortExcursions.CLUSTERS_FROM) > 0 && b.depth() > -minRelativeDrop) {
+        return Double.NaN; // no cluster of the history's went under the floor this long
+      }
       if (length.compareTo(b.length()) <= 0) {
         double x =
             (double) (length.toMillis() - a.length().toMillis())
@@ -280,10 +293,12 @@ public record NoiseModel(
    * with the level at the floor {@code minRelativeDrop} below: (1 − r)(1 + R) − 1, R the record for
    * its length ({@link #shortExcursionDepth}). Such an excursion proves nothing the history did not
    * show while healthy, so neither test of the change rule pages on it yet (docs/DETECTION.md,
-   * "Short excursions"). False beyond the longest record.
+   * "Short excursions"). False beyond the longest record, and past {@link
+   * ShortExcursions#CLUSTERS_FROM} beyond the last record of clusters at least as deep as the
+   * floor.
    */
   public boolean withinShortExcursions(Duration length, double depth, double minRelativeDrop) {
-    double record = shortExcursionDepth(length);
+    double record = shortExcursionDepth(length, minRelativeDrop);
     return Double.isFinite(record) && depth > (1 - minRelativeDrop) * (1 + record) - 1;
   }
 }

@@ -30,9 +30,26 @@ import java.util.TreeMap;
  * deepest seen is the record.
  */
 public final class ShortExcursions {
-  /** The window lengths recorded, at most: past the longest, no page is held. */
+  /**
+   * The window lengths recorded, at most: past the longest, no page is held. Those past {@link
+   * #CLUSTERS_FROM} are the record of clusters: they count only where they are at least as deep as
+   * the floor ({@link NoiseModel#shortExcursionDepth(Duration, double)}).
+   */
   public static final List<Duration> LENGTHS =
-      List.of(Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
+      List.of(
+          Duration.ofMinutes(2),
+          Duration.ofMinutes(5),
+          Duration.ofMinutes(10),
+          Duration.ofMinutes(20),
+          Duration.ofMinutes(30));
+
+  /**
+   * Windows longer than this are clusters of excursions (bursts that overlap, a load test's stages
+   * back to back): their record holds a page only where the history's clusters went at least as
+   * deep as the floor, so a history without them (its longer windows wander less than the floor)
+   * costs a drop nothing past this length (docs/DETECTION.md, "Short excursions").
+   */
+  public static final Duration CLUSTERS_FROM = Duration.ofMinutes(10);
 
   /**
    * The record looks back at least this far, whatever the learned history's length: excursions
@@ -45,11 +62,17 @@ public final class ShortExcursions {
 
   private ShortExcursions() {}
 
-  /** The lengths recorded for an evaluation step: whole numbers of steps, at least one. */
+  /**
+   * The lengths recorded for an evaluation step: whole numbers of steps, at least one; none where
+   * no length up to {@link #CLUSTERS_FROM} is (a record of clusters alone has no short excursions
+   * to begin from).
+   */
   public static List<Duration> lengths(Duration step) {
-    return LENGTHS.stream()
-        .filter(l -> l.compareTo(step) >= 0 && l.toMillis() % step.toMillis() == 0)
-        .toList();
+    List<Duration> whole =
+        LENGTHS.stream()
+            .filter(l -> l.compareTo(step) >= 0 && l.toMillis() % step.toMillis() == 0)
+            .toList();
+    return whole.isEmpty() || whole.get(0).compareTo(CLUSTERS_FROM) > 0 ? List.of() : whole;
   }
 
   /** The fewest trials a window of {@code length} needs to count. */

@@ -364,6 +364,50 @@ class ChangeRuleTest {
     }
   }
 
+  /**
+   * {@link #SPIKY}'s history with clusters too: its windows of 20 and 30 minutes went 24 and 20 %
+   * under the level once per interval (bursts that overlap, a load test's stages back to back).
+   */
+  private static final NoiseModel CLUSTERED =
+      MODEL.withShortExcursions(
+          List.of(
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.36),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(5), -0.33),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.28),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(20), -0.24),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(30), -0.20)));
+
+  @Test
+  void aClusterNoDeeperThanTheHistorysOwnIsWaitedOutAndADropPagesByThirtyMinutes() {
+    // Sixteen minutes 18 % down (over the backstop's 20 % line), then healthy: past the 10
+    // minutes a record of short excursions holds, so the tests page it (this was the rule before
+    // the record of clusters); with a history whose clusters went as deep for as long, they wait.
+    java.util.function.LongFunction<Double> cluster = i -> i > 60 && i <= 68 ? 0.6 * 0.82 : 0.6;
+    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.82;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(SPIKY, cluster, 240, seed)).as("seed %d", seed).isNotNull();
+      assertThat(firstBreach(CLUSTERED, cluster, 240, seed)).as("seed %d", seed).isNull();
+      // The same depth sustained is paged at the first step past the longest record: 32 minutes
+      // after its change point at the latest (steps 60 + 16), dated from it.
+      String held = firstBreach(CLUSTERED, drop, 240, seed);
+      assertThat(held).as("seed %d", seed).isNotNull();
+      assertThat(Long.parseLong(held.substring(0, held.indexOf(':')))).as(held).isBetween(70L, 76L);
+    }
+    // A history whose longer windows went no deeper than the floor keeps nothing past 10 minutes:
+    // twenty minutes 17 % down page as they did (its 20-minute line, 0.9 × 0.91 − 1 = −18.1 %,
+    // would hold them: the wander's longer windows would make every such drop wait).
+    NoiseModel shallow =
+        MODEL.withShortExcursions(
+            List.of(
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.28),
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(20), -0.09),
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(30), -0.07)));
+    java.util.function.LongFunction<Double> shallower = i -> i > 60 && i <= 70 ? 0.6 * 0.83 : 0.6;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(shallow, shallower, 240, seed)).as("seed %d", seed).isNotNull();
+    }
+  }
+
   @Test
   void aSuddenDipAboveTheFloorNeverPages() {
     // −7 % at a 10 % floor for three days after two healthy hours, five seeds.

@@ -56,6 +56,33 @@ class ShortExcursionsTest {
     assertThat(model(Duration.ofDays(7)).withinShortExcursions(five, -0.11, 0.1)).isFalse();
   }
 
+  @Test
+  void aRecordOfClustersHoldsOnlyWhereTheHistorysClustersWentUnderTheFloor() {
+    NoiseModel clusters =
+        model(Duration.ofDays(7))
+            .withShortExcursions(
+                List.of(
+                    new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.30),
+                    new NoiseModel.ShortExcursion(Duration.ofMinutes(20), -0.24),
+                    new NoiseModel.ShortExcursion(Duration.ofMinutes(30), -0.08)));
+    // 20 minutes went 24 % under the level, deeper than the 10 % floor: it counts, linear from 10.
+    assertThat(clusters.shortExcursionDepth(Duration.ofMinutes(15), 0.1))
+        .isCloseTo(-0.27, within(1e-12));
+    // 0.9 × 0.76 − 1 = −31.6 % at 20 minutes.
+    assertThat(clusters.withinShortExcursions(Duration.ofMinutes(20), -0.31, 0.1)).isTrue();
+    assertThat(clusters.withinShortExcursions(Duration.ofMinutes(20), -0.32, 0.1)).isFalse();
+    // 30 minutes went only 8 % under, shallower than the floor: no cluster held past 20 minutes
+    // (a 15 % drop there is not made to wait on the wander's longer windows)...
+    assertThat(clusters.shortExcursionDepth(Duration.ofMinutes(25), 0.1)).isNaN();
+    assertThat(clusters.withinShortExcursions(Duration.ofMinutes(25), -0.15, 0.1)).isFalse();
+    // ...but with a 5 % floor it is deeper than the floor, and counts.
+    assertThat(clusters.withinShortExcursions(Duration.ofMinutes(30), -0.10, 0.05)).isTrue();
+    // Lengths up to 10 minutes count however shallow; without a floor every record counts.
+    assertThat(RECORDED.withinShortExcursions(Duration.ofMinutes(10), -0.18, 0.1)).isTrue();
+    assertThat(clusters.shortExcursionDepth(Duration.ofMinutes(30)))
+        .isCloseTo(-0.08, within(1e-12));
+  }
+
   /** Five-minute samples over {@code days}, each {@code fall} below the 0.6 level. */
   private static Map<Instant, Double> flat(int days, double fall) {
     Map<Instant, Double> lows = new HashMap<>();
@@ -129,9 +156,18 @@ class ShortExcursionsTest {
   void lengthsAreWholeStepsAndWindowsNeedHalfTheReferenceTraffic() {
     assertThat(ShortExcursions.lengths(Duration.ofSeconds(30))).isEqualTo(ShortExcursions.LENGTHS);
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(5)))
-        .containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(10));
+        .containsExactly(
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(20),
+            Duration.ofMinutes(30));
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(2)))
-        .containsExactly(Duration.ofMinutes(2), Duration.ofMinutes(10));
+        .containsExactly(
+            Duration.ofMinutes(2),
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(20),
+            Duration.ofMinutes(30));
+    // A record of clusters alone (30 minutes of 3-minute steps, 20 of 4-minute ones) is none.
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(3))).isEmpty();
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(4))).isEmpty();
     // 1,200 trials a step at the reference: a 2-minute window of 30-s steps needs 2,400.
