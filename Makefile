@@ -104,7 +104,7 @@ scale-bench: deps
 heldout-bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	java $(BENCH_FLAGS) -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.HeldOutBench
 
 ## advice-bench: the advisor's k by load against roofline step-time worlds it does not model (docs/SPEEDUP.md)
@@ -125,14 +125,14 @@ speedup-bench:
 window-bound:
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	java $(BENCH_FLAGS) -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.WindowBound
 
 ## detect-bench: false alarms and delays of every detector on generated histories (docs/DETECTION.md)
 detect-bench: deps-postgres
 	$(MVN) -q test-compile -Dspotless.check.skip=true
 	$(MVN) -q dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt
-	java $(BENCH_FLAGS) -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
+	java $(BENCH_FLAGS) -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench-classpath.txt) \
 	  dev.specwatch.bench.DetectionBench
 
 clean:
