@@ -133,14 +133,12 @@ final class ShortExcursionQueries {
       return "";
     }
     Duration history =
-        m.history() == null || m.history().compareTo(ShortExcursions.LOOKBACK) < 0
+        m.history().compareTo(ShortExcursions.LOOKBACK) < 0
             ? ShortExcursions.LOOKBACK
             : m.history();
-    long days = Math.round(history.toHours() / 24.0);
     return "; short windows of the last "
-        + days
-        + (days == 1 ? " day" : " days")
-        + " fall "
+        + Math.round(history.toHours() / 24.0)
+        + " days fall "
         + m.shortExcursions().stream()
             .map(
                 e ->

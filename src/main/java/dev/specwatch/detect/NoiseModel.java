@@ -251,17 +251,9 @@ public record NoiseModel(
   /**
    * How deep the history's windows of about {@code length} went (a relative deviation, ≤ 0): the
    * shortest record's for an excursion shorter than it, linear between two records' lengths, and
-   * NaN for an excursion longer than the longest record, or without a record.
-   */
-  public double shortExcursionDepth(Duration length) {
-    return shortExcursionDepth(length, Double.NaN);
-  }
-
-  /**
-   * {@link #shortExcursionDepth(Duration)}, where the records past {@link
-   * ShortExcursions#CLUSTERS_FROM} count only while each is at least {@code minRelativeDrop} deep
-   * (the history's clusters went under the floor); NaN past the last that counts. Without a floor
-   * (NaN), every record counts.
+   * NaN for an excursion longer than the longest record that counts, or without a record. The
+   * records past {@link ShortExcursions#CLUSTERS_FROM} count only while each is at least {@code
+   * minRelativeDrop} deep (the history's clusters went under the floor).
    */
   public double shortExcursionDepth(Duration length, double minRelativeDrop) {
     if (shortExcursions == null || shortExcursions.isEmpty()) {

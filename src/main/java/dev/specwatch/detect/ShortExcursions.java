@@ -33,7 +33,7 @@ public final class ShortExcursions {
   /**
    * The window lengths recorded, at most: past the longest, no page is held. Those past {@link
    * #CLUSTERS_FROM} are the record of clusters: they count only where they are at least as deep as
-   * the floor ({@link NoiseModel#shortExcursionDepth(Duration, double)}).
+   * the floor ({@link NoiseModel#shortExcursionDepth}).
    */
   public static final List<Duration> LENGTHS =
       List.of(

@@ -90,7 +90,7 @@ class SequentialRulesTest {
                     "qwen", new RecipeModel(MODEL, "learned", T0, STEP))));
     Map<String, RecipeModel> loaded = new FileStateStore(dir, new MutableClock(T0)).load().models();
     assertThat(loaded.get("spiky").model()).isEqualTo(spiky);
-    assertThat(loaded.get("spiky").model().shortExcursionDepth(Duration.ofMinutes(6)))
+    assertThat(loaded.get("spiky").model().shortExcursionDepth(Duration.ofMinutes(6), 0.1))
         .isCloseTo(-0.215, org.assertj.core.api.Assertions.within(1e-9));
     assertThat(loaded.get("qwen").model().shortExcursions()).isNull();
   }

@@ -107,17 +107,10 @@ class ReadmeQuickStartIT {
           // on two CPUs) can be slow to start the JVM and to answer.
           await()
               .atMost(Duration.ofMinutes(2))
-              .ignoreExceptions()
               .untilAsserted(
                   () -> {
-                    HttpResponse<String> alerts =
-                        http.send(
-                            HttpRequest.newBuilder(
-                                    URI.create("http://127.0.0.1:9464/api/v1/alerts"))
-                                .build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    lastAlerts.set(alerts.body());
-                    assertThat(alerts.body())
+                    lastAlerts.set(get(http, "/api/v1/alerts"));
+                    assertThat(lastAlerts.get())
                         .contains("your-org-your-model-mtp")
                         .contains("acceptance_rate");
                   });

@@ -33,13 +33,13 @@ class ShortExcursionsTest {
 
   @Test
   void theDepthForALengthIsTheShortestRecordsBelowItLinearBetweenAndNothingPastTheLongest() {
-    assertThat(RECORDED.shortExcursionDepth(Duration.ofSeconds(30))).isEqualTo(-0.30);
-    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(2))).isEqualTo(-0.30);
-    assertThat(RECORDED.shortExcursionDepth(Duration.ofSeconds(210)))
+    assertThat(RECORDED.shortExcursionDepth(Duration.ofSeconds(30), 0.1)).isEqualTo(-0.30);
+    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(2), 0.1)).isEqualTo(-0.30);
+    assertThat(RECORDED.shortExcursionDepth(Duration.ofSeconds(210), 0.1))
         .isCloseTo(-0.25, within(1e-12));
-    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(10))).isEqualTo(-0.10);
-    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(11))).isNaN();
-    assertThat(model(Duration.ofDays(7)).shortExcursionDepth(Duration.ofMinutes(1))).isNaN();
+    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(10), 0.1)).isEqualTo(-0.10);
+    assertThat(RECORDED.shortExcursionDepth(Duration.ofMinutes(11), 0.1)).isNaN();
+    assertThat(model(Duration.ofDays(7)).shortExcursionDepth(Duration.ofMinutes(1), 0.1)).isNaN();
   }
 
   @Test
@@ -77,9 +77,9 @@ class ShortExcursionsTest {
     assertThat(clusters.withinShortExcursions(Duration.ofMinutes(25), -0.15, 0.1)).isFalse();
     // ...but with a 5 % floor it is deeper than the floor, and counts.
     assertThat(clusters.withinShortExcursions(Duration.ofMinutes(30), -0.10, 0.05)).isTrue();
-    // Lengths up to 10 minutes count however shallow; without a floor every record counts.
+    // Lengths up to 10 minutes count however shallow; with a 5 % floor the 30-minute record does.
     assertThat(RECORDED.withinShortExcursions(Duration.ofMinutes(10), -0.18, 0.1)).isTrue();
-    assertThat(clusters.shortExcursionDepth(Duration.ofMinutes(30)))
+    assertThat(clusters.shortExcursionDepth(Duration.ofMinutes(30), 0.05))
         .isCloseTo(-0.08, within(1e-12));
   }
 
