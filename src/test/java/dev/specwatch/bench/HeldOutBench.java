@@ -37,7 +37,7 @@ import java.util.function.ToDoubleFunction;
  * families the detector was not designed on (docs/DETECTION.md, "Held-out families"), reported
  * once, as they come out; the design was decided on DetectionBench's families.
  *
- * <p>Nineteen families, each beyond the learner's model (level by hour, overdispersion, short
+ * <p>Twenty families, each beyond the learner's model (level by hour, overdispersion, short
  * wander): long-memory wander (three AR(1) processes at 1 h, 6 h and 2 d), regime switching (a
  * batch job at -5 % for hours, a new client at +3 %), and a weekly pattern with a slow downward
  * trend and heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part
@@ -68,12 +68,14 @@ import java.util.function.ToDoubleFunction;
  * app's weekends (bursts that overlap, two days in seven), written before the record looked back a
  * week whatever the learned history, and a document pipeline's ingestion sessions (ramped, jittered
  * excursions of 12 to 30 minutes at any hour), written before the record gained lengths of 20 and
- * 30 minutes (a record of clusters). {@code -Dbench.families=NAME,NAME} runs some, {@code
- * -Dbench.learn=7d} only the detector that learns from 7 days. Ten seeds each; per seed a healthy
- * history, a 4-hour dip of -7 % (under the 10 % floor: any page on it is false), a step of exactly
- * the floor (-10 %: the null's boundary, reported apart), steps of 15 % and 30 %, and a 15 % drift
- * over 2 h. Ten days at a 60 s scrape, about 10 drafts/s: the first seven are the learning history,
- * the change rule learns from the last 1, 3 or 7 of them.
+ * 30 minutes (a record of clusters), and a nightly evaluation harness (rare runs of 10 to 25
+ * minutes, 18 to 35 % deep), written before the backstop was held on that record. {@code
+ * -Dbench.families=NAME,NAME} runs some, {@code -Dbench.learn=7d} only the detector that learns
+ * from 7 days. Ten seeds each; per seed a healthy history, a 4-hour dip of -7 % (under the 10 %
+ * floor: any page on it is false), a step of exactly the floor (-10 %: the null's boundary,
+ * reported apart), steps of 15 % and 30 %, and a 15 % drift over 2 h. Ten days at a 60 s scrape,
+ * about 10 drafts/s: the first seven are the learning history, the change rule learns from the last
+ * 1, 3 or 7 of them.
  */
 public final class HeldOutBench {
   /**
@@ -214,7 +216,84 @@ public final class HeldOutBench {
           // lengths past 10 minutes (a record of clusters: the seventeenth and eighteenth
           // families' false pages and floor pages are excursions of 10 to 25 minutes, where
           // nothing is held), to judge that change; run before and after.
-          new Family("a document pipeline's ingestion sessions", HeldOutBench::ingestion));
+          new Family("a document pipeline's ingestion sessions", HeldOutBench::ingestion),
+          // The twentieth, written 2026-12-06 before the backstop was held on the record of
+          // clusters (the nineteenth family's false pages are the backstop's: sessions 20 % or
+          // more deep for 10 minutes, no deeper than the history's own), to judge that change; run
+          // before and after.
+          new Family("a nightly evaluation harness", HeldOutBench::nightlyEvals));
+
+  /**
+   * A team's evaluation harness run against the deployment every night (one run, starting at a
+   * uniform time from 01:00 to 04:00 of the family's own clock) and re-run by hand in the day
+   * (Poisson, about one every two days, 09:00 to 19:00): a run sends a benchmark of competition
+   * maths (LaTeX the draft predicts badly) for 10 to 25 minutes (uniform). Its share comes in over
+   * about a minute (a logistic onset) and drains linearly over the run's last 40 % as the harness's
+   * queue empties; at full share acceptance is lower by 18 to 35 % (18 % + 17 % x the larger of two
+   * uniforms: most runs deep), each minute of prompts harder or easier than the run's own (a factor
+   * 1 + 0.15 x a Gaussian, held for the minute). Under it two wanders (AR(1): 6 hours at 0.8 % sd,
+   * 20 minutes at 0.6 % sd). Its own generator: rare, deep, long excursions, deeper than the
+   * backstop's line (20 % at a 10 % floor) for 10 minutes and more, at one hour of the night and
+   * sometimes in the day; the level between runs is the normal, so a page on one is false.
+   */
+  static Noise nightlyEvals() {
+    double[] slow = {Double.NaN};
+    double[] fast = {0};
+    Instant[] start = {null};
+    long[] nextNight = {-1}; // the day whose nightly run is still to start
+    double[] nightAt = {0}; // its start, seconds into that day
+    double[] run = {-1, 0, 0}; // seconds into the run (-1: none), its length, its depth
+    double[] minute = {1, 0}; // this minute's factor, seconds since it was drawn
+    return (t, dt, r) -> {
+      if (start[0] == null) {
+        start[0] = t;
+        slow[0] = 0.008 * HistoryGenerator.gaussian(r);
+        nextNight[0] = 0;
+        nightAt[0] = (1 + 3 * r.nextDouble()) * 3600;
+      }
+      slow[0] = HistoryGenerator.ar1(slow[0], dt, 21600, 0.008, r);
+      fast[0] = HistoryGenerator.ar1(fast[0], dt, 1200, 0.006, r);
+      long s = Duration.between(start[0], t).toSeconds();
+      long day = s / 86400;
+      double inDay = s % 86400;
+      boolean starts = false;
+      if (day > nextNight[0]) { // a night passed without its run (a run still going): skipped
+        nextNight[0] = day;
+        nightAt[0] = (1 + 3 * r.nextDouble()) * 3600;
+      }
+      if (day == nextNight[0] && inDay >= nightAt[0]) {
+        nextNight[0] = day + 1;
+        nightAt[0] = (1 + 3 * r.nextDouble()) * 3600;
+        starts = true;
+      }
+      double hour = inDay / 3600;
+      if (hour >= 9 && hour < 19 && r.nextDouble() < dt * 0.5 / (10 * 3600.0)) {
+        starts = true;
+      }
+      if (starts && run[0] < 0) {
+        double u = Math.max(r.nextDouble(), r.nextDouble());
+        run[0] = 0;
+        run[1] = (10 + 15 * r.nextDouble()) * 60;
+        run[2] = 0.18 + 0.17 * u;
+      }
+      minute[1] += dt;
+      if (minute[1] >= 60) {
+        minute[1] = 0;
+        minute[0] = Math.max(0, 1 + 0.15 * HistoryGenerator.gaussian(r));
+      }
+      double fall = 0;
+      if (run[0] >= 0) {
+        double onset = 1 / (1 + Math.exp(-(run[0] - 45) / 15));
+        double drain = Math.min(1, (run[1] - run[0]) / (0.4 * run[1]));
+        fall = run[2] * onset * Math.max(0, drain) * minute[0];
+        run[0] += dt;
+        if (run[0] >= run[1]) {
+          run[0] = -1;
+        }
+      }
+      return slow[0] + fast[0] - Math.min(0.8, fall);
+    };
+  }
 
   /**
    * A document pipeline whose users upload folders at any hour of the family's own clock (Poisson,
@@ -686,7 +765,7 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK = List.of();
+  static final List<String> HELD_BACK = List.of("a nightly evaluation harness");
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
