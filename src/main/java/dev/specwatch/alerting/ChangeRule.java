@@ -20,9 +20,10 @@ import java.util.Optional;
  * L·(1 − r)", tested at its least favourable point, the floor itself, against drops of 1.5, 2, 3
  * and 4 × r below the learned level L, by a bank of CUSUMs calibrated to one false alarm per {@code
  * false_alarm_interval} at the floor ({@link DropTest}); a sustained level above the floor (a −6 %
- * excursion at a 10 % floor) drifts the statistics down and never pages. An excursion of at most 10
- * minutes no deeper than the learned history's own short excursions would be at the floor does not
- * page yet ({@link NoiseModel#withinShortExcursions}). Fires while the drop is sustained; clears
+ * excursion at a 10 % floor) drifts the statistics down and never pages. An excursion no deeper
+ * than the learned history's own excursions as long would be at the floor (up to 10 minutes, or 30
+ * where the history's clusters went under the floor) does not page yet, by the tests or the
+ * backstop ({@link NoiseModel#withinShortExcursions}). Fires while the drop is sustained; clears
  * with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
@@ -41,7 +42,8 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    * below at a 10 % floor), and how long the window's acceptance must stay under it (the step's own
    * acceptance under it too when the time is up: the drop is still there): a drop that large pages
    * within minutes even where the learned wander makes the statistics slow (a young recipe,
-   * hours-long correlations). docs/DETECTION.md, "The backstop".
+   * hours-long correlations), unless the history's own runs as long went as deep (a record of
+   * clusters: then up to 30 minutes). docs/DETECTION.md, "The backstop".
    */
   static final double GROSS = 2;
 
@@ -157,14 +159,19 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       Instant under =
           window != null && window < line ? (priorGross == null ? c.at() : priorGross) : null;
       next = next.grossSince(under);
+      // Like the tests' alarms, it waits while the run is no deeper than the history's own
+      // excursions as long would be at the floor (a record of clusters: where the history's
+      // windows of 10 to 30 minutes went under the line, a run under it that long proves
+      // nothing yet); the window's depth, of its last minutes, stands for the run's.
       if (under != null
           && stillUnder
-          && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0) {
+          && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0
+          && !withinShortExcursions(m, under, c.at(), inc.step(), window, reference)) {
         how =
             "a gross drop: the window's acceptance under "
                 + Math.round(GROSS * r * 100)
                 + " % below its learned level for "
-                + dev.specwatch.model.Durations.format(GROSS_FOR)
+                + dev.specwatch.model.Durations.format(Duration.between(under, c.at()))
                 + "; ";
         next =
             next.alarmedBy(

@@ -409,6 +409,35 @@ class ChangeRuleTest {
   }
 
   @Test
+  void theBackstopWaitsOutARunNoDeeperThanTheHistorysClustersAndPagesByThirtyMinutes() {
+    // Sixteen minutes 28 % down, then healthy: under the backstop's line (−20 %) for more than its
+    // 10 minutes. With a record of such clusters (20 minutes at −24 %: at the floor, −31.6 %)
+    // the tests wait, and so does the backstop (before it did not: it paged this run at 10
+    // minutes). Without a record past 10 minutes it pages, as before.
+    java.util.function.LongFunction<Double> run = i -> i > 60 && i <= 68 ? 0.6 * 0.72 : 0.6;
+    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.72;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(SPIKY, run, 240, seed)).as("seed %d", seed).isNotNull();
+      assertThat(firstBreach(CLUSTERED, run, 240, seed)).as("seed %d", seed).isNull();
+      // The same depth sustained pages at the first step past the longest record, 32 minutes
+      // after its change point at the latest, by whichever of the tests and the backstop is first.
+      String held = firstBreach(CLUSTERED, drop, 240, seed);
+      assertThat(held).as("seed %d", seed).isNotNull();
+      assertThat(Long.parseLong(held.substring(0, held.indexOf(':')))).as(held).isBetween(66L, 76L);
+    }
+    // Deeper than the clusters went (−45 %, past the 10-minute line at the floor, −35.2 %): the
+    // backstop pages at its 10 minutes, saying for how long the window has been under its line.
+    java.util.function.LongFunction<Double> deep = i -> i <= 60 ? 0.6 : 0.6 * 0.55;
+    for (long seed = 1; seed <= 5; seed++) {
+      String paged = firstBreach(CLUSTERED, deep, 240, seed);
+      assertThat(paged).as("seed %d", seed).isNotNull();
+      assertThat(Long.parseLong(paged.substring(0, paged.indexOf(':'))))
+          .as(paged)
+          .isLessThanOrEqualTo(66L);
+    }
+  }
+
+  @Test
   void aSuddenDipAboveTheFloorNeverPages() {
     // −7 % at a 10 % floor for three days after two healthy hours, five seeds.
     for (long seed = 1; seed <= 5; seed++) {
