@@ -293,7 +293,7 @@ class ChangeRuleTest {
           .as("seed %d", seed)
           .isNotNull()
           .contains("a sudden drop: at least the floor");
-      long step = Long.parseLong(breach.substring(0, breach.indexOf(':')));
+      long step = stepOf(breach);
       // About a dozen steps of evidence at this traffic and noise (1200 drafts a step, φ = 2;
       // twenty seeds gave 6 to 29), where the main test alone takes more than eight hours.
       assertThat(step).as("seed %d: %s", seed, breach).isBetween(62L, 100L);
@@ -337,14 +337,12 @@ class ChangeRuleTest {
       String held = firstBreach(SPIKY, drop, 240, seed);
       assertThat(fast).as("seed %d", seed).isNotNull();
       assertThat(held).as("seed %d", seed).isNotNull();
-      long at = Long.parseLong(held.substring(0, held.indexOf(':')));
+      long at = stepOf(held);
       // 30 % is deeper than the 10-minute record would be at the floor ((0.9)(0.85) − 1 =
       // −23.5 %), about as deep as the 8-minute one's (−30 %) and not as the 6-minute one's
       // (−36.5 %): the page waits for the fourth or fifth step (eight or ten minutes), where the
       // narrow model pages at the second.
-      assertThat(Long.parseLong(fast.substring(0, fast.indexOf(':'))))
-          .as(fast)
-          .isLessThanOrEqualTo(62);
+      assertThat(stepOf(fast)).as(fast).isLessThanOrEqualTo(62);
       assertThat(at).as(held).isBetween(64L, 65L);
       assertThat(held).containsPattern("\\(-(2[5-9]|3[0-5])\\.\\d %");
     }
@@ -382,17 +380,9 @@ class ChangeRuleTest {
     // Sixteen minutes 18 % down (over the backstop's 20 % line), then healthy: past the 10
     // minutes a record of short excursions holds, so the tests page it (this was the rule before
     // the record of clusters); with a history whose clusters went as deep for as long, they wait.
-    java.util.function.LongFunction<Double> cluster = i -> i > 60 && i <= 68 ? 0.6 * 0.82 : 0.6;
-    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.82;
-    for (long seed = 1; seed <= 5; seed++) {
-      assertThat(firstBreach(SPIKY, cluster, 240, seed)).as("seed %d", seed).isNotNull();
-      assertThat(firstBreach(CLUSTERED, cluster, 240, seed)).as("seed %d", seed).isNull();
-      // The same depth sustained is paged at the first step past the longest record: 32 minutes
-      // after its change point at the latest (steps 60 + 16), dated from it.
-      String held = firstBreach(CLUSTERED, drop, 240, seed);
-      assertThat(held).as("seed %d", seed).isNotNull();
-      assertThat(Long.parseLong(held.substring(0, held.indexOf(':')))).as(held).isBetween(70L, 76L);
-    }
+    // The same depth sustained is paged at the first step past the longest record: 32 minutes
+    // after its change point at the latest (steps 60 + 16).
+    waitedOutWithClustersAndPagedBetween(0.82, 70, 76);
     // A history whose longer windows went no deeper than the floor keeps nothing past 10 minutes:
     // twenty minutes 17 % down page as they did (its 20-minute line, 0.9 × 0.91 − 1 = −18.1 %,
     // would hold them: the wander's longer windows would make every such drop wait).
@@ -414,27 +404,40 @@ class ChangeRuleTest {
     // 10 minutes. With a record of such clusters (20 minutes at −24 %: at the floor, −31.6 %)
     // the tests wait, and so does the backstop (before it did not: it paged this run at 10
     // minutes). Without a record past 10 minutes it pages, as before.
-    java.util.function.LongFunction<Double> run = i -> i > 60 && i <= 68 ? 0.6 * 0.72 : 0.6;
-    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * 0.72;
-    for (long seed = 1; seed <= 5; seed++) {
-      assertThat(firstBreach(SPIKY, run, 240, seed)).as("seed %d", seed).isNotNull();
-      assertThat(firstBreach(CLUSTERED, run, 240, seed)).as("seed %d", seed).isNull();
-      // The same depth sustained pages at the first step past the longest record, 32 minutes
-      // after its change point at the latest, by whichever of the tests and the backstop is first.
-      String held = firstBreach(CLUSTERED, drop, 240, seed);
-      assertThat(held).as("seed %d", seed).isNotNull();
-      assertThat(Long.parseLong(held.substring(0, held.indexOf(':')))).as(held).isBetween(66L, 76L);
-    }
-    // Deeper than the clusters went (−45 %, past the 10-minute line at the floor, −35.2 %): the
-    // backstop pages at its 10 minutes, saying for how long the window has been under its line.
+    // The same depth sustained pages at the first step past the longest record, 32 minutes
+    // after its change point at the latest, by whichever of the tests and the backstop is first.
+    waitedOutWithClustersAndPagedBetween(0.72, 66, 76);
+    // Deeper than the clusters went (−45 %, past every length's line at the floor): paged within
+    // the backstop's 10 minutes.
     java.util.function.LongFunction<Double> deep = i -> i <= 60 ? 0.6 : 0.6 * 0.55;
     for (long seed = 1; seed <= 5; seed++) {
       String paged = firstBreach(CLUSTERED, deep, 240, seed);
       assertThat(paged).as("seed %d", seed).isNotNull();
-      assertThat(Long.parseLong(paged.substring(0, paged.indexOf(':'))))
-          .as(paged)
-          .isLessThanOrEqualTo(66L);
+      assertThat(stepOf(paged)).as(paged).isLessThanOrEqualTo(66L);
     }
+  }
+
+  /**
+   * Sixteen minutes at {@code ratio} × the level from step 61, then healthy, five seeds: paged with
+   * {@link #SPIKY}'s record (nothing past 10 minutes), waited out with {@link #CLUSTERED}'s; the
+   * same ratio sustained from step 61 paged with {@link #CLUSTERED}'s between steps {@code from}
+   * and {@code to}.
+   */
+  private static void waitedOutWithClustersAndPagedBetween(double ratio, long from, long to) {
+    java.util.function.LongFunction<Double> run = i -> i > 60 && i <= 68 ? 0.6 * ratio : 0.6;
+    java.util.function.LongFunction<Double> drop = i -> i <= 60 ? 0.6 : 0.6 * ratio;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(SPIKY, run, 240, seed)).as("seed %d", seed).isNotNull();
+      assertThat(firstBreach(CLUSTERED, run, 240, seed)).as("seed %d", seed).isNull();
+      String held = firstBreach(CLUSTERED, drop, 240, seed);
+      assertThat(held).as("seed %d", seed).isNotNull();
+      assertThat(stepOf(held)).as(held).isBetween(from, to);
+    }
+  }
+
+  /** The step of a breach ("step: reason", {@link #firstBreach}). */
+  private static long stepOf(String breach) {
+    return Long.parseLong(breach.substring(0, breach.indexOf(':')));
   }
 
   @Test
