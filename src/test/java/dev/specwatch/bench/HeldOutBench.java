@@ -773,10 +773,22 @@ public final class HeldOutBench {
    * #FAMILIES}.
    */
   static boolean selected(Family f) {
-    String only = System.getProperty("bench.families", "");
+    return selected(f.name(), System.getProperty("bench.families", ""));
+  }
+
+  /**
+   * Whether {@code -Dbench.families=only} selects the family {@code name}. A name may hold commas
+   * itself ("weekly, trend, heavy tails"): both sides are compared with the spaces around their
+   * commas dropped, the name between two of the list's commas.
+   */
+  static boolean selected(String name, String only) {
     return only.isBlank()
-        ? !HELD_BACK.contains(f.name())
-        : java.util.Arrays.stream(only.split(",")).map(String::trim).toList().contains(f.name());
+        ? !HELD_BACK.contains(name)
+        : ("," + commas(only) + ",").contains("," + commas(name) + ",");
+  }
+
+  private static String commas(String names) {
+    return String.join(",", java.util.Arrays.stream(names.split(",")).map(String::trim).toList());
   }
 
   /**
