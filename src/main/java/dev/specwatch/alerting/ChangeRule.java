@@ -163,15 +163,16 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       // excursions as long would be at the floor (a record of clusters: where the history's
       // windows of 10 to 30 minutes went under the line, a run under it that long proves
       // nothing yet); the window's depth, of its last minutes, stands for the run's.
-      if (under != null
+      Duration run = under == null ? null : Duration.between(under, c.at());
+      if (run != null
           && stillUnder
-          && Duration.between(under, c.at()).compareTo(GROSS_FOR) >= 0
+          && run.compareTo(GROSS_FOR) >= 0
           && !withinShortExcursions(m, under, c.at(), inc.step(), window, reference)) {
         how =
             "a gross drop: the window's acceptance under "
                 + Math.round(GROSS * r * 100)
                 + " % below its learned level for "
-                + dev.specwatch.model.Durations.format(Duration.between(under, c.at()))
+                + dev.specwatch.model.Durations.format(run)
                 + "; ";
         next =
             next.alarmedBy(
