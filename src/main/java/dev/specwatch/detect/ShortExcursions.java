@@ -19,10 +19,11 @@ import java.util.TreeMap;
  * each length ending at an evaluation step within the sample ({@code min_over_time} of a subquery,
  * so the points per query are those of the samples), among windows with at least half the reference
  * traffic (so a quiet hour's binomial noise does not set the record). Each sample's low over its
- * learned level, minus 1, is a depth; samples whose block is further below the level than {@code
- * incident} (a sustained drop, what the rule pages for: not a short excursion) are set aside. The
- * history is cut into {@link #PERIOD}s, and each period's deepest depth is one draw of an extreme:
- * the record is their return level at the rule's {@code false_alarm_interval}, the depth a period's
+ * learned level, minus 1, is a depth; samples in a run of blocks further below the level than
+ * {@code incident} lasting as long as the record's longest length (a sustained drop, what the rule
+ * pages for whatever the record: not an excursion) are set aside ({@link #incidents}). The history
+ * is cut into {@link #PERIOD}s, and each period's deepest depth is one draw of an extreme: the
+ * record is their return level at the rule's {@code false_alarm_interval}, the depth a period's
  * deepest excursion passes once per interval, from a Gumbel distribution fitted by moments (Gumbel
  * 1958; scale s√6/π, location mean − γ·scale), and never shallower than the deepest seen. A week's
  * deepest is passed by the next week's half the time; what the rule must not page on is the depth
@@ -99,7 +100,8 @@ public final class ShortExcursions {
    * @param lows per sample time, the lowest acceptance of a window of {@code length} ending within
    *     the sample
    * @param blocks per sample time, the acceptance of the block ending there (absent: unknown)
-   * @param incident a block this far below its learned level, relatively (0.2), is an incident
+   * @param incident a run of blocks this far below its learned level, relatively (0.2), spanning
+   *     {@link #INCIDENT_SPAN} is an incident
    * @param interval the rule's {@code false_alarm_interval}: the record is the depth passed once in
    *     it
    */
@@ -111,13 +113,11 @@ public final class ShortExcursions {
       double incident,
       Duration interval) {
     Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
+    java.util.NavigableMap<Instant, Instant> incidents = incidents(blocks, m, incident);
     lows.forEach(
         (t, low) -> {
           double level = m.levelAt(t);
-          Double block = blocks.get(t);
-          if (Double.isFinite(low)
-              && level > 0
-              && (block == null || !(block < level * (1 - incident)))) {
+          if (Double.isFinite(low) && level > 0 && !within(incidents, t)) {
             double fall = Math.min(0.99, Math.max(0, 1 - low / level));
             double[] p =
                 periods.computeIfAbsent(
@@ -142,6 +142,55 @@ public final class ShortExcursions {
     }
     return new NoiseModel.ShortExcursion(length, -Math.min(0.99, record));
   }
+
+  /**
+   * The incidents set aside, each from its first block's time to its last, widened by {@link
+   * #INCIDENT_SPAN} either side (the windows that reach into the drop before its first block under
+   * the line and after its last one: its edges are no excursion either): runs of blocks further
+   * below their learned level than {@code incident} that span {@link #INCIDENT_SPAN} or more (a
+   * block at or above the line ends a run; an absent one does not, and the samples between the
+   * blocks of the days before the learned history, 15 minutes apart, are inside it). A drop that
+   * stayed under the backstop's line that long is one the rule pages whatever the record says (the
+   * backstop waits at most the record's longest length); a shorter run came back on its own, an
+   * excursion like any other, however deep (docs/DETECTION.md, "Short excursions"). Until
+   * 2026-12-06 every block under the line was set aside, so the deepest runs of a history whose
+   * excursions last a quarter of an hour or more were left out of its record.
+   */
+  static java.util.NavigableMap<Instant, Instant> incidents(
+      Map<Instant, Double> blocks, NoiseModel m, double incident) {
+    java.util.NavigableMap<Instant, Instant> out = new TreeMap<>();
+    List<Instant> run = new java.util.ArrayList<>();
+    Runnable close =
+        () -> {
+          if (!run.isEmpty()
+              && Duration.between(run.get(0), run.get(run.size() - 1)).compareTo(INCIDENT_SPAN)
+                  >= 0) {
+            out.put(run.get(0).minus(INCIDENT_SPAN), run.get(run.size() - 1).plus(INCIDENT_SPAN));
+          }
+          run.clear();
+        };
+    for (Map.Entry<Instant, Double> b : new TreeMap<>(blocks).entrySet()) {
+      double level = m.levelAt(b.getKey());
+      if (b.getValue() < level * (1 - incident)) {
+        run.add(b.getKey());
+      } else {
+        close.run();
+      }
+    }
+    close.run();
+    return out;
+  }
+
+  private static boolean within(java.util.NavigableMap<Instant, Instant> incidents, Instant t) {
+    Map.Entry<Instant, Instant> e = incidents.floorEntry(t);
+    return e != null && !e.getValue().isBefore(t);
+  }
+
+  /**
+   * A run of blocks under the backstop's line spanning this long is an incident, set aside from the
+   * record: the record's longest length, past which no page is held.
+   */
+  static final Duration INCIDENT_SPAN = LENGTHS.get(LENGTHS.size() - 1);
 
   /**
    * The level that maxima like {@code maxima} pass once in {@code periods} draws, from a Gumbel
