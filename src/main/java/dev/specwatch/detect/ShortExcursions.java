@@ -144,9 +144,7 @@ public final class ShortExcursions {
   }
 
   /**
-   * The incidents set aside, each from its first block's time to its last, widened by {@link
-   * #INCIDENT_SPAN} either side (the windows that reach into the drop before its first block under
-   * the line and after its last one: its edges are no excursion either): runs of blocks further
+   * The incidents set aside, each from its first block's time to its last: runs of blocks further
    * below their learned level than {@code incident} that span {@link #INCIDENT_SPAN} or more (a
    * block at or above the line ends a run; an absent one does not, and the samples between the
    * blocks of the days before the learned history, 15 minutes apart, are inside it). A drop that
@@ -165,7 +163,7 @@ public final class ShortExcursions {
           if (!run.isEmpty()
               && Duration.between(run.get(0), run.get(run.size() - 1)).compareTo(INCIDENT_SPAN)
                   >= 0) {
-            out.put(run.get(0).minus(INCIDENT_SPAN), run.get(run.size() - 1).plus(INCIDENT_SPAN));
+            out.put(run.get(0), run.get(run.size() - 1));
           }
           run.clear();
         };
