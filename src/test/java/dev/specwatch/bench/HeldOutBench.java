@@ -827,7 +827,7 @@ public final class HeldOutBench {
    * a family that has been run is no longer held out for the change it was written to judge. The
    * change that uses one runs it before and after, then removes it from here.
    */
-  static final List<String> HELD_BACK = List.of("a coding assistant indexing new repositories");
+  static final List<String> HELD_BACK = List.of();
 
   /**
    * The families to run: all but {@link #HELD_BACK} by default, or those whose names {@code
@@ -1097,16 +1097,18 @@ public final class HeldOutBench {
                             t.reason()));
           }
           // Every page the report counts as false (on healthy history, before a step, or on the
-          // dip under the floor), with the test that raised it: what a false page is made of.
+          // dip under the floor), with the test that raised it and how long it stayed open (a
+          // page still open at a step hides the step's own): what a false page is made of.
           Instant healthyEnd = c.healthyEnd(to);
-          r.transitions().stream()
-              .filter(t -> t.recipe().equals(c.model().name()))
+          List<Transition> own =
+              r.transitions().stream().filter(t -> t.recipe().equals(c.model().name())).toList();
+          own.stream()
               .filter(t -> t.kind() == Transition.Kind.FIRING && t.at().isBefore(healthyEnd))
               .forEach(
                   t ->
                       System.out.printf(
                           Locale.ROOT,
-                          "false page, %s, %s: at %s%s: %s%n",
+                          "false page, %s, %s: at %s%s, %s: %s%n",
                           d.name(),
                           c.model().name(),
                           t.at(),
@@ -1116,6 +1118,18 @@ public final class HeldOutBench {
                                   " (%d min into the dip)",
                                   Duration.between(c.at(), t.at()).toMinutes())
                               : "",
+                          own.stream()
+                              .filter(
+                                  e ->
+                                      e.kind() == Transition.Kind.RESOLVED
+                                          && e.at().isAfter(t.at()))
+                              .findFirst()
+                              .map(
+                                  e ->
+                                      "open "
+                                          + Duration.between(t.at(), e.at()).toMinutes()
+                                          + " min")
+                              .orElse("open to the end"),
                           t.reason()));
         }
         firings.put(d.name(), byCase);
