@@ -1050,6 +1050,14 @@ public final class HeldOutBench {
   static final List<String> KINDS =
       List.of("healthy", "dip -7 % 4h", "floor -10 %", "15 %", "30 %", "15 % drift");
 
+  /** The kind of a 30 % drop fixed after {@link #FIXED_AFTER} (only with -Dbench.fixed=true). */
+  static final String FIXED = "30 % fixed after 1h";
+
+  static final Duration FIXED_AFTER = Duration.ofHours(1);
+
+  /** The drops that last to the end of the replay. */
+  static final List<String> LASTING = List.of("15 %", "30 %", "15 % drift");
+
   public static void main(String[] args) throws Exception {
     long wallStart = System.nanoTime();
     Instant to = HistoryGenerator.lastTuesdayMidnight(Instant.now());
@@ -1085,6 +1093,24 @@ public final class HeldOutBench {
                   kind,
                   kind.equals("healthy") ? null : at));
         }
+        if (Boolean.getBoolean("bench.fixed")) {
+          // A 30 % drop fixed after an hour (-Dbench.fixed=true; seeds of their own, so the other
+          // cases keep theirs): how long the page stays open once the level is back.
+          String name = "heldout/" + slug + "/" + s + "/fixed";
+          cases.add(
+              new Case(
+                  new Model(
+                      name,
+                      f.profile(),
+                      null,
+                      from,
+                      to,
+                      900_000L + (long) fi * SEEDS + s,
+                      dip(f.noise(), 0.30, at, FIXED_AFTER)),
+                  f,
+                  FIXED,
+                  at));
+        }
       }
     }
     Path dir = Files.createDirectories(Path.of("target/heldout-bench"));
@@ -1112,6 +1138,7 @@ public final class HeldOutBench {
       }
     }
     Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
+    Map<String, List<Recovery>> recoveries = new LinkedHashMap<>();
     String doubts;
     try (PrometheusServer prometheus =
         PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
@@ -1186,6 +1213,9 @@ public final class HeldOutBench {
                                           + " min")
                               .orElse("open to the end"),
                           t.reason()));
+          recoveries
+              .computeIfAbsent(c.family().name() + " | " + d.name(), k -> new ArrayList<>())
+              .add(recovery(c, own, to));
         }
         firings.put(d.name(), byCase);
         System.out.printf(
@@ -1213,7 +1243,8 @@ public final class HeldOutBench {
         firings.put(name, byCase);
       }
     }
-    DetectionBench.publish(dir, report(firings, cases, evalFrom, to) + doubts, wallStart);
+    DetectionBench.publish(
+        dir, report(firings, cases, evalFrom, to) + recoveryReport(recoveries) + doubts, wallStart);
   }
 
   /**
@@ -1295,6 +1326,79 @@ public final class HeldOutBench {
         .keepFiringFor(Duration.ofMinutes(10))
         .change(new Policy.Change(0.10, INTERVAL, learn, Optional.empty()))
         .build();
+  }
+
+  /**
+   * How a drop's page ended: minutes from the step to the page (NaN: none), from the fix to the
+   * page's resolution (a drop fixed after {@link #FIXED_AFTER}; NaN: none, or not that kind), and
+   * how many times the page resolved while the drop still lasted (a recovery that was false).
+   */
+  record Recovery(String kind, double paged, double resolvedAfterFix, int resolvedDuring) {}
+
+  /** The {@link Recovery} of a case from its own transitions, or null for a case with no drop. */
+  static Recovery recovery(Case c, List<Transition> own, Instant to) {
+    if (c.at() == null || !(c.kind().equals(FIXED) || LASTING.contains(c.kind()))) {
+      return null;
+    }
+    Transition page =
+        own.stream()
+            .filter(t -> t.kind() == Transition.Kind.FIRING && !t.at().isBefore(c.at()))
+            .findFirst()
+            .orElse(null);
+    if (page == null) {
+      return new Recovery(c.kind(), Double.NaN, Double.NaN, 0);
+    }
+    Instant end = c.kind().equals(FIXED) ? c.at().plus(FIXED_AFTER) : to;
+    int during =
+        (int)
+            own.stream()
+                .filter(t -> t.kind() == Transition.Kind.RESOLVED)
+                .filter(t -> t.at().isAfter(page.at()) && t.at().isBefore(end))
+                .count();
+    double afterFix =
+        c.kind().equals(FIXED)
+            ? own.stream()
+                .filter(t -> t.kind() == Transition.Kind.RESOLVED && !t.at().isBefore(end))
+                .findFirst()
+                .map(t -> Duration.between(end, t.at()).toSeconds() / 60.0)
+                .orElse(Double.NaN)
+            : Double.NaN;
+    return new Recovery(
+        c.kind(), Duration.between(c.at(), page.at()).toSeconds() / 60.0, afterFix, during);
+  }
+
+  /**
+   * Per family and detector: how long a page stays open once a drop is fixed (with
+   * -Dbench.fixed=true), and how often a page resolved while its drop still lasted.
+   */
+  static String recoveryReport(Map<String, List<Recovery>> recoveries) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "\n| family | detector | 30 % fixed after 1h: paged p50 / p90 (found) | resolved after"
+            + " the fix p50 / p90 (resolved) | drops whose page resolved while they lasted |\n");
+    out.append("|---|---|---|---|---|\n");
+    recoveries.forEach(
+        (key, all) -> {
+          List<Recovery> rs = all.stream().filter(java.util.Objects::nonNull).toList();
+          List<Recovery> fixed = rs.stream().filter(r -> r.kind().equals(FIXED)).toList();
+          List<Recovery> paged = rs.stream().filter(r -> !Double.isNaN(r.paged())).toList();
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "| %s | %s | %s | %d of %d |%n",
+                  key,
+                  fixed.isEmpty() ? "–" : percentiles(fixed.stream().map(Recovery::paged).toList()),
+                  fixed.isEmpty()
+                      ? "–"
+                      : percentiles(
+                          fixed.stream()
+                              .filter(r -> !Double.isNaN(r.paged()))
+                              .map(Recovery::resolvedAfterFix)
+                              .toList()),
+                  paged.stream().filter(r -> r.resolvedDuring() > 0).count(),
+                  paged.size()));
+        });
+    return out.toString();
   }
 
   /**

@@ -2,6 +2,11 @@ package dev.specwatch.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.alerting.Transition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HeldOutBenchTest {
@@ -21,5 +26,65 @@ class HeldOutBenchTest {
     }
     // Without a list, every family not held back.
     assertThat(HeldOutBench.selected("regime switching", "")).isTrue();
+  }
+
+  private static final Instant STEP = Instant.parse("2026-11-30T14:00:00Z");
+  private static final Instant END = STEP.plus(Duration.ofDays(1));
+
+  private static Transition at(Transition.Kind kind, int minutes) {
+    return new Transition(
+        0,
+        "a",
+        "r",
+        "change",
+        null,
+        kind,
+        "",
+        null,
+        0,
+        Duration.ofMinutes(5),
+        STEP,
+        STEP.plusSeconds(60L * minutes),
+        null,
+        false,
+        Map.of(),
+        Map.of(),
+        null);
+  }
+
+  private static HeldOutBench.Case drop(String kind) {
+    return new HeldOutBench.Case(null, null, kind, STEP);
+  }
+
+  @Test
+  void aDropsPageIsTimedFromTheStepItsResolutionFromTheFixAndAnEarlyResolutionCounted() {
+    var firing = Transition.Kind.FIRING;
+    var resolved = Transition.Kind.RESOLVED;
+    // A page before the step is not the drop's; the drop's at 12 minutes, resolved 25 minutes
+    // after the fix (at 60 minutes).
+    HeldOutBench.Recovery fixed =
+        HeldOutBench.recovery(
+            drop(HeldOutBench.FIXED),
+            List.of(at(firing, -90), at(resolved, -30), at(firing, 12), at(resolved, 85)),
+            END);
+    assertThat(fixed.paged()).isEqualTo(12.0);
+    assertThat(fixed.resolvedAfterFix()).isEqualTo(25.0);
+    assertThat(fixed.resolvedDuring()).isZero();
+    // Resolved at 40 minutes while the drop lasted, paged again, resolved after the fix.
+    HeldOutBench.Recovery early =
+        HeldOutBench.recovery(
+            drop(HeldOutBench.FIXED),
+            List.of(at(firing, 5), at(resolved, 40), at(firing, 50), at(resolved, 70)),
+            END);
+    assertThat(early.resolvedDuring()).isEqualTo(1);
+    assertThat(early.resolvedAfterFix()).isEqualTo(10.0);
+    // A lasting drop: any resolution before the end of the replay is early; never paged is NaN.
+    assertThat(
+            HeldOutBench.recovery(drop("30 %"), List.of(at(firing, 3), at(resolved, 600)), END)
+                .resolvedDuring())
+        .isEqualTo(1);
+    assertThat(HeldOutBench.recovery(drop("15 %"), List.of(), END).paged()).isNaN();
+    // Healthy cases, dips and floor steps have no drop to recover from.
+    assertThat(HeldOutBench.recovery(drop("floor -10 %"), List.of(at(firing, 3)), END)).isNull();
   }
 }
