@@ -3,10 +3,10 @@ package dev.specwatch.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.alerting.Transition;
+import dev.specwatch.testing.Transitions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HeldOutBenchTest {
@@ -32,24 +32,7 @@ class HeldOutBenchTest {
   private static final Instant END = STEP.plus(Duration.ofDays(1));
 
   private static Transition at(Transition.Kind kind, int minutes) {
-    return new Transition(
-        0,
-        "a",
-        "r",
-        "change",
-        null,
-        kind,
-        "",
-        null,
-        0,
-        Duration.ofMinutes(5),
-        STEP,
-        STEP.plusSeconds(60L * minutes),
-        null,
-        false,
-        Map.of(),
-        Map.of(),
-        null);
+    return Transitions.acceptanceOf("r", 0, kind, STEP.plusSeconds(60L * minutes));
   }
 
   private static HeldOutBench.Case drop(String kind) {
