@@ -351,8 +351,15 @@ public final class DigestCollector {
     return samples.get(0).value();
   }
 
+  /**
+   * The first series of a range query, or none; none without asking when the range is empty (the
+   * week's first hour has no whole hour yet: Prometheus rejects an end before the start).
+   */
   private double[] range(String promql, Instant from, Instant to, Duration step)
       throws PrometheusException {
+    if (from.isAfter(to)) {
+      return new double[0];
+    }
     QueryResult result = api.queryRange(promql, from, to, step);
     if (!(result instanceof QueryResult.Matrix m) || m.series().isEmpty()) {
       return new double[0];

@@ -36,6 +36,7 @@ final class WeekKChanges {
       throws PrometheusException {
     Optional<ActiveK> k = profile.activeK().filter(ActiveK::exact);
     if (k.isEmpty()
+        || start.plus(STEP).isAfter(end)
         || !(api.queryRange(k.get().rangeQuery(slice), start.plus(STEP), end, STEP)
             instanceof QueryResult.Matrix m)
         || m.series().isEmpty()) {

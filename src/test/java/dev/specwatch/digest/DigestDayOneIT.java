@@ -135,6 +135,58 @@ class DigestDayOneIT {
     }
   }
 
+  @Test
+  void theWeeksFirstMinutesAndHourAskPrometheusNothingItRejects() throws Exception {
+    // A preview on a Monday just after midnight: the week so far is minutes long. Before, the
+    // hourly range (from the week's start plus an hour to now) and the 5-minute slices ended
+    // before they started, and Prometheus rejected them ("end timestamp must not be before start
+    // time"), so `specwatch digest --dry-run` failed for the first hour of every week.
+    DigestPeriod period = DigestPeriod.of(LocalDate.of(2026, 11, 23), ZoneOffset.UTC);
+    Instant from = period.start().minus(Duration.ofMinutes(30));
+    Instant to = period.start().plus(Duration.ofMinutes(40));
+    Scenario scenario =
+        new Scenario(
+            "monday",
+            List.of(
+                new ModelScenario(
+                    "org/monday",
+                    Engine.VLLM,
+                    1,
+                    List.of(
+                        new Phase(
+                            "healthy", null, 2, 256, 1024, 3, List.of(0.9, 0.7, 0.5), false, 12.8)),
+                    false)));
+    String history =
+        new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
+            .openMetricsHistory(from, to, Duration.ofSeconds(15), "vllm");
+    try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
+      Path alerts = dir.resolve("alerts");
+      Files.createDirectories(alerts);
+      Files.writeString(
+          alerts.resolve("monday.yaml"),
+          "recipe: monday\nmatch: {model_name: org/monday}\nnum_speculative_tokens: 3\n");
+      Path config = dir.resolve("specwatch.yaml");
+      Files.writeString(
+          config, "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n");
+      SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+      for (Duration into : List.of(Duration.ofMinutes(3), Duration.ofMinutes(30))) {
+        Digest d =
+            new DigestCollector(
+                    new PrometheusClient(PrometheusSettings.of(prometheus.baseUri())),
+                    Optional.empty(),
+                    Clock.fixed(period.start().plus(into), ZoneOffset.UTC))
+                .collect(period, c.policies(), c.baselines(), List.of());
+        RecipeWeek r = recipe(d, "monday");
+        assertThat(r.notes().noDataReason()).as(into.toString()).isNull();
+        RecipeWeek.Day monday = r.daily().get(0);
+        assertThat(monday.partial()).as(into.toString()).isTrue();
+        assertThat(monday.acceptanceRate()).as(into.toString()).isCloseTo(0.7, within(0.02));
+        String text = new DigestRenderer(Optional.empty()).render(d).text();
+        assertThat(text).as(into.toString()).contains("MON (so far) 70");
+      }
+    }
+  }
+
   private static RecipeWeek recipe(Digest d, String name) {
     return d.recipes().stream().filter(x -> x.recipe().equals(name)).findFirst().orElseThrow();
   }
