@@ -41,21 +41,7 @@ class DigestDayOneIT {
     DigestPeriod period = DigestPeriod.of(LocalDate.of(2026, 11, 23), ZoneOffset.UTC);
     Instant now = period.start().plus(Duration.ofDays(2)).plus(Duration.ofMinutes(630));
     Instant from = now.minus(Duration.ofMinutes(30));
-    Scenario scenario =
-        new Scenario(
-            "day-one",
-            List.of(
-                new ModelScenario(
-                    "org/new-model",
-                    Engine.VLLM,
-                    1,
-                    List.of(
-                        new Phase(
-                            "healthy", null, 2, 256, 1024, 3, List.of(0.9, 0.7, 0.5), false, 12.8)),
-                    false)));
-    String history =
-        new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
-            .openMetricsHistory(from, now, Duration.ofSeconds(15), "vllm");
+    String history = healthyHistory("org/new-model", from, now);
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
       Path alerts = dir.resolve("alerts");
       Files.createDirectories(alerts);
@@ -144,21 +130,7 @@ class DigestDayOneIT {
     DigestPeriod period = DigestPeriod.of(LocalDate.of(2026, 11, 23), ZoneOffset.UTC);
     Instant from = period.start().minus(Duration.ofMinutes(30));
     Instant to = period.start().plus(Duration.ofMinutes(40));
-    Scenario scenario =
-        new Scenario(
-            "monday",
-            List.of(
-                new ModelScenario(
-                    "org/monday",
-                    Engine.VLLM,
-                    1,
-                    List.of(
-                        new Phase(
-                            "healthy", null, 2, 256, 1024, 3, List.of(0.9, 0.7, 0.5), false, 12.8)),
-                    false)));
-    String history =
-        new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
-            .openMetricsHistory(from, to, Duration.ofSeconds(15), "vllm");
+    String history = healthyHistory("org/monday", from, to);
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
       Path alerts = dir.resolve("alerts");
       Files.createDirectories(alerts);
@@ -185,6 +157,27 @@ class DigestDayOneIT {
         assertThat(text).as(into.toString()).contains("MON (so far) 70");
       }
     }
+  }
+
+  /**
+   * One healthy vLLM model's history (acceptance 0.7 over three positions), aligned to its own
+   * start.
+   */
+  private static String healthyHistory(String model, Instant from, Instant to) {
+    Scenario scenario =
+        new Scenario(
+            "day-one",
+            List.of(
+                new ModelScenario(
+                    model,
+                    Engine.VLLM,
+                    1,
+                    List.of(
+                        new Phase(
+                            "healthy", null, 2, 256, 1024, 3, List.of(0.9, 0.7, 0.5), false, 12.8)),
+                    false)));
+    return new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
+        .openMetricsHistory(from, to, Duration.ofSeconds(15), "vllm");
   }
 
   private static RecipeWeek recipe(Digest d, String name) {
