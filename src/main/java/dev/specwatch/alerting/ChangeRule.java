@@ -50,6 +50,16 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
   static final Duration GROSS_FOR = Duration.ofMinutes(10);
 
   /**
+   * How long the window's acceptance must stay back at or above the clear line, L·(1 − r/2), at
+   * every step with drafts, for an alert to resolve without waiting for the recovery statistics: a
+   * run as long as the record of short excursions' longest length. The statistics are calibrated to
+   * the false-alarm interval like a page, and on a model with a wide learned wander they took hours
+   * after a drop had ended (a page then says "regressed" for hours, and a new drop raises no page
+   * of its own). docs/DETECTION.md, "Recovery".
+   */
+  static final Duration CLEAR_FOR = Duration.ofMinutes(30);
+
+  /**
    * Drops below the learned level the bank tests for, as multiples of {@code min_relative_drop}.
    */
   static final double[] ALTERNATIVES = {1.5, 2, 3, 4};
@@ -111,6 +121,29 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             c.at(),
             inc.acceptedTokens(),
             inc.draftTokens());
+    // Recovery by a run: the window's acceptance back at or above the clear line at every step
+    // with drafts for CLEAR_FOR resolves the alert, whatever the recovery statistics say yet.
+    Double window = s.signals().acceptanceRate();
+    String backFor = "";
+    if (prior.alarmed() && next.alarmed()) {
+      Instant back =
+          inc.draftTokens() > 0
+              ? window != null && window >= clear
+                  ? (prior.clearSince() == null ? c.at() : prior.clearSince())
+                  : null
+              : prior.clearSince();
+      if (back != null && Duration.between(back, c.at()).compareTo(CLEAR_FOR) >= 0) {
+        next = DropTest.State.initial(test.shifts().size());
+        backFor =
+            String.format(
+                Locale.ROOT,
+                "; the window at or above %.3f for %s",
+                clear,
+                dev.specwatch.model.Durations.format(Duration.between(back, c.at())));
+      } else {
+        next = next.clearSince(back);
+      }
+    }
     // An excursion no deeper than the history's own short ones would be at the floor proves
     // nothing yet: the alarm waits (the statistics are kept up to their thresholds; the next step
     // decides again).
@@ -151,7 +184,6 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     // if it is still there: the step's own acceptance is under the line too. The window lags the
     // steps by up to its length, so its run outlasts the excursion under it by minutes; without
     // the step, a 9-minute excursion that had ended paged on the window's tail of it.
-    Double window = s.signals().acceptanceRate();
     double line = reference * (1 - GROSS * r);
     boolean stillUnder = inc.draftTokens() > 0 && inc.acceptedTokens() / inc.draftTokens() < line;
     Instant priorGross = stale ? null : prior.grossSince();
@@ -204,6 +236,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
           next);
     }
     double now = inc.draftTokens() > 0 ? inc.acceptedTokens() / inc.draftTokens() : reference;
+    String why = backFor;
     return new Judged(
         Verdict.clear(
             now,
@@ -211,9 +244,10 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             () ->
                 String.format(
                     Locale.ROOT,
-                    "acceptance back near its learned level %.3f (last step %.3f)",
+                    "acceptance back near its learned level %.3f (last step %.3f%s)",
                     reference,
-                    now)),
+                    now,
+                    why)),
         next);
   }
 

@@ -62,10 +62,39 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       double sumExpected,
       Instant last,
       Instant grossSince,
-      LocalReference local) {
+      LocalReference local,
+      Instant clearSince) {
     public State {
       drop = List.copyOf(drop);
       recover = List.copyOf(recover);
+    }
+
+    /** A state whose alarm, if any, has not seen its rule's own recovery run begin. */
+    public State(
+        List<Double> drop,
+        List<Double> recover,
+        boolean alarmed,
+        Instant since,
+        Instant alarmedAt,
+        double sumSuccesses,
+        double sumTrials,
+        double sumExpected,
+        Instant last,
+        Instant grossSince,
+        LocalReference local) {
+      this(
+          drop,
+          recover,
+          alarmed,
+          since,
+          alarmedAt,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          grossSince,
+          local,
+          null);
     }
 
     /** A state without a gross drop under way. */
@@ -114,7 +143,29 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumExpected,
           last,
           at,
-          local);
+          local,
+          clearSince);
+    }
+
+    /**
+     * The same state, alarmed, with the start of its rule's own recovery run: since when the rule
+     * has seen the level back above its clear line without a break (the change rule's, docs/
+     * DETECTION.md, "Recovery"); null when it is not.
+     */
+    public State clearSince(Instant at) {
+      return new State(
+          drop,
+          recover,
+          alarmed,
+          since,
+          alarmedAt,
+          sumSuccesses,
+          sumTrials,
+          sumExpected,
+          last,
+          grossSince,
+          local,
+          at);
     }
 
     /** The same state with a rule's own local test ({@link Local}); null to restart it. */
@@ -130,7 +181,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumExpected,
           last,
           grossSince,
-          l);
+          l,
+          clearSince);
     }
 
     /**
@@ -215,7 +267,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           alarmed ? sumExpected : 0,
           last,
           grossSince,
-          local);
+          local,
+          alarmed ? clearSince : null);
     }
 
     /** The observed level since the change point, or NaN. */

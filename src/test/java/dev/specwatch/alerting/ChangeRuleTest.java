@@ -244,6 +244,30 @@ class ChangeRuleTest {
         .contains("a gross drop");
   }
 
+  @Test
+  void anAlertResolvesOnceTheWindowHeldAboveTheClearLineForHalfAnHour() {
+    // −30 % from step 6 pages at step 11 (the backstop: this model's statistics are slow, and its
+    // recovery statistics slower); back at the level from step 20 (2-minute steps): the window is
+    // at or above the clear line (−5 %) from step 20, and 30 minutes later, at step 35, the alert
+    // resolves, whatever the recovery statistics say yet.
+    List<String> back = windows(i -> i < 6 || i >= 20 ? 0.6 : 0.42, 60);
+    assertThat(back.subList(10, 34)).allMatch(r -> r.startsWith("BREACHED"));
+    assertThat(back.get(34))
+        .isEqualTo(
+            "CLEAR: recovered: acceptance back near its learned level 0.600 (last step 0.600; the"
+                + " window at or above 0.570 for 30m)");
+    assertThat(back.subList(35, 60)).allMatch(r -> r.startsWith("CLEAR"));
+    // A step whose window is under the line starts the run over: back from step 20, under again
+    // at step 28, back from 29: resolved at step 44.
+    List<String> broken = windows(i -> i < 6 || (i >= 20 && i != 28) ? 0.6 : 0.42, 60);
+    assertThat(broken.subList(10, 43)).allMatch(r -> r.startsWith("BREACHED"));
+    assertThat(broken.get(43)).startsWith("CLEAR");
+    // A drop that lasts, −12 % after the page (past the floor, above the backstop's line): the
+    // window never reaches the clear line and the alert stays open.
+    List<String> lasting = windows(i -> i < 6 ? 0.6 : i < 20 ? 0.42 : 0.528, 60);
+    assertThat(lasting.subList(10, 60)).allMatch(r -> r.startsWith("BREACHED"));
+  }
+
   /**
    * A model whose wander against the learned level is large (hours-long correlations: the main test
    * is slow) but small against the hour before (docs/DETECTION.md, "Sudden drops").
