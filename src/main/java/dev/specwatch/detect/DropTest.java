@@ -69,34 +69,6 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
       recover = List.copyOf(recover);
     }
 
-    /** A state whose alarm, if any, has not seen its rule's own recovery run begin. */
-    public State(
-        List<Double> drop,
-        List<Double> recover,
-        boolean alarmed,
-        Instant since,
-        Instant alarmedAt,
-        double sumSuccesses,
-        double sumTrials,
-        double sumExpected,
-        Instant last,
-        Instant grossSince,
-        LocalReference local) {
-      this(
-          drop,
-          recover,
-          alarmed,
-          since,
-          alarmedAt,
-          sumSuccesses,
-          sumTrials,
-          sumExpected,
-          last,
-          grossSince,
-          local,
-          null);
-    }
-
     /** A state without a gross drop under way. */
     public State(
         List<Double> drop,
@@ -118,6 +90,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumTrials,
           sumExpected,
           last,
+          null,
           null,
           null);
     }
@@ -204,7 +177,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           fresh ? expected : sumExpected,
           last,
           grossSince,
-          local);
+          local,
+          null);
     }
 
     /**
@@ -243,7 +217,8 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumExpected,
           last,
           grossSince,
-          local);
+          local,
+          null);
     }
 
     /**

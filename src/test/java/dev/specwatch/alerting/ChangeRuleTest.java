@@ -176,6 +176,18 @@ class ChangeRuleTest {
       java.util.function.LongFunction<Double> window,
       java.util.function.LongFunction<Double> step,
       long steps) {
+    return windows(window, step, steps, java.util.function.UnaryOperator.identity());
+  }
+
+  /**
+   * {@link #windows(java.util.function.LongFunction, java.util.function.LongFunction, long)}, the
+   * state passed through {@code persist} between steps (as a restart reads it back).
+   */
+  private static List<String> windows(
+      java.util.function.LongFunction<Double> window,
+      java.util.function.LongFunction<Double> step,
+      long steps,
+      java.util.function.UnaryOperator<DropTest.State> persist) {
     DropTest.State state = null;
     List<String> out = new java.util.ArrayList<>();
     for (long i = 1; i <= steps; i++) {
@@ -194,7 +206,7 @@ class ChangeRuleTest {
       Rule.Judged j =
           RULE.judge(
               s, new Rule.Context(at, new RecipeModel(WANDERING, "learned", T0, STEP), state));
-      state = j.detector();
+      state = persist.apply(j.detector());
       out.add(j.verdict().kind() + ": " + j.verdict().reason());
     }
     return out;
@@ -262,10 +274,24 @@ class ChangeRuleTest {
     List<String> broken = windows(i -> i < 6 || (i >= 20 && i != 28) ? 0.6 : 0.42, 60);
     assertThat(broken.subList(10, 43)).allMatch(r -> r.startsWith("BREACHED"));
     assertThat(broken.get(43)).startsWith("CLEAR");
+    // The run is part of the persisted state: written and read back between every two steps (a
+    // daemon restarted each step, or a replica taking over), the alert resolves at the same step.
+    java.util.function.LongFunction<Double> level = i -> i < 6 || i >= 20 ? 0.6 : 0.42;
+    assertThat(windows(level, level, 60, ChangeRuleTest::readBack)).isEqualTo(back);
     // A drop that lasts, −12 % after the page (past the floor, above the backstop's line): the
     // window never reaches the clear line and the alert stays open.
     List<String> lasting = windows(i -> i < 6 ? 0.6 : i < 20 ? 0.42 : 0.528, 60);
     assertThat(lasting.subList(10, 60)).allMatch(r -> r.startsWith("BREACHED"));
+  }
+
+  /** {@code state} written as the state store writes it, and read back. */
+  private static DropTest.State readBack(DropTest.State state) {
+    try {
+      return dev.specwatch.store.DurableFiles.JSON.readValue(
+          dev.specwatch.store.DurableFiles.JSON.writeValueAsBytes(state), DropTest.State.class);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**

@@ -52,7 +52,18 @@ public final class LargeState {
       detectors.put(
           recipe + "/change",
           new DropTest.State(
-              initial.drop(), initial.recover(), false, null, null, 0, 0, 0, at, null, local));
+              initial.drop(),
+              initial.recover(),
+              false,
+              null,
+              null,
+              0,
+              0,
+              0,
+              at,
+              null,
+              local,
+              null));
       detectors.put(recipe + "/acceptance_rate", DropTest.State.initial(3));
     }
     return new AlertState(AlertState.VERSION, Map.of(), null, 1, List.of(), models, detectors);
