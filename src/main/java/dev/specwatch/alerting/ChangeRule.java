@@ -24,7 +24,8 @@ import java.util.Optional;
  * than the learned history's own excursions as long would be at the floor (up to 10 minutes, or 30
  * where the history's clusters went under the floor) does not page yet, by the tests or the
  * backstop ({@link NoiseModel#withinShortExcursions}). Fires while the drop is sustained; clears
- * with evidence the level is back above L·(1 − r/2). docs/DETECTION.md.
+ * with evidence the level is back above L·(1 − r/2), or once the window's acceptance held above
+ * that line for {@link #CLEAR_FOR}. docs/DETECTION.md.
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
   @Override
@@ -55,7 +56,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    * run as long as the record of short excursions' longest length. The statistics are calibrated to
    * the false-alarm interval like a page, and on a model with a wide learned wander they took hours
    * after a drop had ended (a page then says "regressed" for hours, and a new drop raises no page
-   * of its own). docs/DETECTION.md, "Recovery".
+   * of its own). docs/DETECTION.md, "Recovery by a run".
    */
   static final Duration CLEAR_FOR = Duration.ofMinutes(30);
 

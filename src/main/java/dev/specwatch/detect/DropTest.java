@@ -123,7 +123,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
     /**
      * The same state, alarmed, with the start of its rule's own recovery run: since when the rule
      * has seen the level back above its clear line without a break (the change rule's, docs/
-     * DETECTION.md, "Recovery"); null when it is not.
+     * DETECTION.md, "Recovery by a run"); null when it is not.
      */
     public State clearSince(Instant at) {
       return new State(
