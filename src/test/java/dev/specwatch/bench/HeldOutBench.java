@@ -1213,6 +1213,7 @@ public final class HeldOutBench {
     }
     Map<String, Map<Case, List<Instant>>> firings = new LinkedHashMap<>();
     Map<String, List<Recovery>> recoveries = new LinkedHashMap<>();
+    Map<String, List<Double>> falseOpen = new LinkedHashMap<>();
     String doubts;
     try (PrometheusServer prometheus =
         PrometheusServer.builder().scrapeInterval(SCRAPE).historyFiles(history).start()) {
@@ -1258,38 +1259,29 @@ public final class HeldOutBench {
           Instant healthyEnd = c.healthyEnd(to);
           List<Transition> own =
               r.transitions().stream().filter(t -> t.recipe().equals(c.model().name())).toList();
-          own.stream()
-              .filter(t -> t.kind() == Transition.Kind.FIRING && t.at().isBefore(healthyEnd))
-              .forEach(
-                  t ->
-                      System.out.printf(
-                          Locale.ROOT,
-                          "false page, %s, %s: at %s%s, %s: %s%n",
-                          d.name(),
-                          c.model().name(),
-                          t.at(),
-                          c.at() != null && !t.at().isBefore(c.at())
-                              ? String.format(
-                                  Locale.ROOT,
-                                  " (%d min into the dip)",
-                                  Duration.between(c.at(), t.at()).toMinutes())
-                              : "",
-                          own.stream()
-                              .filter(
-                                  e ->
-                                      e.kind() == Transition.Kind.RESOLVED
-                                          && e.at().isAfter(t.at()))
-                              .findFirst()
-                              .map(
-                                  e ->
-                                      "open "
-                                          + Duration.between(t.at(), e.at()).toMinutes()
-                                          + " min")
-                              .orElse("open to the end"),
-                          t.reason()));
-          recoveries
-              .computeIfAbsent(c.family().name() + " | " + d.name(), k -> new ArrayList<>())
-              .add(recovery(c, own, to));
+          String key = c.family().name() + " | " + d.name();
+          for (Transition t : own) {
+            if (t.kind() != Transition.Kind.FIRING || !t.at().isBefore(healthyEnd)) {
+              continue;
+            }
+            double open = openMinutes(t, own);
+            falseOpen.computeIfAbsent(key, k -> new ArrayList<>()).add(open);
+            System.out.printf(
+                Locale.ROOT,
+                "false page, %s, %s: at %s%s, %s: %s%n",
+                d.name(),
+                c.model().name(),
+                t.at(),
+                c.at() != null && !t.at().isBefore(c.at())
+                    ? String.format(
+                        Locale.ROOT,
+                        " (%d min into the dip)",
+                        Duration.between(c.at(), t.at()).toMinutes())
+                    : "",
+                Double.isNaN(open) ? "open to the end" : "open " + (long) open + " min",
+                t.reason());
+          }
+          recoveries.computeIfAbsent(key, k -> new ArrayList<>()).add(recovery(c, own, to));
         }
         firings.put(d.name(), byCase);
         System.out.printf(
@@ -1318,7 +1310,9 @@ public final class HeldOutBench {
       }
     }
     DetectionBench.publish(
-        dir, report(firings, cases, evalFrom, to) + recoveryReport(recoveries) + doubts, wallStart);
+        dir,
+        report(firings, cases, evalFrom, to) + recoveryReport(recoveries, falseOpen) + doubts,
+        wallStart);
   }
 
   /**
@@ -1442,15 +1436,30 @@ public final class HeldOutBench {
   }
 
   /**
-   * Per family and detector: how long a page stays open once a drop is fixed (with
-   * -Dbench.fixed=true), and how often a page resolved while its drop still lasted.
+   * Minutes from {@code page} to the first resolution after it among {@code own} (its case's
+   * transitions), whole minutes as the bench prints them; NaN when it stayed open to the end.
    */
-  static String recoveryReport(Map<String, List<Recovery>> recoveries) {
+  static double openMinutes(Transition page, List<Transition> own) {
+    return own.stream()
+        .filter(e -> e.kind() == Transition.Kind.RESOLVED && e.at().isAfter(page.at()))
+        .findFirst()
+        .map(e -> (double) Duration.between(page.at(), e.at()).toMinutes())
+        .orElse(Double.NaN);
+  }
+
+  /**
+   * Per family and detector: how long a page stays open once a drop is fixed (with
+   * -Dbench.fixed=true), how often a page resolved while its drop still lasted, and how long the
+   * false pages stayed open ({@code falseOpen}, minutes per false page, NaN: to the end).
+   */
+  static String recoveryReport(
+      Map<String, List<Recovery>> recoveries, Map<String, List<Double>> falseOpen) {
     StringBuilder out = new StringBuilder();
     out.append(
         "\n| family | detector | 30 % fixed after 1h: paged p50 / p90 (found) | resolved after"
-            + " the fix p50 / p90 (resolved) | drops whose page resolved while they lasted |\n");
-    out.append("|---|---|---|---|---|\n");
+            + " the fix p50 / p90 (resolved) | drops whose page resolved while they lasted | false"
+            + " pages open p50 / p90 (resolved) |\n");
+    out.append("|---|---|---|---|---|---|\n");
     recoveries.forEach(
         (key, all) -> {
           List<Recovery> rs = all.stream().filter(java.util.Objects::nonNull).toList();
@@ -1459,7 +1468,7 @@ public final class HeldOutBench {
           out.append(
               String.format(
                   Locale.ROOT,
-                  "| %s | %s | %s | %d of %d |%n",
+                  "| %s | %s | %s | %d of %d | %s |%n",
                   key,
                   fixed.isEmpty() ? "–" : percentiles(fixed.stream().map(Recovery::paged).toList()),
                   fixed.isEmpty()
@@ -1470,7 +1479,10 @@ public final class HeldOutBench {
                               .map(Recovery::resolvedAfterFix)
                               .toList()),
                   paged.stream().filter(r -> r.resolvedDuring() > 0).count(),
-                  paged.size()));
+                  paged.size(),
+                  falseOpen.getOrDefault(key, List.of()).isEmpty()
+                      ? "none"
+                      : percentiles(falseOpen.get(key))));
         });
     return out.toString();
   }

@@ -70,4 +70,25 @@ class HeldOutBenchTest {
     // Healthy cases, dips and floor steps have no drop to recover from.
     assertThat(HeldOutBench.recovery(drop("floor -10 %"), List.of(at(firing, 3)), END)).isNull();
   }
+
+  @Test
+  void aFalsePageIsOpenUntilItsFirstResolutionAndTheReportSaysHowLong() {
+    var firing = Transition.Kind.FIRING;
+    var resolved = Transition.Kind.RESOLVED;
+    List<Transition> own =
+        List.of(at(firing, -300), at(resolved, -254), at(firing, -100), at(resolved, 20));
+    assertThat(HeldOutBench.openMinutes(own.get(0), own)).isEqualTo(46.0);
+    assertThat(HeldOutBench.openMinutes(own.get(2), own)).isEqualTo(120.0);
+    // Never resolved: open to the end.
+    assertThat(HeldOutBench.openMinutes(at(firing, 30), List.of(at(firing, 30)))).isNaN();
+    String report =
+        HeldOutBench.recoveryReport(
+            java.util.Map.of("f | change", java.util.Arrays.asList((HeldOutBench.Recovery) null)),
+            java.util.Map.of("f | change", List.of(46.0, 120.0, Double.NaN)));
+    assertThat(report).contains("| f | change | – | – | 0 of 0 | 46 / 120 min (2 of 3) |");
+    assertThat(
+            HeldOutBench.recoveryReport(
+                java.util.Map.of("f | change", List.of()), java.util.Map.of()))
+        .contains("| 0 of 0 | none |");
+  }
 }
