@@ -105,19 +105,7 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
      * under its line without a break; null when it is not.
      */
     public State grossSince(Instant at) {
-      return new State(
-          drop,
-          recover,
-          alarmed,
-          since,
-          alarmedAt,
-          sumSuccesses,
-          sumTrials,
-          sumExpected,
-          last,
-          at,
-          local,
-          clearSince);
+      return extras(at, local, clearSince);
     }
 
     /**
@@ -126,23 +114,15 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
      * DETECTION.md, "Recovery by a run"); null when it is not.
      */
     public State clearSince(Instant at) {
-      return new State(
-          drop,
-          recover,
-          alarmed,
-          since,
-          alarmedAt,
-          sumSuccesses,
-          sumTrials,
-          sumExpected,
-          last,
-          grossSince,
-          local,
-          at);
+      return extras(grossSince, local, at);
     }
 
     /** The same state with a rule's own local test ({@link Local}); null to restart it. */
     public State local(LocalReference l) {
+      return extras(grossSince, l, clearSince);
+    }
+
+    private State extras(Instant gross, LocalReference l, Instant clear) {
       return new State(
           drop,
           recover,
@@ -153,9 +133,9 @@ public record DropTest(List<Double> shifts, double arlSteps, Recovery recovery) 
           sumTrials,
           sumExpected,
           last,
-          grossSince,
+          gross,
           l,
-          clearSince);
+          clear);
     }
 
     /**
