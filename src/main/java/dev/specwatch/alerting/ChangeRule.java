@@ -58,7 +58,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    * after a drop had ended (a page then says "regressed" for hours, and a new drop raises no page
    * of its own). docs/DETECTION.md, "Recovery by a run".
    */
-  static final Duration CLEAR_FOR = Duration.ofMinutes(30);
+  public static final Duration CLEAR_FOR = Duration.ofMinutes(30);
 
   /**
    * Drops below the learned level the bank tests for, as multiples of {@code min_relative_drop}.

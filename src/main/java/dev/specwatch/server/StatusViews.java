@@ -103,9 +103,19 @@ public final class StatusViews {
       Map<String, Double> shortExcursions,
       List<Test> tests) {}
 
-  /** One sequential test: alarmed or not, and since when its current excursion runs. */
+  /**
+   * One sequential test: alarmed or not, since when its current excursion runs, and, alarmed, since
+   * when its level has been back above the clear line (the change rule resolves after 30 minutes of
+   * it: docs/DETECTION.md, "Recovery by a run"), else null.
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Test(String id, boolean alarmed, String since, Double observed, Double expected) {}
+  public record Test(
+      String id,
+      boolean alarmed,
+      String since,
+      Double observed,
+      Double expected,
+      String clearSince) {}
 
   public static Detectors detectors(AlertState state) {
     // The tests grouped by recipe in one pass: matching every recipe against every test took a
@@ -123,7 +133,8 @@ public final class StatusViews {
                             d.alarmed(),
                             text(d.since()),
                             finite(d.observed()),
-                            finite(d.expected()))));
+                            finite(d.expected()),
+                            d.alarmed() ? text(d.clearSince()) : null)));
     List<Detector> out = new ArrayList<>();
     state
         .models()

@@ -62,10 +62,13 @@ final class WebPages {
   }
 
   /**
-   * A rule's value or threshold: acceptance rules in percent (one unit everywhere), others as is.
+   * A rule's value or threshold: acceptance rules (the learned {@code change} rule's too) in
+   * percent (one unit everywhere), others as is.
    */
   static String ruleValue(String rule, Double v) {
-    return rule.contains("acceptance") ? percent(v) : number(v, 3);
+    return rule.contains("acceptance") || rule.equals(RuleName.CHANGE.id())
+        ? percent(v)
+        : number(v, 3);
   }
 
   static String percent(Double v) {
@@ -166,7 +169,14 @@ final class WebPages {
                               + x.direction().clearWord()
                               + " "
                               + ruleValue(a.rule(), x.clearLevel()))
-                  .orElse(", the alert has not cleared yet"));
+                  .orElse(
+                      RuleName.of(a.rule()).filter(r -> r == RuleName.CHANGE).isPresent()
+                          ? ", clears once the window holds at or above halfway back to its"
+                              + " learned level for "
+                              + dev.specwatch.model.Durations.format(
+                                  dev.specwatch.alerting.ChangeRule.CLEAR_FOR)
+                              + ", or sooner on the evidence"
+                          : ", the alert has not cleared yet"));
     }
     return Optional.empty();
   }

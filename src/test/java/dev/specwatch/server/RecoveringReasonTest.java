@@ -74,6 +74,22 @@ class RecoveringReasonTest {
   }
 
   @Test
+  void aFiringChangeAlertSaysWhenItClears() {
+    ActiveAlert firing =
+        ActiveAlert.firing(
+            AlertKey.of("qwen", "change", null),
+            Severity.WARNING,
+            Instant.parse("2026-12-03T10:00:00Z"),
+            0.51,
+            0.54);
+    assertThat(WebPages.recovering(List.of(firing), policy))
+        .hasValue(
+            "firing · recovering: acceptance (learned change detection) 51.0 %, clears once the"
+                + " window holds at or above halfway back to its learned level for 30m, or sooner"
+                + " on the evidence");
+  }
+
+  @Test
   void nothingFiringSaysNothing() {
     assertThat(WebPages.recovering(List.of(), policy)).isEmpty();
   }

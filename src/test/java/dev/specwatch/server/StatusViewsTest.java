@@ -39,7 +39,8 @@ class StatusViewsTest {
             Map.of(
                 "qwen/change",
                 new DropTest.State(
-                    List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600, T0)));
+                        List.of(9.0, 1.0, 0.0), List.of(0.0), true, T0, T0, 510, 1000, 600, T0)
+                    .clearSince(T0.plusSeconds(600))));
     JsonNode json = detectorsJson(state);
     JsonNode fresh = json.get("detectors").get(0);
     assertThat(fresh.get("recipe").asText()).isEqualTo("new");
@@ -60,6 +61,8 @@ class StatusViewsTest {
     assertThat(test.get("since").asText()).isEqualTo("2026-12-01T10:00:00Z");
     assertThat(test.get("observed").asDouble()).isEqualTo(0.51);
     assertThat(test.get("expected").asDouble()).isEqualTo(0.6);
+    // Back above the clear line since then: the change rule resolves 30 minutes after it.
+    assertThat(test.get("clear_since").asText()).isEqualTo("2026-12-01T10:10:00Z");
   }
 
   @Test
