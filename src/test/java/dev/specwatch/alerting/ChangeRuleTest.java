@@ -284,6 +284,23 @@ class ChangeRuleTest {
     assertThat(lasting.subList(10, 60)).allMatch(r -> r.startsWith("BREACHED"));
   }
 
+  @Test
+  void aStateWrittenBeforeTheRecoveryRunReadsWithoutOne() throws Exception {
+    // A release before 2026-12-07 wrote no clear_since: its alarmed state reads back alarmed, its
+    // run not started (the next step with the window above the line starts it).
+    DropTest.State alarmed =
+        new DropTest.State(List.of(9.0, 1.0), List.of(0.5, 0.0), true, T0, T0, 510, 1000, 600, T0);
+    var json =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            dev.specwatch.store.DurableFiles.JSON.valueToTree(
+                alarmed.clearSince(T0.plusSeconds(60)));
+    assertThat(json.remove("clear_since")).isNotNull();
+    DropTest.State old =
+        dev.specwatch.store.DurableFiles.JSON.treeToValue(json, DropTest.State.class);
+    assertThat(old.clearSince()).isNull();
+    assertThat(old).isEqualTo(alarmed);
+  }
+
   /** {@code state} written as the state store writes it, and read back. */
   private static DropTest.State readBack(DropTest.State state) {
     try {
