@@ -66,9 +66,12 @@ final class WebPages {
    * percent (one unit everywhere), others as is.
    */
   static String ruleValue(String rule, Double v) {
-    return rule.contains("acceptance") || rule.equals(RuleName.CHANGE.id())
-        ? percent(v)
-        : number(v, 3);
+    return rule.contains("acceptance") || isChange(rule) ? percent(v) : number(v, 3);
+  }
+
+  /** Whether {@code rule} (an alert's rule id) is the learned {@code change} rule. */
+  private static boolean isChange(String rule) {
+    return RuleName.of(rule).filter(r -> r == RuleName.CHANGE).isPresent();
   }
 
   static String percent(Double v) {
@@ -170,7 +173,7 @@ final class WebPages {
                               + " "
                               + ruleValue(a.rule(), x.clearLevel()))
                   .orElse(
-                      RuleName.of(a.rule()).filter(r -> r == RuleName.CHANGE).isPresent()
+                      isChange(a.rule())
                           ? ", clears once the window holds at or above halfway back to its"
                               + " learned level for "
                               + dev.specwatch.model.Durations.format(

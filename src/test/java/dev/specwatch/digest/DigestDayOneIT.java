@@ -43,21 +43,18 @@ class DigestDayOneIT {
     Instant from = now.minus(Duration.ofMinutes(30));
     String history = healthyHistory("org/new-model", from, now);
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
-      Path alerts = dir.resolve("alerts");
-      Files.createDirectories(alerts);
-      Files.writeString(
-          alerts.resolve("new.yaml"),
-          "recipe: new-model\nmatch: {model_name: org/new-model}\nnum_speculative_tokens: 3\n");
-      Files.writeString(
-          alerts.resolve("typo.yaml"),
-          "recipe: typo\nmatch: {model_name: org/new-modle}\nnum_speculative_tokens: 3\n");
-      Files.writeString(
-          alerts.resolve("sg.yaml"),
-          "recipe: sg\nengine: sglang\nmatch: {model_name: org/sg}\nnum_speculative_tokens: 3\n");
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config, "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n");
-      SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+      SpecwatchConfig c =
+          config(
+              prometheus,
+              Map.of(
+                  "new.yaml",
+                  "recipe: new-model\nmatch: {model_name: org/new-model}\nnum_speculative_tokens:"
+                      + " 3\n",
+                  "typo.yaml",
+                  "recipe: typo\nmatch: {model_name: org/new-modle}\nnum_speculative_tokens: 3\n",
+                  "sg.yaml",
+                  "recipe: sg\nengine: sglang\nmatch: {model_name: org/sg}\n"
+                      + "num_speculative_tokens: 3\n"));
       // Two firings of seconds: 59 s and 55 s.
       List<Transition> alerts1 =
           List.of(
@@ -132,15 +129,12 @@ class DigestDayOneIT {
     Instant to = period.start().plus(Duration.ofMinutes(40));
     String history = healthyHistory("org/monday", from, to);
     try (PrometheusServer prometheus = PrometheusServer.builder().history(history).start()) {
-      Path alerts = dir.resolve("alerts");
-      Files.createDirectories(alerts);
-      Files.writeString(
-          alerts.resolve("monday.yaml"),
-          "recipe: monday\nmatch: {model_name: org/monday}\nnum_speculative_tokens: 3\n");
-      Path config = dir.resolve("specwatch.yaml");
-      Files.writeString(
-          config, "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n");
-      SpecwatchConfig c = new ConfigLoader(k -> null).load(config);
+      SpecwatchConfig c =
+          config(
+              prometheus,
+              Map.of(
+                  "monday.yaml",
+                  "recipe: monday\nmatch: {model_name: org/monday}\nnum_speculative_tokens: 3\n"));
       for (Duration into : List.of(Duration.ofMinutes(3), Duration.ofMinutes(30))) {
         Digest d =
             new DigestCollector(
@@ -178,6 +172,22 @@ class DigestDayOneIT {
                     false)));
     return new Simulator(scenario, Clock.fixed(from, ZoneOffset.UTC))
         .openMetricsHistory(from, to, Duration.ofSeconds(15), "vllm");
+  }
+
+  /**
+   * A config reading {@code prometheus} with the policies {@code policies} (file name to text) in
+   * its alerts directory, loaded.
+   */
+  private SpecwatchConfig config(PrometheusServer prometheus, Map<String, String> policies)
+      throws Exception {
+    Path alerts = Files.createDirectories(dir.resolve("alerts"));
+    for (Map.Entry<String, String> p : policies.entrySet()) {
+      Files.writeString(alerts.resolve(p.getKey()), p.getValue());
+    }
+    Path config = dir.resolve("specwatch.yaml");
+    Files.writeString(
+        config, "prometheus: {url: \"" + prometheus.baseUri() + "\"}\npolicies: alerts\n");
+    return new ConfigLoader(k -> null).load(config);
   }
 
   private static RecipeWeek recipe(Digest d, String name) {

@@ -26,13 +26,7 @@ class RecoveringReasonTest {
 
   @Test
   void aFiringAlertAboveItsLineSaysWhereItClears() {
-    ActiveAlert firing =
-        ActiveAlert.firing(
-            AlertKey.of("qwen", "acceptance_rate", null),
-            Severity.WARNING,
-            Instant.parse("2026-12-03T10:00:00Z"),
-            0.48,
-            0.45);
+    ActiveAlert firing = firing("acceptance_rate", 0.48, 0.45);
     assertThat(WebPages.recovering(List.of(firing), policy))
         .hasValue("firing · recovering: acceptance rate 48.0 %, clears above 50.0 %");
   }
@@ -46,13 +40,7 @@ class RecoveringReasonTest {
                 new Threshold(
                     Threshold.Direction.ABOVE, 0.98, OptionalDouble.of(0.95), Optional.empty()))
             .build();
-    ActiveAlert firing =
-        ActiveAlert.firing(
-            AlertKey.of("qwen", "acceptance_rate_above", null),
-            Severity.WARNING,
-            Instant.parse("2026-12-03T10:00:00Z"),
-            0.97,
-            0.98);
+    ActiveAlert firing = firing("acceptance_rate_above", 0.97, 0.98);
     assertThat(WebPages.recovering(List.of(firing), both))
         .hasValue("firing · recovering: acceptance rate too high 97.0 %, clears below 95.0 %");
     assertThat(
@@ -75,18 +63,25 @@ class RecoveringReasonTest {
 
   @Test
   void aFiringChangeAlertSaysWhenItClears() {
-    ActiveAlert firing =
-        ActiveAlert.firing(
-            AlertKey.of("qwen", "change", null),
-            Severity.WARNING,
-            Instant.parse("2026-12-03T10:00:00Z"),
-            0.51,
-            0.54);
+    ActiveAlert firing = firing("change", 0.51, 0.54);
     assertThat(WebPages.recovering(List.of(firing), policy))
         .hasValue(
             "firing · recovering: acceptance (learned change detection) 51.0 %, clears once the"
                 + " window holds at or above halfway back to its learned level for 30m, or sooner"
                 + " on the evidence");
+  }
+
+  /**
+   * The recipe's alert of {@code rule}, firing since 10:00 at {@code value} against {@code
+   * threshold}.
+   */
+  private static ActiveAlert firing(String rule, double value, double threshold) {
+    return ActiveAlert.firing(
+        AlertKey.of("qwen", rule, null),
+        Severity.WARNING,
+        Instant.parse("2026-12-03T10:00:00Z"),
+        value,
+        threshold);
   }
 
   @Test
