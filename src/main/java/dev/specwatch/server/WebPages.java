@@ -174,8 +174,8 @@ final class WebPages {
                               + ruleValue(a.rule(), x.clearLevel()))
                   .orElse(
                       isChange(a.rule())
-                          ? ", clears once the window holds at or above halfway back to its"
-                              + " learned level for "
+                          ? ", clears once the window holds at or above halfway between its"
+                              + " floor and its learned level for "
                               + dev.specwatch.model.Durations.format(
                                   dev.specwatch.alerting.ChangeRule.CLEAR_FOR)
                               + ", or sooner on the evidence"

@@ -67,8 +67,8 @@ class RecoveringReasonTest {
     assertThat(WebPages.recovering(List.of(firing), policy))
         .hasValue(
             "firing · recovering: acceptance (learned change detection) 51.0 %, clears once the"
-                + " window holds at or above halfway back to its learned level for 30m, or sooner"
-                + " on the evidence");
+                + " window holds at or above halfway between its floor and its learned level for"
+                + " 30m, or sooner on the evidence");
   }
 
   /**
