@@ -257,10 +257,11 @@ public final class HeldOutBench {
    * drafts/s (lognormal, median 1.5, log-sd 0.5) accepted at a ratio of the others' rate uniform in
    * 0.3 to 0.6 (fixed per incident), their share of the deployment's drafts c over the profile's
    * traffic at that hour (10 x (1 + 0.5 sin(2 pi (hour - 9) / 24)) drafts/s, at most 0.6): about 5
-   * to 40 % lower, deepest at night. Every Tuesday from 10:00 to 11:00 of the family's own clock a
-   * release review reads changelogs, 3 % higher. Under it a 90-minute wander (AR(1), 0.7 % sd). Its
-   * own generator: intermittent excursions by day and by night, each a cluster of minute-long dips;
-   * the level outside incidents is the normal, so a page on one is false.
+   * to 40 % lower, deepest at night. One day in seven (the second of the family's own week, counted
+   * from its start), from 10:00 to 11:00, a release review reads changelogs, 3 % higher. Under it a
+   * 90-minute wander (AR(1), 0.7 % sd). Its own generator: intermittent excursions by day and by
+   * night, each a cluster of minute-long dips; the level outside incidents is the normal, so a page
+   * on one is false.
    */
   static Noise onCallIncidents() {
     double[] x = {Double.NaN};
