@@ -129,10 +129,12 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     if (prior.alarmed() && next.alarmed()) {
       // A step without drafts leaves the run as it was; one under the line ends it.
       Instant back = prior.clearSince();
-      if (inc.draftTokens() > 0 && (window == null || !(window >= clear))) {
-        back = null;
-      } else if (inc.draftTokens() > 0 && back == null) {
-        back = c.at();
+      if (inc.draftTokens() > 0) {
+        if (window == null || !(window >= clear)) {
+          back = null;
+        } else if (back == null) {
+          back = c.at();
+        }
       }
       if (back != null && Duration.between(back, c.at()).compareTo(CLEAR_FOR) >= 0) {
         next = DropTest.State.initial(test.shifts().size());
