@@ -286,7 +286,7 @@ public final class HeldOutBench {
               -120 * Math.log(1 - r.nextDouble())
             });
       }
-      double traffic = 10 * (1 + 0.5 * Math.sin(2 * Math.PI * (hour - 9) / 24));
+      double traffic = BASE.trafficAt(hour);
       double fall = 0;
       for (var it = incidents.iterator(); it.hasNext(); ) {
         double[] c = it.next();
@@ -413,7 +413,7 @@ public final class HeldOutBench {
               0.35 + 0.25 * r.nextDouble()
             });
       }
-      double traffic = 10 * (1 + 0.5 * Math.sin(2 * Math.PI * (hour - 9) / 24));
+      double traffic = BASE.trafficAt(hour);
       double fall = 0;
       for (var it = sessions.iterator(); it.hasNext(); ) {
         double[] c = it.next();

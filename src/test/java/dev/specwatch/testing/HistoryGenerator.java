@@ -76,6 +76,14 @@ public final class HistoryGenerator {
       double gapsPerDay,
       double pausesPerDay) {
     /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
+    /**
+     * The mean verification steps per second at {@code hour} of the model's day (0 to 24), before
+     * idle nights, pauses and bursts: busiest at 15:00, quietest at 03:00.
+     */
+    public double trafficAt(double hour) {
+      return draftsPerSecond * (1 + trafficSwing * Math.sin(2 * Math.PI * (hour - 9) / 24));
+    }
+
     public Profile withGaps(int engines, double perDay) {
       return with(engines, restartsPerWeek, perDay, pausesPerDay);
     }
@@ -310,8 +318,7 @@ public final class HistoryGenerator {
     long[][] counters = new long[p.engines()][3];
     for (Instant t = m.from(); !t.isAfter(m.to()); t = t.plus(scrape)) {
       double hour = (Duration.between(m.from(), t).toSeconds() / 3600.0) % 24;
-      double traffic =
-          p.draftsPerSecond() * (1 + p.trafficSwing() * Math.sin(2 * Math.PI * (hour - 9) / 24));
+      double traffic = p.trafficAt(hour);
       if (p.idleNights() && hour >= 1 && hour < 6) {
         traffic = 0;
       }
