@@ -75,7 +75,6 @@ public final class HistoryGenerator {
       double restartsPerWeek,
       double gapsPerDay,
       double pausesPerDay) {
-    /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
     /**
      * The mean verification steps per second at {@code hour} of the model's day (0 to 24), before
      * idle nights, pauses and bursts: busiest at 15:00, quietest at 03:00.
@@ -84,6 +83,7 @@ public final class HistoryGenerator {
       return draftsPerSecond * (1 + trafficSwing * Math.sin(2 * Math.PI * (hour - 9) / 24));
     }
 
+    /** This profile with {@code perDay} scrape outages a day on {@code engines} engines. */
     public Profile withGaps(int engines, double perDay) {
       return with(engines, restartsPerWeek, perDay, pausesPerDay);
     }
