@@ -95,6 +95,31 @@ public final class ShortExcursions {
   private static final double EULER = 0.5772156649;
 
   /**
+   * How far a window with fewer trials than the half line counts raised, per 1/√trials: c =
+   * z·√(φ·p(1 − p)), with φ the model's overdispersion, p its level and z the normal quantile
+   * passed once in {@code interval} by windows of {@code length} (3.91 for 2 minutes in 30 days,
+   * 3.20 for 30). A window of D trials counts raised by c·(1/√D − 1/√N) (N the half line; nothing
+   * at or above it), its noise's once-per-interval extreme beyond a window's at the line: pure
+   * noise at any traffic, so counted, passes once per interval the depth noise at the line does.
+   */
+  public static double quietNoise(NoiseModel m, Duration length, Duration interval) {
+    double p = m.level() > 0 && m.level() < 1 ? m.level() : 0.5;
+    double z =
+        Calibration.normalQuantile(
+            1 - Math.min(0.5, (double) length.toMillis() / interval.toMillis()));
+    return z * Math.sqrt(m.phi() * p * (1 - p));
+  }
+
+  /**
+   * A window's acceptance {@code low} of {@code trials} trials as the record counts it: raised by
+   * {@code c}·(1/√trials − 1/√{@code line}) where under the half line ({@link #quietNoise}); the
+   * learner's query does the same in PromQL.
+   */
+  public static double counted(double low, double trials, double c, double line) {
+    return low + Math.max(0, c / Math.sqrt(trials) - c / Math.sqrt(line));
+  }
+
+  /**
    * The record at one length, or null when no period counts.
    *
    * @param lows per sample time, the lowest acceptance of a window of {@code length} ending within
@@ -112,35 +137,79 @@ public final class ShortExcursions {
       NoiseModel m,
       double incident,
       Duration interval) {
-    Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
+    return of(length, lows, Map.of(), blocks, m, incident, interval);
+  }
+
+  /**
+   * The record at one length, counting the quiet hours too: {@code lows} are the samples at half
+   * the reference traffic, which make the periods and their fit as in {@link #of(Duration, Map,
+   * Map, NoiseModel, double, Duration)}; {@code quiet} are the other samples' lows, each window
+   * raised by its binomial noise past the half line's ({@link #counted}). A quiet low deeper than
+   * the fit sets the record (the deepest seen), but quiet periods are no draws of the fit: their
+   * deepest is mostly the night's noise, and as draws they made the record shallower by day
+   * (docs/DETECTION.md, "Quiet windows counted").
+   */
+  public static NoiseModel.ShortExcursion of(
+      Duration length,
+      Map<Instant, Double> lows,
+      Map<Instant, Double> quiet,
+      Map<Instant, Double> blocks,
+      NoiseModel m,
+      double incident,
+      Duration interval) {
     java.util.NavigableMap<Instant, Instant> incidents = incidents(blocks, m, incident);
+    double[] falls = maxima(lows, m, incidents);
+    if (falls.length == 0) {
+      return null;
+    }
+    double periodsPerInterval = (double) interval.toMillis() / PERIOD.toMillis();
+    double record = level(falls, periodsPerInterval);
+    for (Map.Entry<Instant, Double> q : quiet.entrySet()) {
+      double level = m.levelAt(q.getKey());
+      if (Double.isFinite(q.getValue()) && level > 0 && !within(incidents, q.getKey())) {
+        record = Math.max(record, 1 - q.getValue() / level);
+      }
+    }
+    return new NoiseModel.ShortExcursion(length, -Math.min(0.99, record));
+  }
+
+  /**
+   * The deepest fall of each period with {@link #MIN_PERIOD_SAMPLES} samples of {@code lows}
+   * outside {@code incidents}.
+   */
+  private static double[] maxima(
+      Map<Instant, Double> lows, NoiseModel m, java.util.NavigableMap<Instant, Instant> incidents) {
+    Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
     lows.forEach(
         (t, low) -> {
           double level = m.levelAt(t);
           if (Double.isFinite(low) && level > 0 && !within(incidents, t)) {
             double fall = Math.min(0.99, Math.max(0, 1 - low / level));
-            double[] p =
-                periods.computeIfAbsent(
-                    Math.floorDiv(t.toEpochMilli(), PERIOD.toMillis()), k -> new double[2]);
+            double[] p = periods.computeIfAbsent(period(t), k -> new double[2]);
             p[0] = Math.max(p[0], fall);
             p[1]++;
           }
         });
-    double[] falls =
-        periods.values().stream()
-            .filter(p -> p[1] >= MIN_PERIOD_SAMPLES)
-            .mapToDouble(p -> p[0])
-            .toArray();
-    if (falls.length == 0) {
-      return null;
-    }
+    return periods.values().stream()
+        .filter(p -> p[1] >= MIN_PERIOD_SAMPLES)
+        .mapToDouble(p -> p[0])
+        .toArray();
+  }
+
+  /**
+   * The depth {@code falls}, each a period's deepest, pass once in {@code draws} periods: their
+   * return level, never shallower than the deepest seen; with fewer than {@link #MIN_PERIODS} the
+   * deepest seen.
+   */
+  private static double level(double[] falls, double draws) {
     double deepest = Arrays.stream(falls).max().orElseThrow();
-    double record = deepest;
-    double periodsPerInterval = (double) interval.toMillis() / PERIOD.toMillis();
-    if (falls.length >= MIN_PERIODS && periodsPerInterval > 1) {
-      record = Math.max(deepest, returnLevel(falls, periodsPerInterval));
-    }
-    return new NoiseModel.ShortExcursion(length, -Math.min(0.99, record));
+    return falls.length >= MIN_PERIODS && draws > 1
+        ? Math.max(deepest, returnLevel(falls, draws))
+        : deepest;
+  }
+
+  private static long period(Instant t) {
+    return Math.floorDiv(t.toEpochMilli(), PERIOD.toMillis());
   }
 
   /**

@@ -111,6 +111,23 @@ class ChangeDetectionIT {
     // future would depend on the time of day).
     Instant to = HistoryGenerator.lastMidnight(Instant.now());
     Instant from = to.minus(Duration.ofDays(2));
+    HistoryGenerator.Profile nights =
+        new HistoryGenerator.Profile(
+            "nights",
+            10,
+            0.8,
+            false,
+            0,
+            0.62,
+            0.04,
+            0,
+            0.015,
+            Duration.ofMinutes(5),
+            3,
+            1,
+            0,
+            0,
+            0);
     HistoryGenerator.Profile idleNights =
         new HistoryGenerator.Profile(
             "idle", 10, 0.5, true, 0, 0.62, 0.04, 0, 0.015, Duration.ofMinutes(5), 3, 1, 0, 0, 0);
@@ -134,6 +151,24 @@ class ChangeDetectionIT {
                     () -> (t, dt, random) -> t.getEpochSecond() % 10_800 < 240 ? -0.35 : 0),
                 // The same spikes on the first day only: a day of learning does not hold them,
                 // the record's week does.
+                // Traffic at a fifth of the day's at 03:00, and on it, at night only, the same
+                // spikes every 40 minutes: under half the reference traffic, the hours the record
+                // counted no window of until 2026-12-07.
+                new HistoryGenerator.Model(
+                    "it/nightspiky",
+                    nights,
+                    null,
+                    from,
+                    to,
+                    7,
+                    () ->
+                        (t, dt, random) ->
+                            t.getEpochSecond() / 3600 % 24 >= 1
+                                    && t.getEpochSecond() / 3600 % 24 < 5
+                                    && t.getEpochSecond() % 2400 < 240
+                                ? -0.35
+                                : 0),
+                new HistoryGenerator.Model("it/nightcalm", nights, null, from, to, 8),
                 new HistoryGenerator.Model(
                     "it/lastweek",
                     THIN,
@@ -206,6 +241,24 @@ class ChangeDetectionIT {
           .isGreaterThan(spikes.get(2).depth());
       assertThat(calm.get(0).depth()).as(smooth.status()).isBetween(-0.2, 0.0);
       assertThat(calm.get(2).depth()).as(smooth.status()).isGreaterThan(calm.get(0).depth());
+      // The night's spikes count though the night is quiet: raised by their windows' binomial
+      // noise past the half line's, 35 % is still deeper than 28 % over 2 minutes (before
+      // 2026-12-07 this record read the day's −15 %); the same quiet nights without the spikes
+      // are not made deep by their noise.
+      RecipeModel nightSpiky =
+          learner.learnNow(
+              policy("nightspiky", "it/nightspiky", Duration.ofDays(1)),
+              Duration.ofSeconds(30),
+              to);
+      RecipeModel nightCalm =
+          learner.learnNow(
+              policy("nightcalm", "it/nightcalm", Duration.ofDays(1)), Duration.ofSeconds(30), to);
+      assertThat(nightSpiky.model().shortExcursions().get(0).depth())
+          .as(nightSpiky.status())
+          .isLessThan(-0.28);
+      assertThat(nightCalm.model().shortExcursions().get(0).depth())
+          .as(nightCalm.status())
+          .isBetween(-0.2, 0.0);
       // The record looks back a week whatever learn is: learned from the calm day alone, its
       // record still holds the day before's spikes (from that day's windows, blocks and level).
       RecipeModel lastWeek =

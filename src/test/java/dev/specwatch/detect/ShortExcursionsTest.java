@@ -198,6 +198,87 @@ class ShortExcursionsTest {
   }
 
   @Test
+  void quietWindowsSetTheRecordWhereDeeperThanTheFitButAreNoDrawsOfIt() {
+    // The busy hours: 500 days whose last three six-hour periods have Gumbel deepest falls, as
+    // above; the first period of every day is quiet (under half the reference traffic).
+    java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+    long samplesPerPeriod = ShortExcursions.PERIOD.toMinutes() / 5;
+    Map<Instant, Double> busy = new HashMap<>();
+    Map<Instant, Double> quiet = new HashMap<>();
+    flat(500, 0.01)
+        .forEach(
+            (t, low) ->
+                (t.getEpochSecond() / 60 / 5 % 288 < samplesPerPeriod ? quiet : busy).put(t, low));
+    for (long p = 0; p < 500 * 4; p++) {
+      if (p % 4 != 0) {
+        double fall = 0.10 - 0.03 * Math.log(-Math.log(random.nextDouble()));
+        long at = p * samplesPerPeriod + random.nextLong(samplesPerPeriod);
+        busy.put(T0.plus(SAMPLE.multipliedBy(at)), 0.6 * (1 - Math.min(0.99, fall)));
+      }
+    }
+    NoiseModel m = model(Duration.ofDays(500));
+    Duration two = Duration.ofMinutes(2);
+    Duration fiveYears = Duration.ofDays(5 * 365);
+    double fit = ShortExcursions.of(two, busy, Map.of(), m, 0.9, fiveYears).depth();
+    // Each quiet period's windows, counted, go 12 % under the level: about a busy period's usual
+    // deepest (the night's noise, at the line's). As draws of the fit they would narrow its spread
+    // and make the record shallower; they are not, so the record is the busy hours' alone.
+    quiet.replaceAll((t, low) -> 0.6 * 0.88);
+    assertThat(ShortExcursions.of(two, busy, quiet, Map.of(), m, 0.9, fiveYears).depth())
+        .isEqualTo(fit);
+    Map<Instant, Double> asDraws = new HashMap<>(busy);
+    asDraws.putAll(quiet);
+    assertThat(ShortExcursions.of(two, asDraws, Map.of(), m, 0.9, fiveYears).depth())
+        .isGreaterThan(fit + 0.02);
+    // A night excursion deeper than the fit sets the record: the deepest seen.
+    Instant night = T0.plus(Duration.ofDays(40)).plus(SAMPLE.multipliedBy(20));
+    quiet.put(night, 0.6 * (1 - 0.45));
+    assertThat(ShortExcursions.of(two, busy, quiet, Map.of(), m, 0.9, fiveYears).depth())
+        .isCloseTo(-0.45, within(1e-9));
+    // Unless it is in an incident: a run of blocks under the backstop's line (20 % under the level
+    // here) for 30 minutes.
+    Map<Instant, Double> blocks = new HashMap<>();
+    for (int i = -3; i <= 3; i++) {
+      blocks.put(night.plus(SAMPLE.multipliedBy(i)), 0.3);
+    }
+    assertThat(ShortExcursions.of(two, busy, quiet, blocks, m, 0.2, fiveYears).depth())
+        .isEqualTo(fit);
+    // Quiet windows alone make no record: no period counts.
+    assertThat(ShortExcursions.of(two, Map.of(), quiet, Map.of(), m, 0.9, fiveYears)).isNull();
+  }
+
+  @Test
+  void aQuietWindowCountsRaisedByItsNoiseBeyondTheLines() {
+    // Binomial windows at p = 0.6 (φ = 1): the half line N = 2,400 trials, a quiet window 600.
+    // With a 2-minute length in a 2,000-minute interval, z is the 1-in-1,000 quantile, and the
+    // exact 1-in-1,000 low of the quiet window, counted, is the line's within 0.4 points; left
+    // uncounted, it goes twice as far under the level.
+    NoiseModel m = new NoiseModel(null, 0.6, 1.0, 0, 0, 1200, Duration.ofDays(7), 2016, T0);
+    Duration two = Duration.ofMinutes(2);
+    double c = ShortExcursions.quietNoise(m, two, Duration.ofMinutes(2000));
+    assertThat(c).isCloseTo(3.0902 * Math.sqrt(0.24), within(1e-3));
+    double atLine =
+        new org.apache.commons.math3.distribution.BinomialDistribution(2400, 0.6)
+                .inverseCumulativeProbability(0.001)
+            / 2400.0;
+    double low =
+        new org.apache.commons.math3.distribution.BinomialDistribution(600, 0.6)
+                .inverseCumulativeProbability(0.001)
+            / 600.0;
+    assertThat(ShortExcursions.counted(low, 600, c, 2400)).isCloseTo(atLine, within(0.004));
+    assertThat(0.6 - low).isGreaterThan(1.8 * (0.6 - atLine));
+    // At or above the line a window counts as it is.
+    assertThat(ShortExcursions.counted(0.5, 2400, c, 2400)).isEqualTo(0.5);
+    assertThat(ShortExcursions.counted(0.5, 9600, c, 2400)).isEqualTo(0.5);
+    // z by the interval: 3.91 for 2 minutes in 30 days, 3.20 for 30 minutes.
+    double unit = Math.sqrt(0.24);
+    assertThat(ShortExcursions.quietNoise(m, two, Duration.ofDays(30)) / unit)
+        .isCloseTo(3.91, within(0.01));
+    assertThat(ShortExcursions.quietNoise(m, Duration.ofMinutes(30), Duration.ofDays(30)) / unit)
+        .isCloseTo(3.20, within(0.01));
+  }
+
+  @Test
   void lengthsAreWholeStepsAndWindowsNeedHalfTheReferenceTraffic() {
     assertThat(ShortExcursions.lengths(Duration.ofSeconds(30))).isEqualTo(ShortExcursions.LENGTHS);
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(5)))
