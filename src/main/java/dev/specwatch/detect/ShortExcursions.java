@@ -17,18 +17,20 @@ import java.util.TreeMap;
  *
  * <p>The learner asks Prometheus, at each of its samples, for the lowest acceptance of a window of
  * each length ending at an evaluation step within the sample ({@code min_over_time} of a subquery,
- * so the points per query are those of the samples), among windows with at least half the reference
- * traffic (so a quiet hour's binomial noise does not set the record). Each sample's low over its
- * learned level, minus 1, is a depth; samples in a run of blocks further below the level than
- * {@code incident} lasting as long as the record's longest length (a sustained drop, what the rule
- * pages for whatever the record: not an excursion) are set aside ({@link #incidents}). The history
- * is cut into {@link #PERIOD}s, and each period's deepest depth is one draw of an extreme: the
- * record is their return level at the rule's {@code false_alarm_interval}, the depth a period's
- * deepest excursion passes once per interval, from a Gumbel distribution fitted by moments (Gumbel
- * 1958; scale s√6/π, location mean − γ·scale), and never shallower than the deepest seen. A week's
- * deepest is passed by the next week's half the time; what the rule must not page on is the depth
- * healthy traffic reaches once per interval. With fewer than {@link #MIN_PERIODS} periods the
- * deepest seen is the record.
+ * so the points per query are those of the samples), a window with fewer trials than half the
+ * reference traffic's raised by its binomial noise past a window's at that line ({@link #counted},
+ * so a quiet hour's noise does not set the record). Each sample's low over its learned level, minus
+ * 1, is a depth; samples in a run of blocks further below the level than {@code incident} lasting
+ * as long as the record's longest length (a sustained drop, what the rule pages for whatever the
+ * record: not an excursion) are set aside ({@link #incidents}). The history is cut into {@link
+ * #PERIOD}s, and each period's deepest depth is one draw of an extreme: the record is their return
+ * level at the rule's {@code false_alarm_interval}, the depth a period's deepest excursion passes
+ * once per interval, from a Gumbel distribution fitted by moments (Gumbel 1958; scale s√6/π,
+ * location mean − γ·scale), and never shallower than the deepest seen. A week's deepest is passed
+ * by the next week's half the time; what the rule must not page on is the depth healthy traffic
+ * reaches once per interval. With fewer than {@link #MIN_PERIODS} periods the deepest seen is the
+ * record. Only the busy samples (their block at half the reference traffic) make periods; a quiet
+ * sample's depth sets the record where deeper than that (since 2026-12-07).
  */
 public final class ShortExcursions {
   /**
@@ -58,7 +60,11 @@ public final class ShortExcursions {
    */
   public static final Duration LOOKBACK = Duration.ofDays(7);
 
-  /** Windows with fewer trials than this share of the reference traffic's do not count. */
+  /**
+   * The share of the reference traffic that makes a window or a block busy: a window with fewer
+   * trials counts raised by its noise ({@link #counted}), a sample whose block has fewer is quiet
+   * and makes no period.
+   */
   public static final double MIN_TRAFFIC = 0.5;
 
   private ShortExcursions() {}
