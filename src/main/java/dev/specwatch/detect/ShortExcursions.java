@@ -171,9 +171,9 @@ public final class ShortExcursions {
     double periodsPerInterval = (double) interval.toMillis() / PERIOD.toMillis();
     double record = level(falls, periodsPerInterval);
     for (Map.Entry<Instant, Double> q : quiet.entrySet()) {
-      double level = m.levelAt(q.getKey());
-      if (Double.isFinite(q.getValue()) && level > 0 && !within(incidents, q.getKey())) {
-        record = Math.max(record, 1 - q.getValue() / level);
+      double fall = fall(q.getKey(), q.getValue(), m, incidents);
+      if (!Double.isNaN(fall)) {
+        record = Math.max(record, fall);
       }
     }
     return new NoiseModel.ShortExcursion(length, -Math.min(0.99, record));
@@ -188,11 +188,10 @@ public final class ShortExcursions {
     Map<Long, double[]> periods = new TreeMap<>(); // period → {deepest (as a positive fall), n}
     lows.forEach(
         (t, low) -> {
-          double level = m.levelAt(t);
-          if (Double.isFinite(low) && level > 0 && !within(incidents, t)) {
-            double fall = Math.min(0.99, Math.max(0, 1 - low / level));
+          double fall = fall(t, low, m, incidents);
+          if (!Double.isNaN(fall)) {
             double[] p = periods.computeIfAbsent(period(t), k -> new double[2]);
-            p[0] = Math.max(p[0], fall);
+            p[0] = Math.max(p[0], Math.min(0.99, Math.max(0, fall)));
             p[1]++;
           }
         });
@@ -200,6 +199,18 @@ public final class ShortExcursions {
         .filter(p -> p[1] >= MIN_PERIOD_SAMPLES)
         .mapToDouble(p -> p[0])
         .toArray();
+  }
+
+  /**
+   * How far {@code low}, a sample's lowest window at {@code t}, fell below the learned level there
+   * (0.3: 30 % below), or NaN where it does not count (unknown, no level, or inside an incident).
+   */
+  private static double fall(
+      Instant t, double low, NoiseModel m, java.util.NavigableMap<Instant, Instant> incidents) {
+    double level = m.levelAt(t);
+    return Double.isFinite(low) && level > 0 && !within(incidents, t)
+        ? 1 - low / level
+        : Double.NaN;
   }
 
   /**

@@ -37,7 +37,7 @@ import java.util.function.ToDoubleFunction;
  * families the detector was not designed on (docs/DETECTION.md, "Held-out families"), reported
  * once, as they come out; the design was decided on DetectionBench's families.
  *
- * <p>Twenty-four families, each beyond the learner's model (level by hour, overdispersion, short
+ * <p>Twenty-five families, each beyond the learner's model (level by hour, overdispersion, short
  * wander): long-memory wander (three AR(1) processes at 1 h, 6 h and 2 d), regime switching (a
  * batch job at -5 % for hours, a new client at +3 %), and a weekly pattern with a slow downward
  * trend and heavy-tailed (Student-t, 3 degrees of freedom) bursts; since 2026-12-04 (issue 40, part
