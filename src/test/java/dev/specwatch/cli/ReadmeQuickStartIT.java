@@ -96,7 +96,11 @@ class ReadmeQuickStartIT {
       List<String> run = new ArrayList<>(setup.subList(0, setup.size() - 1));
       run.add(lines.get(lines.size() - 1));
       Path daemonLog = home.resolve("daemon.log");
-      Process daemon = start(run, env, daemonLog);
+      // At debug the daemon logs each evaluation and each learn, so a timeout's log says how far
+      // it got.
+      Map<String, String> daemonEnv = new java.util.HashMap<>(env);
+      daemonEnv.put("SPECWATCH_LOG_LEVEL", "debug");
+      Process daemon = start(run, daemonEnv, daemonLog);
       try {
         HttpClient http = HttpClient.newHttpClient();
         // On a timeout the daemon's own output and its last answers say why (a port taken, a slow
@@ -123,7 +127,9 @@ class ReadmeQuickStartIT {
                   + "\n/api/v1/recipes: "
                   + get(http, "/api/v1/recipes")
                   + "\n/api/v1/status: "
-                  + get(http, "/api/v1/status"),
+                  + get(http, "/api/v1/status")
+                  + "\nthreads:\n"
+                  + threads(daemon.pid()),
               e);
         }
       } finally {
@@ -171,6 +177,27 @@ class ReadmeQuickStartIT {
       return "(interrupted)";
     } catch (IOException | RuntimeException e) {
       return "(no answer: " + e + ")";
+    }
+  }
+
+  /** The daemon's threads (it replaced bash: the process's pid is the JVM's), for a timeout. */
+  private static String threads(long pid) {
+    try {
+      Process p =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(pid),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor(30, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException e) {
+      return "(no thread dump: " + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(interrupted)";
     }
   }
 
