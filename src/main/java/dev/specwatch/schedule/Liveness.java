@@ -97,6 +97,23 @@ final class Liveness {
             + ")");
   }
 
+  /**
+   * Where the process stands while it has no evaluation to show (for {@code /readyz} and the status
+   * API): the first evaluation under way and for how long (a slow datasource, every query retried),
+   * or none started and how long since start (a scheduler that has not fired).
+   */
+  String beforeFirstEvaluation() {
+    long now = nanos.getAsLong();
+    long longest = running.values().stream().mapToLong(since -> now - since).max().orElse(-1);
+    if (longest >= 0) {
+      return "the first has been running for "
+          + Durations.format(truncate(Duration.ofNanos(longest)));
+    }
+    return "none has started in the "
+        + Durations.format(truncate(Duration.ofNanos(now - born)))
+        + " since specwatch started";
+  }
+
   private static Duration truncate(Duration d) {
     return Duration.ofSeconds(d.toSeconds());
   }

@@ -47,7 +47,7 @@ final class Readiness {
     }
     Evaluation e = last;
     if (e == null) {
-      return "no evaluation yet";
+      return "no evaluation yet: " + liveness.beforeFirstEvaluation();
     }
     return e.recipes().stream()
         .flatMap(r -> r.error().stream())

@@ -26,6 +26,22 @@ class LivenessTest {
   }
 
   @Test
+  void beforeTheFirstEvaluationItSaysWhetherOneIsUnderWayAndForHowLong() {
+    Liveness l = new Liveness(nanos::get, Duration.ofSeconds(30), true);
+    advance(Duration.ofMillis(400));
+    assertThat(l.beforeFirstEvaluation())
+        .isEqualTo("none has started in the 0s since specwatch started");
+    advance(Duration.ofSeconds(100));
+    assertThat(l.beforeFirstEvaluation())
+        .isEqualTo("none has started in the 1m40s since specwatch started");
+    l.started(0);
+    advance(Duration.ofSeconds(95));
+    l.started(1);
+    advance(Duration.ofSeconds(5));
+    assertThat(l.beforeFirstEvaluation()).isEqualTo("the first has been running for 1m40s");
+  }
+
+  @Test
   void evaluationsThatStartAndFinishKeepItAlive() {
     Liveness l = new Liveness(nanos::get, Duration.ofSeconds(30), true);
     for (int i = 0; i < 20; i++) {
