@@ -48,10 +48,14 @@ final class Schedule implements AutoCloseable, Watchdog.Scheduler {
     return TriggerKey.triggerKey(job(shard).getName(), GROUP);
   }
 
+  private static TriggerKey nowKey(int shard) {
+    return TriggerKey.triggerKey(job(shard).getName() + "-now", GROUP);
+  }
+
   /**
    * Starts {@code scheduler} (the state backend's: in memory, or the shared database's job store)
-   * with one evaluation job per shard, each due now and then every {@code interval}: each runs on
-   * one process at a time, and the replicas of a cluster share the shards. Jobs of shards beyond
+   * with one evaluation job per shard, each run at once and then every {@code interval}: each runs
+   * on one process at a time, and the replicas of a cluster share the shards. Jobs of shards beyond
    * {@code shards} (a smaller count than before) are deleted.
    */
   static Schedule start(
@@ -73,17 +77,34 @@ final class Schedule implements AutoCloseable, Watchdog.Scheduler {
               .usingJobData(EvaluationJob.SHARD, Integer.toString(i))
               .build();
       // Replaced, not added: the replicas of a cluster each (re)schedule the same jobs.
-      scheduler.scheduleJob(job, Set.of(trigger(i, interval)), true);
+      scheduler.scheduleJob(job, Set.of(now(i), every(i, interval)), true);
     }
     scheduler.start();
     return new Schedule(scheduler, shards, interval);
   }
 
-  private static Trigger trigger(int shard, Duration interval) {
+  /**
+   * One evaluation now, however late the scheduler's thread gets to it. The repeating trigger alone
+   * skips a run more than the job store's misfire threshold (a second or two) late, and that is how
+   * a loaded machine started: the trigger made, the scheduler's thread first run more than a second
+   * later, and the first evaluation skipped to the next interval.
+   */
+  private static Trigger now(int shard) {
+    return TriggerBuilder.newTrigger()
+        .withIdentity(nowKey(shard))
+        .forJob(job(shard))
+        .startNow()
+        .withSchedule(
+            SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
+        .build();
+  }
+
+  /** Every {@code interval}, from one interval on (the run now is {@link #now}'s). */
+  private static Trigger every(int shard, Duration interval) {
     return TriggerBuilder.newTrigger()
         .withIdentity(triggerKey(shard))
         .forJob(job(shard))
-        .startNow()
+        .startAt(java.util.Date.from(java.time.Instant.now().plus(interval)))
         .withSchedule(
             SimpleScheduleBuilder.simpleSchedule()
                 .withIntervalInMilliseconds(interval.toMillis())
@@ -93,11 +114,24 @@ final class Schedule implements AutoCloseable, Watchdog.Scheduler {
         .build();
   }
 
+  /** Evaluates {@code shard} now, and every {@code interval} from then on. */
+  private void restart(int shard, Duration every) throws SchedulerException {
+    scheduler.rescheduleJob(triggerKey(shard), every(shard, every));
+    if (scheduler.rescheduleJob(nowKey(shard), now(shard)) == null) {
+      try {
+        scheduler.scheduleJob(now(shard));
+      } catch (org.quartz.ObjectAlreadyExistsException e) {
+        // Another replica asked for the same run a moment ago: one is enough.
+        logger.debug("{} is already due now", nowKey(shard));
+      }
+    }
+  }
+
   /** Changes the evaluation interval (on reload); no-op when unchanged. */
   synchronized void interval(Duration next) throws SchedulerException {
     if (!next.equals(interval)) {
       for (int i = 0; i < shards; i++) {
-        scheduler.rescheduleJob(triggerKey(i), trigger(i, next));
+        restart(i, next);
       }
       interval = next;
     }
@@ -152,7 +186,7 @@ final class Schedule implements AutoCloseable, Watchdog.Scheduler {
   public synchronized void fireNow() {
     for (int i = 0; i < shards; i++) {
       try {
-        scheduler.rescheduleJob(triggerKey(i), trigger(i, interval));
+        restart(i, interval);
       } catch (SchedulerException e) {
         logger.warn("cannot reschedule {}: {}", job(i).getName(), e.getMessage());
       }

@@ -1,0 +1,79 @@
+package dev.specwatch.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.quartz.Scheduler;
+import org.quartz.impl.StdSchedulerFactory;
+
+/**
+ * The evaluation schedule on a real Quartz scheduler with the daemon's in-memory job store (a
+ * misfire threshold of 1 s, {@code FileBackend}) and an interval of an hour, so that every run the
+ * test sees is one the schedule asked for now, not a repeat.
+ */
+class ScheduleTest {
+  static Scheduler scheduler(String name) throws Exception {
+    Properties p = new Properties();
+    p.setProperty("org.quartz.scheduler.instanceName", name);
+    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+    p.setProperty("org.quartz.threadPool.threadCount", "3");
+    p.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
+    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
+    return new StdSchedulerFactory(p).getScheduler();
+  }
+
+  /** {@code real}, whose {@code start()} comes 2.5 s late: a loaded machine starting the JVM. */
+  static Scheduler startingLate(Scheduler real) {
+    return (Scheduler)
+        Proxy.newProxyInstance(
+            Scheduler.class.getClassLoader(),
+            new Class<?>[] {Scheduler.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("start") && method.getParameterCount() == 0) {
+                Thread.sleep(2500);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  @Test
+  void theFirstEvaluationRunsHoweverLateTheSchedulerStarts() throws Exception {
+    // Before: the repeating trigger's first fire was more than the misfire threshold late, so it
+    // was skipped to the next one, an interval later (here an hour).
+    Semaphore runs = new Semaphore(0);
+    Schedule s =
+        Schedule.start(
+            startingLate(scheduler("late-start")), shard -> runs.release(), 1, Duration.ofHours(1));
+    try {
+      assertThat(runs.tryAcquire(60, TimeUnit.SECONDS)).as("the first evaluation ran").isTrue();
+    } finally {
+      s.close();
+    }
+  }
+
+  @Test
+  void aWatchdogFireAndANewIntervalEachRunTheEvaluationNow() throws Exception {
+    Semaphore runs = new Semaphore(0);
+    try (Schedule s =
+        Schedule.start(scheduler("fire-now"), shard -> runs.release(), 2, Duration.ofHours(1))) {
+      assertThat(runs.tryAcquire(2, 60, TimeUnit.SECONDS)).as("both shards, at start").isTrue();
+      s.fireNow();
+      assertThat(runs.tryAcquire(2, 60, TimeUnit.SECONDS)).as("both shards, fired").isTrue();
+      s.interval(Duration.ofHours(2));
+      assertThat(runs.tryAcquire(2, 60, TimeUnit.SECONDS)).as("both shards, new interval").isTrue();
+      s.interval(Duration.ofHours(2));
+      assertThat(runs.tryAcquire(1, 3, TimeUnit.SECONDS)).as("an unchanged interval").isFalse();
+    }
+  }
+}
