@@ -107,10 +107,13 @@ class ReadmeQuickStartIT {
         // first evaluation, a recipe it read as without data).
         AtomicReference<String> lastAlerts = new AtomicReference<>("(none)");
         try {
-          // Four evaluations: the first is at start, but a loaded machine (CI runs four test JVMs
-          // on two CPUs) can be slow to start the JVM and to answer.
+          // The first evaluation is at start and alone takes under a second, but a loaded machine
+          // (CI runs four test JVMs on two CPUs, beside PostgreSQL and four Prometheus servers)
+          // can be slow to start the JVM and to answer: twice in CI no evaluation had finished
+          // after 2 minutes, for a reason not yet seen. A bound, not a speed (speed is in `make
+          // bench`); a timeout prints the daemon's debug log and its threads.
           await()
-              .atMost(Duration.ofMinutes(2))
+              .atMost(Duration.ofMinutes(4))
               .untilAsserted(
                   () -> {
                     lastAlerts.set(get(http, "/api/v1/alerts"));
