@@ -196,8 +196,10 @@ public final class DaemonProcess implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
     try {
+      // A bound, not a timing: under libfaketime (every clock read reads a file) beside the
+      // suite's other forks on two CPUs, a start took over a minute (CI, 2026-12-07).
       return new DaemonProcess(
-          p, log, BoundPort.fromLog(p, log, offset, BoundPort.SPECWATCH, Duration.ofSeconds(60)));
+          p, log, BoundPort.fromLog(p, log, offset, BoundPort.SPECWATCH, Duration.ofMinutes(3)));
     } catch (IOException | RuntimeException e) {
       p.destroyForcibly();
       throw e;
