@@ -70,16 +70,14 @@ final class Liveness {
   /** Why the process counts as stuck, or empty while evaluations happen. */
   Optional<String> stalled() {
     long now = nanos.getAsLong();
-    for (long since : running.values()) {
-      Duration running = Duration.ofNanos(now - since);
-      if (running.compareTo(MAX_EVALUATION) > 0) {
-        return Optional.of(
-            "an evaluation has been running for "
-                + Durations.format(truncate(running))
-                + " (more than "
-                + Durations.format(MAX_EVALUATION)
-                + ")");
-      }
+    Optional<Duration> longest = longestRunning(now);
+    if (longest.isPresent() && longest.get().compareTo(MAX_EVALUATION) > 0) {
+      return Optional.of(
+          "an evaluation has been running for "
+              + Durations.format(truncate(longest.get()))
+              + " (more than "
+              + Durations.format(MAX_EVALUATION)
+              + ")");
     }
     if (!mustEvaluate || !running.isEmpty()) {
       return Optional.empty();
@@ -104,14 +102,20 @@ final class Liveness {
    */
   String beforeFirstEvaluation() {
     long now = nanos.getAsLong();
-    long longest = running.values().stream().mapToLong(since -> now - since).max().orElse(-1);
-    if (longest >= 0) {
-      return "the first has been running for "
-          + Durations.format(truncate(Duration.ofNanos(longest)));
+    Optional<Duration> longest = longestRunning(now);
+    if (longest.isPresent()) {
+      return "the first has been running for " + Durations.format(truncate(longest.get()));
     }
     return "none has started in the "
         + Durations.format(truncate(Duration.ofNanos(now - born)))
         + " since specwatch started";
+  }
+
+  /** How long the evaluation under way longest has been running at {@code now}; empty if none. */
+  private Optional<Duration> longestRunning(long now) {
+    return running.values().stream()
+        .map(since -> Duration.ofNanos(now - since))
+        .max(Duration::compareTo);
   }
 
   private static Duration truncate(Duration d) {
