@@ -2,31 +2,28 @@ package dev.specwatch.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.specwatch.backend.StateBackend;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quartz.Scheduler;
-import org.quartz.impl.StdSchedulerFactory;
 
 /**
- * The evaluation schedule on a real Quartz scheduler with the daemon's in-memory job store (a
- * misfire threshold of 1 s, {@code FileBackend}) and an interval of an hour, so that every run the
- * test sees is one the schedule asked for now, not a repeat.
+ * The evaluation schedule on the daemon's own scheduler without a database (the file backend's: an
+ * in-memory job store whose misfire threshold is 1 s) and an interval of an hour, so that every run
+ * the test sees is one the schedule asked for now, not a repeat.
  */
 class ScheduleTest {
-  static Scheduler scheduler(String name) throws Exception {
-    Properties p = new Properties();
-    p.setProperty("org.quartz.scheduler.instanceName", name);
-    p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-    p.setProperty("org.quartz.threadPool.threadCount", "3");
-    p.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
-    p.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-    p.setProperty("org.quartz.jobStore.misfireThreshold", "1000");
-    return new StdSchedulerFactory(p).getScheduler();
+  @TempDir Path dir;
+
+  Scheduler scheduler() throws Exception {
+    return StateBackend.files(dir, Clock.systemUTC()).scheduler(3);
   }
 
   /** {@code real}, whose {@code start()} comes 2.5 s late: a loaded machine starting the JVM. */
@@ -53,8 +50,7 @@ class ScheduleTest {
     // was skipped to the next one, an interval later (here an hour).
     Semaphore runs = new Semaphore(0);
     Schedule s =
-        Schedule.start(
-            startingLate(scheduler("late-start")), shard -> runs.release(), 1, Duration.ofHours(1));
+        Schedule.start(startingLate(scheduler()), shard -> runs.release(), 1, Duration.ofHours(1));
     try {
       assertThat(runs.tryAcquire(60, TimeUnit.SECONDS)).as("the first evaluation ran").isTrue();
     } finally {
@@ -66,7 +62,7 @@ class ScheduleTest {
   void aWatchdogFireAndANewIntervalEachRunTheEvaluationNow() throws Exception {
     Semaphore runs = new Semaphore(0);
     try (Schedule s =
-        Schedule.start(scheduler("fire-now"), shard -> runs.release(), 2, Duration.ofHours(1))) {
+        Schedule.start(scheduler(), shard -> runs.release(), 2, Duration.ofHours(1))) {
       assertThat(runs.tryAcquire(2, 60, TimeUnit.SECONDS)).as("both shards, at start").isTrue();
       s.fireNow();
       assertThat(runs.tryAcquire(2, 60, TimeUnit.SECONDS)).as("both shards, fired").isTrue();
