@@ -3,6 +3,7 @@ package dev.specwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.specwatch.testing.DaemonProcess;
 import dev.specwatch.testing.Fleet;
 import dev.specwatch.testing.HeldClock;
 import java.io.IOException;
@@ -131,8 +132,8 @@ class ReadmeQuickStartIT {
                   + get(http, "/api/v1/recipes")
                   + "\n/api/v1/status: "
                   + get(http, "/api/v1/status")
-                  + "\nthreads:\n"
-                  + threads(daemon.pid()),
+                  + "\nthreads (the daemon replaced bash: its pid is the JVM's):\n"
+                  + DaemonProcess.threads(daemon.pid()),
               e);
         }
       } finally {
@@ -180,27 +181,6 @@ class ReadmeQuickStartIT {
       return "(interrupted)";
     } catch (IOException | RuntimeException e) {
       return "(no answer: " + e + ")";
-    }
-  }
-
-  /** The daemon's threads (it replaced bash: the process's pid is the JVM's), for a timeout. */
-  private static String threads(long pid) {
-    try {
-      Process p =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                  Long.toString(pid),
-                  "Thread.print")
-              .redirectErrorStream(true)
-              .start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      p.waitFor(30, TimeUnit.SECONDS);
-      return out;
-    } catch (IOException e) {
-      return "(no thread dump: " + e.getMessage() + ")";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "(interrupted)";
     }
   }
 

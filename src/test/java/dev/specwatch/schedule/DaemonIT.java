@@ -295,17 +295,12 @@ class DaemonIT {
                   assertThat(get(port, "/api/v1/recipes", true).body())
                       .contains("\"name\" : \"" + recipe + "\""));
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      Process jcmd =
-          new ProcessBuilder("jcmd", Long.toString(daemon.pid()), "Thread.print")
-              .redirectErrorStream(true)
-              .start();
-      String threads = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       throw new AssertionError(
           e.getMessage()
               + "\nthe daemon's log:\n"
               + Files.readString(log)
               + "\nits threads:\n"
-              + threads,
+              + DaemonProcess.threads(daemon.pid()),
           e);
     }
   }

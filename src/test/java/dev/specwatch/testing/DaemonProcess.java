@@ -249,6 +249,30 @@ public final class DaemonProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /**
+   * The threads of the JVM {@code pid} ({@code jcmd Thread.print}), for a failure message: where an
+   * evaluation or a reload is stuck.
+   */
+  public static String threads(long pid) {
+    try {
+      Process p =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(pid),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor(30, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException e) {
+      return "(no thread dump: " + e.getMessage() + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(interrupted)";
+    }
+  }
+
   /** SIGTERM, as systemd stops it; waits up to {@code within} for the process to end. */
   public boolean stop(Duration within) throws InterruptedException {
     process.destroy();
