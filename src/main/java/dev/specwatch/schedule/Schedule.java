@@ -165,6 +165,21 @@ final class Schedule implements AutoCloseable, Watchdog.Scheduler {
               .append(
                   t.getPreviousFireTime() == null ? "none" : t.getPreviousFireTime().toInstant());
         }
+        // The run asked for now (at start, by the watchdog, on a new interval) is gone once it
+        // has run; still here, it is running or has not started.
+        Trigger now = scheduler.getTrigger(nowKey(i));
+        if (now != null) {
+          out.append("; ")
+              .append(nowKey(i).getName())
+              .append(' ')
+              .append(scheduler.getTriggerState(now.getKey()))
+              .append(", asked for at ")
+              .append(now.getStartTime().toInstant())
+              .append(
+                  now.getPreviousFireTime() == null
+                      ? ", not run yet"
+                      : ", running since " + now.getPreviousFireTime().toInstant());
+        }
       }
       out.append("; ")
           .append(scheduler.getCurrentlyExecutingJobs().size())

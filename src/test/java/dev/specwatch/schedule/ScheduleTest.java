@@ -72,4 +72,36 @@ class ScheduleTest {
       assertThat(runs.tryAcquire(1, 3, TimeUnit.SECONDS)).as("an unchanged interval").isFalse();
     }
   }
+
+  @Test
+  void theDiagnosisNamesARunAskedForNowThatHasNotRunYet() throws Exception {
+    // The first run holds the shard; a watchdog fire behind it waits (one run at a time per shard).
+    Semaphore started = new Semaphore(0);
+    Semaphore release = new Semaphore(0);
+    try (Schedule s =
+        Schedule.start(
+            scheduler(),
+            shard -> {
+              started.release();
+              release.acquireUninterruptibly();
+            },
+            1,
+            Duration.ofHours(1))) {
+      assertThat(started.tryAcquire(60, TimeUnit.SECONDS)).as("the first run").isTrue();
+      // One shard's job and triggers are "evaluation" and "evaluation-now".
+      assertThat(s.diagnose())
+          .contains("; evaluation-now BLOCKED, asked for at ")
+          .contains(", running since ")
+          .doesNotContain("not run yet")
+          .contains("1 job(s) running");
+      s.fireNow();
+      assertThat(s.diagnose())
+          .contains("; evaluation BLOCKED, next fire ")
+          .contains("; evaluation-now BLOCKED, asked for at ")
+          .contains(", not run yet");
+      release.release();
+      assertThat(started.tryAcquire(60, TimeUnit.SECONDS)).as("the run asked for").isTrue();
+      release.release();
+    }
+  }
 }
