@@ -72,6 +72,11 @@ final class DaemonViews implements StatusServer.Source, Silencer {
   }
 
   @Override
+  public String beforeFirstEvaluation() {
+    return readiness.beforeFirstEvaluation();
+  }
+
+  @Override
   public List<String> reload() {
     return reload.get();
   }

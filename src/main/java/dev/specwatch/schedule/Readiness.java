@@ -39,6 +39,11 @@ final class Readiness {
     return evaluations && state.health().readiness().isEmpty() && liveness.stalled().isEmpty();
   }
 
+  /** Where the first evaluation stands, for {@code /readyz} and {@code /api/v1/recipes}. */
+  String beforeFirstEvaluation() {
+    return "no evaluation yet: " + liveness.beforeFirstEvaluation();
+  }
+
   /** Why not ready, for {@code /readyz} (no secrets). */
   String notReadyReason() {
     Optional<String> problem = state.health().readiness().or(liveness::stalled);
@@ -47,7 +52,7 @@ final class Readiness {
     }
     Evaluation e = last;
     if (e == null) {
-      return "no evaluation yet: " + liveness.beforeFirstEvaluation();
+      return beforeFirstEvaluation();
     }
     return e.recipes().stream()
         .flatMap(r -> r.error().stream())

@@ -80,6 +80,14 @@ public final class StatusServer implements AutoCloseable {
       return Optional.empty();
     }
 
+    /**
+     * Before the first evaluation, where it stands ("no evaluation yet: the first has been running
+     * for 1m40s"), for /api/v1/recipes' 503.
+     */
+    default String beforeFirstEvaluation() {
+      return "no evaluation yet";
+    }
+
     /** The running config's policies (what /api/v1/recipes adds to each recipe). */
     default List<Policy> policies() {
       return List.of();
@@ -170,7 +178,8 @@ public final class StatusServer implements AutoCloseable {
                       .orElseGet(
                           () ->
                               Response.json(
-                                  503, Map.of("status", "error", "error", "no evaluation yet")))),
+                                  503,
+                                  Map.of("status", "error", "error", s.beforeFirstEvaluation())))),
           new Endpoint(
               "/api/v1/alerts",
               "GET",

@@ -35,6 +35,11 @@ class StatusServerTest {
     }
 
     @Override
+    public String beforeFirstEvaluation() {
+      return "no evaluation yet: the first has been running for 1m40s";
+    }
+
+    @Override
     public Optional<Evaluation> lastEvaluation() {
       return Optional.empty();
     }
@@ -117,7 +122,10 @@ class StatusServerTest {
           .doesNotContain("lastSent");
       assertThat(send(port, "GET", "/api/v1/cluster", "t0ken").body())
           .contains("\"clustered\" : false", "state.backend is file");
-      assertThat(send(port, "GET", "/api/v1/recipes", "t0ken").statusCode()).isEqualTo(503);
+      // Before the first evaluation: where it stands, as /readyz says it.
+      HttpResponse<String> none = send(port, "GET", "/api/v1/recipes", "t0ken");
+      assertThat(none.statusCode()).isEqualTo(503);
+      assertThat(none.body()).contains("no evaluation yet: the first has been running for 1m40s");
       HttpResponse<String> wrongMethod = send(port, "GET", "/-/reload", "t0ken");
       assertThat(wrongMethod.statusCode()).isEqualTo(405);
       assertThat(wrongMethod.headers().firstValue("Allow")).contains("POST");
