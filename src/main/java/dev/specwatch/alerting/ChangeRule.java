@@ -3,6 +3,7 @@ package dev.specwatch.alerting;
 import dev.specwatch.detect.DropTest;
 import dev.specwatch.detect.LocalReference;
 import dev.specwatch.detect.NoiseModel;
+import dev.specwatch.detect.ShortExcursions;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.signals.Increments;
@@ -44,19 +45,21 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    * acceptance under it too when the time is up: the drop is still there): a drop that large pages
    * within minutes even where the learned wander makes the statistics slow (a young recipe,
    * hours-long correlations), unless the history's own runs as long went as deep (a record of
-   * clusters: then up to 30 minutes). docs/DETECTION.md, "The backstop".
+   * clusters: then up to 30 minutes, and up to an hour where the history's runs that long went
+   * under this line too). docs/DETECTION.md, "The backstop".
    */
-  static final double GROSS = 2;
+  static final double GROSS = ShortExcursions.GROSS;
 
   static final Duration GROSS_FOR = Duration.ofMinutes(10);
 
   /**
    * How long the window's acceptance must stay back at or above the clear line, L·(1 − r/2), at
    * every step with drafts, for an alert to resolve without waiting for the recovery statistics: a
-   * run as long as the record of short excursions' longest length. The statistics are calibrated to
-   * the false-alarm interval like a page, and on a model with a wide learned wander they took hours
-   * after a drop had ended (a page then says "regressed" for hours, and a new drop raises no page
-   * of its own). docs/DETECTION.md, "Recovery by a run".
+   * run as long as the record of clusters' longest length (the record of runs, an hour, came later
+   * and did not move it). The statistics are calibrated to the false-alarm interval like a page,
+   * and on a model with a wide learned wander they took hours after a drop had ended (a page then
+   * says "regressed" for hours, and a new drop raises no page of its own). docs/DETECTION.md,
+   * "Recovery by a run".
    */
   public static final Duration CLEAR_FOR = Duration.ofMinutes(30);
 

@@ -253,7 +253,9 @@ public record NoiseModel(
    * shortest record's for an excursion shorter than it, linear between two records' lengths, and
    * NaN for an excursion longer than the longest record that counts, or without a record. The
    * records past {@link ShortExcursions#CLUSTERS_FROM} count only while each is at least {@code
-   * minRelativeDrop} deep (the history's clusters went under the floor).
+   * minRelativeDrop} deep (the history's clusters went under the floor), those past {@link
+   * ShortExcursions#RUNS_FROM} only while at least {@link ShortExcursions#GROSS} times that (its
+   * runs went under the backstop's line).
    */
   public double shortExcursionDepth(Duration length, double minRelativeDrop) {
     if (shortExcursions == null || shortExcursions.isEmpty()) {
@@ -268,6 +270,10 @@ public record NoiseModel(
       ShortExcursion b = shortExcursions.get(i);
       if (b.length().compareTo(ShortExcursions.CLUSTERS_FROM) > 0 && b.depth() > -minRelativeDrop) {
         return Double.NaN; // no cluster of the history's went under the floor this long
+      }
+      if (b.length().compareTo(ShortExcursions.RUNS_FROM) > 0
+          && b.depth() > -ShortExcursions.GROSS * minRelativeDrop) {
+        return Double.NaN; // no run of the history's went under the backstop's line this long
       }
       if (length.compareTo(b.length()) <= 0) {
         double x =
@@ -285,12 +291,21 @@ public record NoiseModel(
    * with the level at the floor {@code minRelativeDrop} below: (1 − r)(1 + R) − 1, R the record for
    * its length ({@link #shortExcursionDepth}). Such an excursion proves nothing the history did not
    * show while healthy, so neither test of the change rule pages on it yet (docs/DETECTION.md,
-   * "Short excursions"). False beyond the longest record, and past {@link
+   * "Short excursions"). Past {@link ShortExcursions#RUNS_FROM} (the record of runs) no deeper than
+   * R itself, not composed with the floor. False beyond the longest record, and past {@link
    * ShortExcursions#CLUSTERS_FROM} beyond the last record of clusters at least as deep as the
    * floor.
    */
   public boolean withinShortExcursions(Duration length, double depth, double minRelativeDrop) {
     double record = shortExcursionDepth(length, minRelativeDrop);
-    return Double.isFinite(record) && depth > (1 - minRelativeDrop) * (1 + record) - 1;
+    if (!Double.isFinite(record)) {
+      return false;
+    }
+    // Past half an hour (a record of runs) only as deep as the history's own runs went at its
+    // normal level: a level at the floor has had its half hour of testing, and a run on top of it
+    // is paged as before the record of runs existed.
+    return length.compareTo(ShortExcursions.RUNS_FROM) > 0
+        ? depth > record
+        : depth > (1 - minRelativeDrop) * (1 + record) - 1;
   }
 }

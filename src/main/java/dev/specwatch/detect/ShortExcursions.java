@@ -36,7 +36,8 @@ public final class ShortExcursions {
   /**
    * The window lengths recorded, at most: past the longest, no page is held. Those past {@link
    * #CLUSTERS_FROM} are the record of clusters: they count only where they are at least as deep as
-   * the floor ({@link NoiseModel#shortExcursionDepth}).
+   * the floor, and those past {@link #RUNS_FROM} only where at least as deep as the backstop's line
+   * ({@link NoiseModel#shortExcursionDepth}).
    */
   public static final List<Duration> LENGTHS =
       List.of(
@@ -44,7 +45,25 @@ public final class ShortExcursions {
           Duration.ofMinutes(5),
           Duration.ofMinutes(10),
           Duration.ofMinutes(20),
-          Duration.ofMinutes(30));
+          Duration.ofMinutes(30),
+          Duration.ofMinutes(60));
+
+  /**
+   * Windows longer than this are runs (a job, a backfill, a suite of evaluations): their record
+   * holds a page only where the history's runs went under the backstop's line ({@link #GROSS}
+   * floors below the level), so hours that only wander past the floor (a weekday tenant, a slow
+   * mix) never hold a drop for an hour (docs/DETECTION.md, "A record of runs"). Past it an
+   * excursion is held only as deep as the record itself, not composed with the floor ({@link
+   * NoiseModel#withinShortExcursions}).
+   */
+  public static final Duration RUNS_FROM = Duration.ofMinutes(30);
+
+  /**
+   * The backstop's line, as a multiple of {@code min_relative_drop} below the learned level (0.20
+   * below at a 10 % floor): the change rule's gross drop, and the depth the record of runs must
+   * reach to count.
+   */
+  public static final double GROSS = 2;
 
   /**
    * Windows longer than this are clusters of excursions (bursts that overlap, a load test's stages

@@ -502,6 +502,45 @@ class ChangeRuleTest {
     }
   }
 
+  /**
+   * A history with runs of an hour past the backstop's line (a job, a backfill): its windows of 10,
+   * 20, 30 and 60 minutes went 30, 28, 27 and 24 % under the level once per interval.
+   */
+  private static final NoiseModel RUNS =
+      MODEL.withShortExcursions(
+          List.of(
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.36),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(5), -0.33),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.30),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(20), -0.28),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(30), -0.27),
+              new NoiseModel.ShortExcursion(Duration.ofMinutes(60), -0.24)));
+
+  @Test
+  void aRunNoDeeperThanTheHistorysOwnHoursIsWaitedOutAndADeeperDropPagesByHalfAnHour() {
+    NoiseModel noHour =
+        MODEL.withShortExcursions(
+            RUNS.shortExcursions().subList(0, RUNS.shortExcursions().size() - 1));
+    // 44 minutes 22 % down (steps of 2 minutes), then healthy: past the 30 minutes a record of
+    // clusters holds, so it pages without the hour's record; the history's hours went as deep.
+    java.util.function.LongFunction<Double> run = i -> i > 60 && i <= 82 ? 0.6 * 0.78 : 0.6;
+    // Sustained 30 %: deeper than the history's hours went, so past half an hour the record of runs
+    // holds nothing (composed with the floor it would hold it the hour: (0.9)(0.76) − 1 = −31.6 %).
+    java.util.function.LongFunction<Double> deep = i -> i <= 60 ? 0.6 : 0.6 * 0.7;
+    // Sustained 22 %: as deep as the history's hours, held to the hour, paged just past it.
+    java.util.function.LongFunction<Double> shallow = i -> i <= 60 ? 0.6 : 0.6 * 0.78;
+    for (long seed = 1; seed <= 5; seed++) {
+      assertThat(firstBreach(noHour, run, 240, seed)).as("seed %d, no hour", seed).isNotNull();
+      assertThat(firstBreach(RUNS, run, 240, seed)).as("seed %d", seed).isNull();
+      String paged = firstBreach(RUNS, deep, 240, seed);
+      assertThat(paged).as("seed %d", seed).isNotNull();
+      assertThat(stepOf(paged)).as(paged).isBetween(66L, 77L);
+      String held = firstBreach(RUNS, shallow, 240, seed);
+      assertThat(held).as("seed %d", seed).isNotNull();
+      assertThat(stepOf(held)).as(held).isBetween(88L, 92L);
+    }
+  }
+
   /** The step of a breach ("step: reason", {@link #firstBreach}). */
   private static long stepOf(String breach) {
     return Long.parseLong(breach.substring(0, breach.indexOf(':')));

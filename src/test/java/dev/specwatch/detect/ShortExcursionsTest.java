@@ -83,6 +83,43 @@ class ShortExcursionsTest {
         .isCloseTo(-0.08, within(1e-12));
   }
 
+  @Test
+  void aRecordOfRunsHoldsOnlyWhereTheHistorysRunsWentUnderTheBackstopsLine() {
+    NoiseModel jobs = withHour(-0.22);
+    NoiseModel wander = withHour(-0.12);
+    // The history's hours went 22 % under, past the backstop's line (20 % at a 10 % floor): a run
+    // of 45 minutes is held to the record, linear from 30 (−24 %), no deeper than the history's
+    // own runs at its normal level: not composed with the floor (that would be −31.6 %), so a
+    // 30 % drop is paged at half an hour.
+    assertThat(jobs.shortExcursionDepth(Duration.ofMinutes(45), 0.1))
+        .isCloseTo(-0.24, within(1e-12));
+    assertThat(jobs.withinShortExcursions(Duration.ofMinutes(45), -0.23, 0.1)).isTrue();
+    assertThat(jobs.withinShortExcursions(Duration.ofMinutes(45), -0.25, 0.1)).isFalse();
+    assertThat(jobs.withinShortExcursions(Duration.ofMinutes(45), -0.30, 0.1)).isFalse();
+    // Up to half an hour it is composed with the floor as before: 0.9 × 0.74 − 1 = −33.4 %.
+    assertThat(jobs.withinShortExcursions(Duration.ofMinutes(30), -0.33, 0.1)).isTrue();
+    assertThat(jobs.withinShortExcursions(Duration.ofMinutes(61), -0.15, 0.1)).isFalse();
+    // Hours that only wandered 12 % under (past the floor, short of the line) hold nothing past 30
+    // minutes: a 15 % drop is not made to wait the hour. Up to 30 minutes the record is as before.
+    assertThat(wander.shortExcursionDepth(Duration.ofMinutes(31), 0.1)).isNaN();
+    assertThat(wander.withinShortExcursions(Duration.ofMinutes(45), -0.15, 0.1)).isFalse();
+    assertThat(wander.shortExcursionDepth(Duration.ofMinutes(30), 0.1))
+        .isCloseTo(-0.26, within(1e-12));
+    // With a 5 % floor the line is 10 % under, and the wander's hours count.
+    assertThat(wander.shortExcursionDepth(Duration.ofMinutes(60), 0.05))
+        .isCloseTo(-0.12, within(1e-12));
+  }
+
+  /** A record of −30 % at 10 minutes, −26 % at 30 and {@code hour} at 60. */
+  private static NoiseModel withHour(double hour) {
+    return model(Duration.ofDays(7))
+        .withShortExcursions(
+            List.of(
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.30),
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(30), -0.26),
+                new NoiseModel.ShortExcursion(Duration.ofMinutes(60), hour)));
+  }
+
   /** Five-minute samples over {@code days}, each {@code fall} below the 0.6 level. */
   private static Map<Instant, Double> flat(int days, double fall) {
     Map<Instant, Double> lows = new HashMap<>();
@@ -137,31 +174,34 @@ class ShortExcursionsTest {
     Map<Instant, Double> lows = flat(1, 0.05);
     lows.put(T0.plus(SAMPLE.multipliedBy(100)), 0.36); // −40 %, in the run under the line
     lows.put(T0.plus(SAMPLE.multipliedBy(200)), 0.42); // −30 %, elsewhere
-    // A run of blocks 25 % under from sample 97 to 103 spans 30 minutes: a sustained drop, the
-    // rule's to page whatever the record says; its −40 % is set aside.
-    assertThat(depthWith(lows, blocksUnder(97, 98, 99, 100, 101, 102, 103)))
-        .isCloseTo(-0.30, within(1e-9));
+    // A run of blocks 25 % under from sample 94 to 106 spans an hour: a sustained drop, the rule's
+    // to page whatever the record says; its −40 % is set aside.
+    int[] hour = java.util.stream.IntStream.rangeClosed(94, 106).toArray();
+    assertThat(depthWith(lows, blocksUnder(hour))).isCloseTo(-0.30, within(1e-9));
     // The same with one block unknown (no traffic): an absent block does not end a run.
-    Map<Instant, Double> hole = blocksUnder(97, 98, 99, 101, 102, 103);
+    Map<Instant, Double> hole = blocksUnder(hour);
     hole.remove(T0.plus(SAMPLE.multipliedBy(100)));
     assertThat(depthWith(lows, hole)).isCloseTo(-0.30, within(1e-9));
-    // A run of 20 minutes (98 to 102) came back on its own: an excursion like any other, however
-    // deep, and the record's. Until 2026-12-06 any block under the line was set aside, and this
-    // read −30 %.
-    assertThat(depthWith(lows, blocksUnder(98, 99, 100, 101, 102))).isCloseTo(-0.40, within(1e-9));
-    // Two runs of 20 minutes with a block at the level between are two excursions.
-    assertThat(depthWith(lows, blocksUnder(94, 95, 96, 97, 98, 99, 100, 101, 102)))
+    // A run of 30 minutes (97 to 103) came back on its own: an excursion like any other, however
+    // deep, and the record's (an incident until 2026-12-07, when the record gained an hour's
+    // length); until 2026-12-06 any block under the line was set aside, and this read −30 %.
+    assertThat(depthWith(lows, blocksUnder(97, 98, 99, 100, 101, 102, 103)))
+        .isCloseTo(-0.40, within(1e-9));
+    // Two runs of 55 and 25 minutes with a block at the level between are two excursions.
+    assertThat(
+            depthWith(lows, blocksUnder(java.util.stream.IntStream.rangeClosed(88, 106).toArray())))
         .isCloseTo(-0.30, within(1e-9));
-    Map<Instant, Double> split = blocksUnder(94, 95, 96, 97, 98, 100, 101, 102);
+    Map<Instant, Double> split =
+        blocksUnder(
+            java.util.stream.IntStream.rangeClosed(88, 106).filter(i -> i != 100).toArray());
     assertThat(depthWith(lows, split)).isCloseTo(-0.40, within(1e-9));
     // Only the run's samples are set aside (as before 2026-12-06): a sample after its last block
     // counts. Setting its half-hour either side aside too was tried and not kept: on a history
     // whose healthy runs pass 30 minutes it left their abrupt starts out of the record.
     Map<Instant, Double> after = new HashMap<>(lows);
     after.put(T0.plus(SAMPLE.multipliedBy(100)), 0.57);
-    after.put(T0.plus(SAMPLE.multipliedBy(104)), 0.36);
-    assertThat(depthWith(after, blocksUnder(97, 98, 99, 100, 101, 102, 103)))
-        .isCloseTo(-0.40, within(1e-9));
+    after.put(T0.plus(SAMPLE.multipliedBy(107)), 0.36);
+    assertThat(depthWith(after, blocksUnder(hour))).isCloseTo(-0.40, within(1e-9));
   }
 
   @Test
@@ -236,9 +276,9 @@ class ShortExcursionsTest {
     assertThat(ShortExcursions.of(two, busy, quiet, Map.of(), m, 0.9, fiveYears).depth())
         .isCloseTo(-0.45, within(1e-9));
     // Unless it is in an incident: a run of blocks under the backstop's line (20 % under the level
-    // here) for 30 minutes.
+    // here) for an hour.
     Map<Instant, Double> blocks = new HashMap<>();
-    for (int i = -3; i <= 3; i++) {
+    for (int i = -6; i <= 6; i++) {
       blocks.put(night.plus(SAMPLE.multipliedBy(i)), 0.3);
     }
     assertThat(ShortExcursions.of(two, busy, quiet, blocks, m, 0.2, fiveYears).depth())
@@ -286,13 +326,15 @@ class ShortExcursionsTest {
             Duration.ofMinutes(5),
             Duration.ofMinutes(10),
             Duration.ofMinutes(20),
-            Duration.ofMinutes(30));
+            Duration.ofMinutes(30),
+            Duration.ofMinutes(60));
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(2)))
         .containsExactly(
             Duration.ofMinutes(2),
             Duration.ofMinutes(10),
             Duration.ofMinutes(20),
-            Duration.ofMinutes(30));
+            Duration.ofMinutes(30),
+            Duration.ofMinutes(60));
     // A record of clusters alone (30 minutes of 3-minute steps, 20 of 4-minute ones) is none.
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(3))).isEmpty();
     assertThat(ShortExcursions.lengths(Duration.ofMinutes(4))).isEmpty();
