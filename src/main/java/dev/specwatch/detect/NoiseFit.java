@@ -147,7 +147,8 @@ public final class NoiseFit {
             local.wander(),
             local.widening(),
             Math.max(1, widened / Math.max(base, 1e-12)),
-            null));
+            null,
+            MeanOffsets.of(active, profile, overall)));
   }
 
   /**

@@ -169,6 +169,87 @@ class NoiseFitTest {
     }
   }
 
+  /** {@code samples} with each sample's step and block lowered by {@code under(sample)}. */
+  private static List<StepSample> lowered(
+      List<StepSample> samples, java.util.function.ToDoubleFunction<StepSample> under) {
+    List<StepSample> out = new ArrayList<>();
+    for (StepSample s : samples) {
+      double d = under.applyAsDouble(s);
+      out.add(
+          new StepSample(
+              s.at(),
+              s.successes() * (1 - d),
+              s.trials(),
+              s.blockSuccesses() * (1 - d),
+              s.blockTrials()));
+    }
+    return out;
+  }
+
+  @Test
+  void theMeanByHourIsMeasuredWhereExcursionsPullItUnderTheMedian() {
+    for (long seed = 31; seed < 36; seed++) {
+      List<StepSample> healthy = history(2.0, 0.01, 0.6, false, 0, seed);
+      // Symmetric wander: the mean is the median, give or take its noise.
+      NoiseModel symmetric = fit(healthy);
+      assertThat(symmetric.meanOffsets()).hasSize(24);
+      assertThat(symmetric.deepestMeanOffset()).as("seed %d", seed).isGreaterThan(-0.01);
+      // A client's requests in three samples of ten from 08:00 to 20:00, 15 % under: the median
+      // stays, the mean of those hours is 4.5 % under it, of the others not at all.
+      SplittableRandom random = new SplittableRandom(seed);
+      List<StepSample> client =
+          lowered(
+              healthy,
+              sm -> {
+                int hour = sm.at().atZone(ZoneOffset.UTC).getHour();
+                return hour >= 8 && hour < 20 && random.nextDouble() < 0.3 ? 0.15 : 0;
+              });
+      NoiseModel skewed = fit(client);
+      assertThat(skewed.level()).as("seed %d", seed).isCloseTo(0.6, within(0.01));
+      // The median moves a little with the share under it; the mean the tests compare with is
+      // the history's in those hours (about 0.6 x (1 - 0.3 x 0.15) = 0.573).
+      for (int hour : new int[] {10, 14, 18}) {
+        Instant at = T0.plus(Duration.ofHours(hour));
+        double successes = 0;
+        double trials = 0;
+        for (StepSample sm : client) {
+          if (Math.abs(sm.at().atZone(ZoneOffset.UTC).getHour() - hour) <= 1) {
+            successes += sm.successes();
+            trials += sm.trials();
+          }
+        }
+        assertThat(skewed.meanOffsets().get(hour))
+            .as("seed %d, %02d:00", seed, hour)
+            .isBetween(-0.06, -0.02);
+        assertThat(skewed.meanLevelAt(at, 0.10))
+            .as("seed %d, %02d:00", seed, hour)
+            .isCloseTo(successes / trials, within(0.004));
+      }
+      for (int hour : new int[] {2, 22}) {
+        assertThat(skewed.meanOffsets().get(hour))
+            .as("seed %d, %02d:00", seed, hour)
+            .isGreaterThan(-0.01);
+      }
+      // The tests compare with the mean, at most half the floor under the level.
+      Instant afternoon = T0.plus(Duration.ofHours(14));
+      double mean = skewed.meanLevelAt(afternoon, 0.10);
+      assertThat(mean / skewed.levelAt(afternoon) - 1)
+          .isCloseTo(Math.max(-0.05, skewed.meanOffsets().get(14)), within(1e-12));
+      assertThat(skewed.meanLevelAt(afternoon, 0.04) / skewed.levelAt(afternoon) - 1)
+          .isCloseTo(-0.02, within(1e-12));
+      // An incident on one day of seven (the whole day 30 % under) is left out with the day.
+      NoiseModel incident =
+          fit(
+              lowered(
+                  healthy,
+                  sm ->
+                      sm.at().isBefore(T0.plus(Duration.ofDays(3)))
+                          ? 0
+                          : 0.3 * (sm.at().isBefore(T0.plus(Duration.ofDays(4))) ? 1 : 0)));
+      assertThat(incident.deepestMeanOffset()).as("seed %d", seed).isGreaterThan(-0.012);
+    }
+  }
+
   @Test
   void learnsTheTimeOfDayProfileWhenItExplainsTheData() {
     NoiseModel m = fit(history(1.5, 0.005, 0.0, true, 0, 2));
