@@ -294,16 +294,11 @@ public final class HeldOutBench {
    * 2 for an hour; 35 to 41 % under at the deepest.
    */
   static Noise subtitleBatches() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     List<double[]> batches = new ArrayList<>(); // {seconds left, depth, factor, seconds to flicker}
+    FamilyClock clock = new FamilyClock(3 * 3600, 0.009);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.009 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 3 * 3600, 0.009, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       if (hour >= 7 && hour < 23 && r.nextDouble() < dt * 1.2 / 3600.0) {
         double minutes = 12 * Math.exp(0.6 * HistoryGenerator.gaussian(r));
@@ -325,7 +320,7 @@ public final class HeldOutBench {
           it.remove();
         }
       }
-      return x[0] - Math.min(0.4, fall);
+      return x - Math.min(0.4, fall);
     };
   }
 
@@ -344,18 +339,13 @@ public final class HeldOutBench {
    * more, 10 to 14 for an hour or more; 31 to 35 % under at the deepest.
    */
   static Noise contractReviews() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     // {seconds into the session, its length (0: none), depth, onset (s), deepening, seconds to the
     // next document, seconds left easing}
     double[] v = {0, 0, 0, 0, 0, 0, 0};
+    FamilyClock clock = new FamilyClock(5400, 0.007);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.007 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.007, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       if (v[1] == 0 && hour >= 8 && hour < 20 && r.nextDouble() < dt * 2.5 / (12 * 3600.0)) {
         v[0] = 0;
@@ -383,7 +373,7 @@ public final class HeldOutBench {
           v[1] = 0;
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -400,18 +390,19 @@ public final class HeldOutBench {
    * (the pauses between suites mostly split them); 25 % under at the deepest.
    */
   static Noise checkpointEvals() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     // {seconds to the next checkpoint, suites left after this one, seconds left in the suite,
     // seconds into it, its depth, seconds left in the pause after it}
     double[] c = {Double.NaN, 0, 0, 0, 0, 0};
+    FamilyClock clock = new FamilyClock(4 * 3600, 0.015);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.015 * HistoryGenerator.gaussian(r);
-        c[0] = 3600 - 3 * 3600 * Math.log(1 - r.nextDouble());
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 4 * 3600, 0.015, r);
+      double x =
+          clock.wander(
+              t,
+              dt,
+              r,
+              () -> {
+                c[0] = 3600 - 3 * 3600 * Math.log(1 - r.nextDouble());
+              });
       double fall = 0;
       if (c[2] > 0) {
         fall = c[4] * Math.min(1, c[3] / 120);
@@ -437,7 +428,7 @@ public final class HeldOutBench {
           suite(c, r);
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -463,18 +454,13 @@ public final class HeldOutBench {
    * or more, 2.5 to 3 % of the time more than 10 % under, 22 to 24 % under at the deepest.
    */
   static Noise backfills() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     // {seconds run so far, length (s; 0: none running), depth, chunk factor, seconds left in the
     // chunk}
     double[] b = {0, 0, 0, 1, 0};
+    FamilyClock clock = new FamilyClock(7200, 0.008);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.008 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 7200, 0.008, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       long day = Math.floorDiv(s, 86400);
       boolean working = Math.floorMod(day, 7) < 5 && hour >= 9 && hour < 18;
@@ -499,7 +485,7 @@ public final class HeldOutBench {
           b[1] = 0;
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -520,18 +506,13 @@ public final class HeldOutBench {
    * its deepest.
    */
   static Noise overnightSweeps() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     // {the next day to draw a night for, sweep start (s), sweep end (s), a configuration running
     // (1) or the partner reading (0), seconds left in it, drafts/s, ratio}
     double[] w = {0, 0, 0, 0, 0, 0, 1};
+    FamilyClock clock = new FamilyClock(2700, 0.006);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.006 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 2700, 0.006, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       long day = Math.floorDiv(s, 86400);
       if (day >= w[0] && hour >= 12) {
@@ -563,7 +544,7 @@ public final class HeldOutBench {
           fall = Math.min(0.6, w[5] / BASE.trafficAt(hour)) * (1 - w[6]);
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -582,17 +563,12 @@ public final class HeldOutBench {
    * on one is false.
    */
   static Noise onCallIncidents() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     // {seconds left, drafts/s, ratio, pasting (1) or discussing (0), seconds left in the spell}
     List<double[]> incidents = new ArrayList<>();
+    FamilyClock clock = new FamilyClock(5400, 0.007);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.007 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.007, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       if (r.nextDouble() < dt * 0.8 / 86400) {
         incidents.add(
@@ -623,7 +599,7 @@ public final class HeldOutBench {
       }
       long day = Math.floorDiv(s, 86400);
       boolean review = Math.floorMod(day, 7) == 1 && hour >= 10 && hour < 11;
-      return x[0] + (review ? 0.03 : 0) - Math.min(0.8, fall);
+      return x + (review ? 0.03 : 0) - Math.min(0.8, fall);
     };
   }
 
@@ -642,22 +618,23 @@ public final class HeldOutBench {
    * outages that end sharply; the level outside outages is the normal, so a page on one is false.
    */
   static Noise macroHours() {
-    double[] x = {Double.NaN};
     double[] regime = {0};
     double[] outage = {0, 0, 0, 1, 0}; // seconds left, depth, seconds in, minute factor, age
-    Instant[] start = {null};
     List<double[]> spells = new ArrayList<>(); // {seconds left, lift, seconds in}
+    FamilyClock clock = new FamilyClock(1800, 0.005);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.005 * HistoryGenerator.gaussian(r);
-        regime[0] = 0.01 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 1800, 0.005, r);
+      double x =
+          clock.wander(
+              t,
+              dt,
+              r,
+              () -> {
+                regime[0] = 0.01 * HistoryGenerator.gaussian(r);
+              });
       if (r.nextDouble() < dt / (8 * 3600.0)) {
         regime[0] = 0.01 * HistoryGenerator.gaussian(r);
       }
-      long s = Duration.between(start[0], t).toSeconds();
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       boolean weekday = Math.floorMod(s / 86400, 7) < 5;
       if (weekday && hour >= 13 && hour < 21 && r.nextDouble() < dt * 1.5 / (8 * 3600.0)) {
@@ -692,7 +669,7 @@ public final class HeldOutBench {
         outage[0] -= dt;
         outage[2] += dt;
       }
-      return x[0] + regime[0] + lift - fall;
+      return x + regime[0] + lift - fall;
     };
   }
 
@@ -709,16 +686,11 @@ public final class HeldOutBench {
    * the level between sessions is the normal, so a page on one is false.
    */
   static Noise nightClient() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     List<double[]> sessions = new ArrayList<>(); // {seconds left, drafts/s, ratio}
+    FamilyClock clock = new FamilyClock(7200, 0.009);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.009 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 7200, 0.009, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       // The client's night starts at 22:00 of one day: its day of the week is that evening's.
       long night = Math.floorDiv(s - 7 * 3600, 86400);
@@ -741,7 +713,7 @@ public final class HeldOutBench {
           it.remove();
         }
       }
-      return x[0] - Math.min(0.8, fall);
+      return x - Math.min(0.8, fall);
     };
   }
 
@@ -760,19 +732,20 @@ public final class HeldOutBench {
    * the normal, so a page on one is false.
    */
   static Noise repoIndexing() {
-    double[] x = {Double.NaN};
     double[] phase = {0};
     double[] jitter = {1, 0}; // the factor, seconds since drawn
-    Instant[] start = {null};
     List<double[]> jobs = new ArrayList<>(); // {seconds left (<= 0: tail), depth, share}
+    FamilyClock clock = new FamilyClock(2700, 0.007);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.007 * HistoryGenerator.gaussian(r);
-        phase[0] = 2 * Math.PI * r.nextDouble();
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 2700, 0.007, r);
-      double s = Duration.between(start[0], t).toSeconds();
+      double x =
+          clock.wander(
+              t,
+              dt,
+              r,
+              () -> {
+                phase[0] = 2 * Math.PI * r.nextDouble();
+              });
+      double s = clock.seconds(t);
       double hour = (s % 86400) / 3600;
       double rate = 3 / 86400.0 * (1 + 0.8 * Math.sin(2 * Math.PI * hour / 8));
       if (r.nextDouble() < dt * rate) {
@@ -795,7 +768,7 @@ public final class HeldOutBench {
         }
       }
       double days = s / 86400;
-      return x[0]
+      return x
           + 0.012 * Math.sin(2 * Math.PI * days / 2.3 + phase[0])
           - Math.min(0.8, fall * jitter[0]);
     };
@@ -885,15 +858,12 @@ public final class HeldOutBench {
    * minutes; the level between sessions is the normal, so a page on one is false.
    */
   static Noise ingestion() {
-    double[] x = {Double.NaN};
     double[] jitter = {1};
     double[] sinceJitter = {0};
     List<double[]> sessions = new ArrayList<>(); // {seconds elapsed, length, depth}
+    FamilyClock clock = new FamilyClock(10800, 0.01);
     return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = 0.01 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 10800, 0.01, r);
+      double x = clock.wander(t, dt, r);
       if (r.nextDouble() < dt * 5 / 86400.0) {
         double depth = Math.min(0.40, 0.12 * Math.exp(0.45 * HistoryGenerator.gaussian(r)));
         sessions.add(new double[] {0, (12 + 18 * r.nextDouble()) * 60, depth});
@@ -914,7 +884,7 @@ public final class HeldOutBench {
           it.remove();
         }
       }
-      return x[0] - Math.min(0.8, fall * jitter[0]);
+      return x - Math.min(0.8, fall * jitter[0]);
     };
   }
 
@@ -928,16 +898,11 @@ public final class HeldOutBench {
    * bursts of skewed depth; the level between bursts is the normal, so a page on one is false.
    */
   static Noise weekends() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     List<double[]> bursts = new ArrayList<>(); // {seconds left, depth}
+    FamilyClock clock = new FamilyClock(14400, 0.01);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.01 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 14400, 0.01, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       long day = (s / 86400) % 7;
       double hour = (s % 86400) / 3600.0;
       if ((day == 1 || day == 2) && hour >= 10 && r.nextDouble() < dt * 3 / 3600.0) {
@@ -953,7 +918,7 @@ public final class HeldOutBench {
           it.remove();
         }
       }
-      return x[0] - Math.min(0.8, fall);
+      return x - Math.min(0.8, fall);
     };
   }
 
@@ -969,19 +934,14 @@ public final class HeldOutBench {
    * tests is the normal, so a page on one is false.
    */
   static Noise loadTests() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     double[] elapsed = {-1}; // seconds into the current test, or -1
     double[] stage = {0}; // seconds per stage
     double[] stages = {3};
     double[] share = {0};
+    FamilyClock clock = new FamilyClock(5400, 0.012);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.012 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.012, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       boolean afternoon = (s / 86400) % 7 < 5 && hour >= 13 && hour < 18;
       if (elapsed[0] < 0 && afternoon && r.nextDouble() < dt * 2 / (5 * 3600.0)) {
@@ -1000,7 +960,7 @@ public final class HeldOutBench {
           elapsed[0] += dt;
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -1015,17 +975,12 @@ public final class HeldOutBench {
    * false.
    */
   static Noise classPeriods() {
-    double[] x = {Double.NaN};
-    Instant[] start = {null};
     long[] lastSlot = {-1};
     List<double[]> classes = new ArrayList<>(); // {seconds left, depth}
+    FamilyClock clock = new FamilyClock(21600, 0.01);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.01 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 21600, 0.01, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       long slot = s / 1800;
       double hour = (s % 86400) / 3600.0;
       if (slot != lastSlot[0]) {
@@ -1052,7 +1007,7 @@ public final class HeldOutBench {
           it.remove();
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -1067,19 +1022,22 @@ public final class HeldOutBench {
    * is the normal, so a page on one is false.
    */
   static Noise scanBatches() {
-    double[] x = {Double.NaN};
     double[] untilNext = {Double.NaN};
     double[] left = {0};
     double[] share = {0};
     double[] rate = {0}; // the batch's acceptance against the others'
     double[] wobble = {1};
     double[] sinceWobble = {0};
+    FamilyClock clock = new FamilyClock(1200, 0.01);
     return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = 0.01 * HistoryGenerator.gaussian(r);
-        untilNext[0] = 90 * 60 * r.nextDouble();
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 1200, 0.01, r);
+      double x =
+          clock.wander(
+              t,
+              dt,
+              r,
+              () -> {
+                untilNext[0] = 90 * 60 * r.nextDouble();
+              });
       untilNext[0] -= dt;
       if (untilNext[0] <= 0) {
         double gamma = 0;
@@ -1101,7 +1059,7 @@ public final class HeldOutBench {
         fall = Math.min(0.9, share[0] * wobble[0]) * (1 - rate[0]);
         left[0] -= dt;
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -1118,18 +1076,13 @@ public final class HeldOutBench {
    * a page on one is false.
    */
   static Noise reviewBot() {
-    double[] x = {Double.NaN};
     double[] slow = {0}; // the share queued, draining with the last merge's time constant
     double[] fast = {0}; // the part of it not yet arrived, arriving over 45 s
     double[] tau = {240};
-    Instant[] start = {null};
+    FamilyClock clock = new FamilyClock(2700, 0.008);
     return (t, dt, r) -> {
-      if (start[0] == null) {
-        start[0] = t;
-        x[0] = 0.008 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 2700, 0.008, r);
-      long s = Duration.between(start[0], t).toSeconds();
+      double x = clock.wander(t, dt, r);
+      long s = clock.seconds(t);
       double hour = (s % 86400) / 3600.0;
       boolean working = (s / 86400) % 7 < 5 && hour >= 8 && hour < 20;
       double perDay = working ? 12 : 1;
@@ -1142,7 +1095,7 @@ public final class HeldOutBench {
       slow[0] *= Math.exp(-dt / tau[0]);
       fast[0] *= Math.exp(-dt / 45);
       double share = Math.min(0.9, Math.max(0, slow[0] - fast[0]));
-      return x[0] - 0.55 * share;
+      return x - 0.55 * share;
     };
   }
 
@@ -1157,17 +1110,14 @@ public final class HeldOutBench {
    * independent, square and bounded. Deeper than the floor, for minutes: a page on one is false.
    */
   static Noise retryStorms() {
-    double[] x = {Double.NaN};
     double[] episodesLeft = {0}; // episodes still to come in the current storm
     double[] untilNext = {0}; // seconds until the next episode of the storm
     double[] elapsed = {-1}; // seconds into the current episode, or -1
     double[] hold = {0};
     double[] depth = {0};
+    FamilyClock clock = new FamilyClock(7200, 0.01);
     return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = 0.01 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 7200, 0.01, r);
+      double x = clock.wander(t, dt, r);
       if (elapsed[0] < 0) {
         if (episodesLeft[0] <= 0 && r.nextDouble() < dt * 4 / 86400.0) {
           episodesLeft[0] = 1;
@@ -1198,7 +1148,7 @@ public final class HeldOutBench {
           elapsed[0] = -1;
         }
       }
-      return x[0] - fall;
+      return x - fall;
     };
   }
 
@@ -1244,19 +1194,16 @@ public final class HeldOutBench {
       double depthRange) {
     double[] left = {0};
     double[] deep = {0};
-    double[] x = {Double.NaN};
+    FamilyClock clock = new FamilyClock(wanderSeconds, sd);
     return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = sd * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, wanderSeconds, sd, r);
+      double x = clock.wander(t, dt, r);
       if (left[0] > 0) {
         left[0] -= dt;
       } else if (r.nextDouble() < dt * perDay / 86400.0) {
         left[0] = seconds.applyAsDouble(r);
         deep[0] = depth + depthRange * r.nextDouble();
       }
-      return (left[0] > 0 ? -deep[0] : 0) + x[0];
+      return (left[0] > 0 ? -deep[0] : 0) + x;
     };
   }
 
@@ -1417,13 +1364,10 @@ public final class HeldOutBench {
 
   /** A relative AR(1) wander with a 90-minute correlation time and a 1.2 % standard deviation. */
   static Noise ninetyMinuteWander() {
-    double[] x = {Double.NaN};
+    FamilyClock clock = new FamilyClock(5400, 0.012);
     return (t, dt, r) -> {
-      if (Double.isNaN(x[0])) {
-        x[0] = 0.012 * HistoryGenerator.gaussian(r);
-      }
-      x[0] = HistoryGenerator.ar1(x[0], dt, 5400, 0.012, r);
-      return x[0];
+      double x = clock.wander(t, dt, r);
+      return x;
     };
   }
 
