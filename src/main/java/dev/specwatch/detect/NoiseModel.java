@@ -231,7 +231,22 @@ public record NoiseModel(
 
   /** This model with {@code offsets} as its mean by hour ({@link #meanLevelAt}). */
   public NoiseModel withMeanOffsets(List<Double> offsets) {
-    return with(shortExcursions, offsets);
+    return new NoiseModel(
+        hourly,
+        level,
+        phi,
+        tau2,
+        wander,
+        referenceTrials,
+        history,
+        points,
+        learnedAt,
+        doubt,
+        localWander,
+        fallWidening,
+        wanderWidening,
+        shortExcursions,
+        offsets);
   }
 
   /** Var(p̂) of one step with {@code trials} trials at level {@code p}, wander at long run. */
@@ -282,10 +297,6 @@ public record NoiseModel(
 
   /** This model with {@code record} as the record of its short excursions. */
   public NoiseModel withShortExcursions(List<ShortExcursion> record) {
-    return with(record, meanOffsets);
-  }
-
-  private NoiseModel with(List<ShortExcursion> record, List<Double> offsets) {
     return new NoiseModel(
         hourly,
         level,
@@ -301,7 +312,7 @@ public record NoiseModel(
         fallWidening,
         wanderWidening,
         record,
-        offsets);
+        meanOffsets);
   }
 
   /**
