@@ -28,9 +28,6 @@ class StatusViewsTest {
                 List.of(
                     new NoiseModel.ShortExcursion(Duration.ofMinutes(10), -0.12),
                     new NoiseModel.ShortExcursion(Duration.ofMinutes(2), -0.31)));
-    List<Double> offsets = new java.util.ArrayList<>(java.util.Collections.nCopies(24, -0.004));
-    offsets.set(14, -0.024);
-    m = m.withMeanOffsets(offsets);
     AlertState state =
         withLearned(
             Map.of(
@@ -52,13 +49,10 @@ class StatusViewsTest {
     assertThat(fresh.get("tests")).isEmpty();
     assertThat(fresh.get("model_in_doubt").isNull()).isTrue();
     assertThat(fresh.get("short_excursions").isNull()).isTrue();
-    assertThat(fresh.get("mean_offset").isNull()).isTrue();
     JsonNode qwen = json.get("detectors").get(1);
     assertThat(qwen.get("level").asDouble()).isEqualTo(0.6);
     assertThat(qwen.get("wander").asDouble()).isCloseTo(0.02, within(1e-9));
     assertThat(qwen.get("model_in_doubt").asText()).isEqualTo("wanders over 4h");
-    // The deepest hour's: the tests compare with the mean by hour.
-    assertThat(qwen.get("mean_offset").asDouble()).isEqualTo(-0.024);
     // Shortest first, by the length users write in the config.
     assertThat(qwen.get("short_excursions").toString()).isEqualTo("{\"2m\":-0.31,\"10m\":-0.12}");
     JsonNode test = qwen.get("tests").get(0);
