@@ -26,9 +26,7 @@ import java.util.Optional;
  * where the history's clusters went under the floor) does not page yet, by the tests or the
  * backstop ({@link NoiseModel#withinShortExcursions}). Fires while the drop is sustained; clears
  * with evidence the level is back above L·(1 − r/2), or once the window's acceptance held above
- * that line for {@link #CLEAR_FOR}. The tests' L is the history's mean by hour, which its
- * excursions pull under the median level by hour ({@link NoiseModel#meanLevelAt}: by at most half
- * of r); the backstop's line is drawn from the level. docs/DETECTION.md.
+ * that line for {@link #CLEAR_FOR}. docs/DETECTION.md.
  */
 public record ChangeRule(Policy.Change change, Severity severity) implements Rule {
   @Override
@@ -108,9 +106,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     NoiseModel m = c.model().model();
     DropTest test = test(inc.step());
     double r = change.minRelativeDrop();
-    // The tests compare with the history's mean by hour, the backstop's line with its level.
-    double level = m.levelAt(c.at());
-    double reference = m.meanLevelAt(c.at(), r);
+    double reference = m.levelAt(c.at());
     // The composite null "level >= floor" at its least favourable point; recovery above halfway.
     double floor = reference * (1 - r);
     double clear = reference * (1 - r / 2);
@@ -166,7 +162,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
             c.at(),
             inc.step(),
             next.sumSuccesses(),
-            next.sumExpected() / (1 - r) * level / reference)) {
+            next.sumExpected() / (1 - r))) {
       next = next.held(h.drop());
     }
     // Like the statistics, the backstop's run and the sudden-drop test do not survive an hour
@@ -181,8 +177,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       // hour (LocalReference#stale).
       LocalReference local = prior.local();
       boolean restart = stale || (local != null && local.stale(c.at()));
-      Sudden sudden =
-          sudden(test, m, restart ? null : local, c.at(), reference, level / reference, inc, r);
+      Sudden sudden = sudden(test, m, restart ? null : local, c.at(), reference, inc, r);
       next = next.local(sudden.local());
       if (sudden.alarm() != null) {
         DropTest.State t = sudden.alarm();
@@ -196,7 +191,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     // if it is still there: the step's own acceptance is under the line too. The window lags the
     // steps by up to its length, so its run outlasts the excursion under it by minutes; without
     // the step, a 9-minute excursion that had ended paged on the window's tail of it.
-    double line = level * (1 - GROSS * r);
+    double line = reference * (1 - GROSS * r);
     boolean stillUnder = inc.draftTokens() > 0 && inc.acceptedTokens() / inc.draftTokens() < line;
     Instant priorGross = stale ? null : prior.grossSince();
     if (!next.alarmed()) {
@@ -211,7 +206,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       if (run != null
           && stillUnder
           && run.compareTo(GROSS_FOR) >= 0
-          && !withinShortExcursions(m, under, c.at(), inc.step(), window, level)) {
+          && !withinShortExcursions(m, under, c.at(), inc.step(), window, reference)) {
         how =
             "a gross drop: the window's acceptance under "
                 + Math.round(GROSS * r * 100)
@@ -295,10 +290,6 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
    * variance of steps against the recent past ({@link NoiseModel#local()}): a wander that lasts
    * hours moves the reference along and is not evidence, where it slows the main test. It pages
    * only if the level since its change point is below the learned floor too.
-   *
-   * @param learned the history's mean at {@code at} ({@link NoiseModel#meanLevelAt})
-   * @param toLevel the learned level over {@code learned}: the records of short excursions are
-   *     depths under the level, not under the mean
    */
   Sudden sudden(
       DropTest test,
@@ -306,7 +297,6 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
       LocalReference prior,
       Instant at,
       double learned,
-      double toLevel,
       Increments inc,
       double r) {
     LocalReference local = prior == null ? LocalReference.start(test.shifts().size()) : prior;
@@ -340,7 +330,7 @@ public record ChangeRule(Policy.Change change, Severity severity) implements Rul
     double learnedFloorSum = t.sumExpected() / ratio;
     if (t.alarmed() && t.observed() * t.sumTrials() <= learnedFloorSum) {
       if (!withinShortExcursions(
-          m, t.since(), at, inc.step(), t.sumSuccesses(), learnedFloorSum / (1 - r) * toLevel)) {
+          m, t.since(), at, inc.step(), t.sumSuccesses(), learnedFloorSum / (1 - r))) {
         return new Sudden(null, t, learnedFloorSum);
       }
       return new Sudden(local.test(t.held(h.drop())), null, 0);

@@ -231,17 +231,10 @@ public final class Learner {
       String status =
           String.format(
               java.util.Locale.ROOT,
-              "learned from %.1f days: level %.3f%s%s, overdispersion %.1f, wander %.3f%s%s%s%s",
+              "learned from %.1f days: level %.3f%s, overdispersion %.1f, wander %.3f%s%s%s%s",
               m.history().toMinutes() / 1440.0,
               m.level(),
               m.hourly() == null ? "" : " (by hour of day)",
-              m.deepestMeanOffset() < -0.0005
-                  ? String.format(
-                      java.util.Locale.ROOT,
-                      " (its mean up to %.1f %% under it, for its excursions: the tests compare"
-                          + " with the mean)",
-                      -100 * m.deepestMeanOffset())
-                  : "",
               m.phi(),
               Math.sqrt(m.wander()),
               m.hoursWidening() > 1

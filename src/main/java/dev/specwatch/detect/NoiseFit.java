@@ -147,8 +147,7 @@ public final class NoiseFit {
             local.wander(),
             local.widening(),
             Math.max(1, widened / Math.max(base, 1e-12)),
-            null,
-            MeanOffsets.of(active, profile, overall)));
+            null));
   }
 
   /**

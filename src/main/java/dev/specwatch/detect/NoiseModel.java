@@ -50,9 +50,6 @@ import java.util.List;
  *     window length, the shortest first ({@link ShortExcursion}): a page on an excursion no longer
  *     than the longest of them must go deeper than the history's own would with the level at the
  *     floor (docs/DETECTION.md, "Short excursions"). Null or empty when not measured: no such check
- * @param meanOffsets by UTC hour 0..23, how far under the learned level the history's mean lay (a
- *     relative deviation, ≤ 0: −0.03 for 3 % under), where its excursions pull the mean under the
- *     median ({@link #meanLevelAt}); null when not measured: the tests compare with the level
  */
 public record NoiseModel(
     List<Double> hourly,
@@ -68,15 +65,7 @@ public record NoiseModel(
     Double localWander,
     Double fallWidening,
     Double wanderWidening,
-    List<ShortExcursion> shortExcursions,
-    List<Double> meanOffsets) {
-
-  /**
-   * How much of {@code min_relative_drop} the history's mean may lie under its learned level and
-   * still lower the tests' floor with it: half. A history whose mean lies further under (a long
-   * incident it learned from on most days) is compared with half a floor under its level, not more.
-   */
-  public static final double MEAN_OFFSET_CAP = 0.5;
+    List<ShortExcursion> shortExcursions) {
 
   /**
    * How deep the healthy history's windows of {@code length} go below the learned level: {@code
@@ -120,7 +109,6 @@ public record NoiseModel(
         learnedAt,
         doubt,
         localWander,
-        null,
         null,
         null,
         null);
@@ -167,15 +155,6 @@ public record NoiseModel(
             : shortExcursions.stream()
                 .sorted(java.util.Comparator.comparing(ShortExcursion::length))
                 .toList();
-    meanOffsets =
-        meanOffsets == null
-            ? null
-            : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(meanOffsets));
-    if (meanOffsets != null
-        && (meanOffsets.size() != 24
-            || meanOffsets.stream().anyMatch(o -> o == null || !(o <= 0 && o > -1)))) {
-      throw new IllegalArgumentException("invalid noise model: mean offsets");
-    }
     if (!(phi >= 1)
         || !(tau2 >= 0)
         || !(wander >= 0)
@@ -203,50 +182,6 @@ public record NoiseModel(
       }
     }
     return level;
-  }
-
-  /**
-   * The history's mean at {@code t} as the tests compare with it: the learned level by hour lowered
-   * by how far the history's mean lay under it in that hour ({@code meanOffsets}), at most {@link
-   * #MEAN_OFFSET_CAP} of {@code minRelativeDrop}; the learned level where not measured. The level
-   * is a median, which the history's excursions leave where it is; a test of "the sustained level
-   * is the floor below normal" sums steps, so normal is their mean (docs/DETECTION.md, "The floor
-   * from the mean").
-   */
-  public double meanLevelAt(Instant t, double minRelativeDrop) {
-    double level = levelAt(t);
-    if (meanOffsets == null) {
-      return level;
-    }
-    double offset = meanOffsets.get(t.atZone(ZoneOffset.UTC).getHour());
-    return level * (1 + Math.max(offset, -MEAN_OFFSET_CAP * minRelativeDrop));
-  }
-
-  /** The deepest of {@code meanOffsets} (≤ 0), 0 where not measured. */
-  public double deepestMeanOffset() {
-    return meanOffsets == null
-        ? 0
-        : meanOffsets.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-  }
-
-  /** This model with {@code offsets} as its mean by hour ({@link #meanLevelAt}). */
-  public NoiseModel withMeanOffsets(List<Double> offsets) {
-    return new NoiseModel(
-        hourly,
-        level,
-        phi,
-        tau2,
-        wander,
-        referenceTrials,
-        history,
-        points,
-        learnedAt,
-        doubt,
-        localWander,
-        fallWidening,
-        wanderWidening,
-        shortExcursions,
-        offsets);
   }
 
   /** Var(p̂) of one step with {@code trials} trials at level {@code p}, wander at long run. */
@@ -291,8 +226,7 @@ public record NoiseModel(
         lw * w2,
         fallWidening,
         wanderWidening,
-        shortExcursions,
-        meanOffsets);
+        shortExcursions);
   }
 
   /** This model with {@code record} as the record of its short excursions. */
@@ -311,8 +245,7 @@ public record NoiseModel(
         localWander,
         fallWidening,
         wanderWidening,
-        record,
-        meanOffsets);
+        record);
   }
 
   /**

@@ -87,10 +87,6 @@ public final class StatusViews {
    *     per false_alarm_interval (−0.31: 31 % below the learned level); a page on an excursion that
    *     short waits until it is deeper than that would be at the floor (docs/DETECTION.md, "Short
    *     excursions"); null before a model or without a record
-   * @param meanOffset how far under the learned level the history's mean lay in its deepest hour
-   *     (−0.024: 2.4 % under; the tests compare with the mean by hour, at most half the floor under
-   *     the level: docs/DETECTION.md, "The floor from the mean"); null before a model or where not
-   *     measured
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Detector(
@@ -105,7 +101,6 @@ public final class StatusViews {
       Double wanderWidening,
       Double fallWidening,
       Map<String, Double> shortExcursions,
-      Double meanOffset,
       List<Test> tests) {}
 
   /**
@@ -164,9 +159,6 @@ public final class StatusViews {
                       model == null || model.shortExcursions() == null
                           ? null
                           : shortExcursions(model.shortExcursions()),
-                      model == null || model.meanOffsets() == null
-                          ? null
-                          : model.deepestMeanOffset(),
                       tests));
             });
     return new Detectors(out);
