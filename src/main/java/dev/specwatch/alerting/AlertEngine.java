@@ -144,10 +144,8 @@ public final class AlertEngine {
       boolean silenced) {}
 
   private static boolean silenced(Policy policy, String rule, Instant at, List<Silence> silences) {
-    boolean maintenance =
-        policy.maintenance().stream()
-            .anyMatch(m -> !at.isBefore(m.start()) && at.isBefore(m.end()));
-    return maintenance || silences.stream().anyMatch(s -> s.matches(policy.recipe(), rule, at));
+    return policy.maintenance().stream().anyMatch(m -> m.covers(at))
+        || silences.stream().anyMatch(s -> s.matches(policy.recipe(), rule, at));
   }
 
   /** The alert after this verdict (null: no alert), emitting the transitions it makes. */

@@ -81,6 +81,7 @@ final class ReplayCommand implements Callable<Integer> {
         m.put("threshold", t.threshold());
         m.put("since", t.since().toString());
         m.put("reason", t.reason());
+        m.put("silenced", t.silenced());
         list.add(m);
       }
       Map<String, Object> root = new LinkedHashMap<>();
@@ -106,15 +107,22 @@ final class ReplayCommand implements Callable<Integer> {
     for (Transition t : result.transitions()) {
       out.printf(
           Locale.ROOT,
-          "%s  %-8s %-45s %s%n",
+          "%s  %-8s %-45s %s%s%n",
           t.at(),
           t.kind().name().toLowerCase(Locale.ROOT),
           t.alertId(),
-          t.reason());
+          t.reason(),
+          t.silenced() ? " [in a maintenance window: not notified]" : "");
     }
     long fired =
         result.transitions().stream().filter(t -> t.kind() == Transition.Kind.FIRING).count();
-    out.printf(Locale.ROOT, "%d firing, %d resolved%n", fired, result.transitions().size() - fired);
+    long held = result.transitions().stream().filter(Transition::silenced).count();
+    out.printf(
+        Locale.ROOT,
+        "%d firing, %d resolved%s%n",
+        fired,
+        result.transitions().size() - fired,
+        held == 0 ? "" : "; " + held + " of them in maintenance windows, not notified");
     return ExitCodes.OK;
   }
 }

@@ -53,6 +53,11 @@ final class ValidateCommand implements Callable<Integer> {
           p.match(),
           p.importedFrom().map(f -> " from " + f.written() + " (" + f.method() + ")").orElse("")
               + p.speedupBaseline().map(b -> ", speed-up against " + b).orElse(""));
+      for (Policy.Maintenance m : p.maintenance()) {
+        out.printf(
+            "    maintenance: %s%s%n",
+            m.describe(), m.comment().isEmpty() ? "" : " (" + m.comment() + ")");
+      }
     }
     for (Policy p : c.baselines()) {
       List<String> of =

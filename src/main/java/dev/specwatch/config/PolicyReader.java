@@ -13,7 +13,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -182,7 +181,7 @@ final class PolicyReader {
             "maintenance",
             (node, path) ->
                 MapReader.of(node, path, r.problems(), r.baseDir())
-                    .flatMap(PolicyReader::maintenance));
+                    .flatMap(MaintenanceReader::read));
     Policy.Detection detection = detection(r, engine);
     Optional<Policy.ImportedFrom> importedFrom =
         r.map("imported_from")
@@ -367,20 +366,5 @@ final class PolicyReader {
           .ifPresent(why -> r.error("detection", "sequential is not for " + engine + ": " + why));
     }
     return new Policy.Detection(parsed, interval);
-  }
-
-  private static Optional<Policy.Maintenance> maintenance(MapReader m) {
-    Optional<Instant> start = Converters.instant(m, "start");
-    Optional<Instant> end = Converters.instant(m, "end");
-    String comment = m.string("comment", "");
-    m.finish();
-    if (start.isEmpty() || end.isEmpty()) {
-      return Optional.empty();
-    }
-    if (!end.get().isAfter(start.get())) {
-      m.error("end", "must be after start");
-      return Optional.empty();
-    }
-    return Optional.of(new Policy.Maintenance(start.get(), end.get(), comment));
   }
 }

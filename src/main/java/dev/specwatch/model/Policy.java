@@ -270,8 +270,45 @@ public record Policy(
     return detection.sequential() || thresholds.change().isPresent();
   }
 
-  /** A planned window during which the recipe's notifications are silenced. */
-  public record Maintenance(Instant start, Instant end, String comment) {}
+  /**
+   * A planned window during which the recipe's notifications are silenced: one window, or a
+   * recurring one (Alertmanager's {@code time_intervals}).
+   */
+  public sealed interface Maintenance {
+    /** Whether notifications at {@code at} are silenced. */
+    boolean covers(Instant at);
+
+    String comment();
+
+    /** When it holds, for {@code validate}: "01:00-03:30 monday-friday (Europe/Berlin)". */
+    String describe();
+
+    /** From {@code start} (inclusive) to {@code end} (exclusive). */
+    record Window(Instant start, Instant end, String comment) implements Maintenance {
+      @Override
+      public boolean covers(Instant at) {
+        return !at.isBefore(start) && at.isBefore(end);
+      }
+
+      @Override
+      public String describe() {
+        return "once, " + start + " to " + end;
+      }
+    }
+
+    /** Every instant {@code when} holds, e.g. 01:00 to 03:30 Monday to Friday in Europe/Berlin. */
+    record Recurring(TimeInterval when, String comment) implements Maintenance {
+      @Override
+      public boolean covers(Instant at) {
+        return when.contains(at);
+      }
+
+      @Override
+      public String describe() {
+        return when.describe();
+      }
+    }
+  }
 
   /** Where and how loudly this recipe's alerts are sent. */
   public record Notify(Optional<String> slackChannel, Severity severity) {

@@ -6,6 +6,7 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
+import dev.specwatch.model.TimeInterval;
 import dev.specwatch.signals.ActiveK;
 import dev.specwatch.signals.Baseline;
 import dev.specwatch.signals.Evaluation;
@@ -353,7 +354,7 @@ class AlertEngineTest {
         Policy.builder("qwen", Map.of("model_name", "q"), 3)
             .forDuration(Duration.ZERO)
             .acceptanceRate(Threshold.below(0.45))
-            .maintenance(List.of(new Policy.Maintenance(T0, T0.plusSeconds(60), "upgrade")))
+            .maintenance(List.of(new Policy.Maintenance.Window(T0, T0.plusSeconds(60), "upgrade")))
             .build();
     AlertEngine.Step step =
         engine.step(
@@ -362,6 +363,51 @@ class AlertEngineTest {
             evaluation(10, BREACH, 0.3, Optional.empty(), 5000.0),
             List.of());
     assertThat(describe(step.transitions())).isEqualTo(FIRE + " silenced");
+  }
+
+  @Test
+  void aRecurringMaintenanceWindowSilencesItsHoursOnItsDaysOnly() {
+    // 12:00 to 12:03 UTC on Mondays; T0 is Monday 2026-11-30 12:00.
+    Policy nightly =
+        Policy.builder("qwen", Map.of("model_name", "q"), 3)
+            .forDuration(Duration.ofMinutes(2))
+            .keepFiringFor(Duration.ofMinutes(2))
+            .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+            .maintenance(
+                List.of(
+                    new Policy.Maintenance.Recurring(
+                        new TimeInterval(
+                            List.of(new TimeInterval.Range(720, 723)),
+                            List.of(new TimeInterval.Range(1, 1)),
+                            List.of(),
+                            List.of(),
+                            List.of(),
+                            ZoneOffset.UTC),
+                        "batch job")))
+            .build();
+    long[] times = {0, 130, 250, 400, 530};
+    double[] values = {0.4, 0.4, 0.4, 0.6, 0.6};
+    for (long day : new long[] {0, 1, 7}) {
+      AlertState state = AlertState.empty();
+      List<String> seen = new ArrayList<>();
+      for (int i = 0; i < times.length; i++) {
+        long t = day * 86_400 + times[i];
+        AlertEngine.Step step =
+            engine.step(
+                state,
+                List.of(nightly),
+                evaluation(t, values[i] < 0.45 ? BREACH : OK, values[i], Optional.empty(), 5000.0),
+                List.of());
+        state = step.state();
+        seen.add(describe(step.transitions()));
+      }
+      // Mondays: the firing waits for the window's end, then is notified (silence ended);
+      // Tuesday: notified as it fires.
+      assertThat(seen)
+          .as("day %d", day)
+          .containsExactly(
+              "", day % 7 == 0 ? FIRE + " silenced" : FIRE, day % 7 == 0 ? FIRE : "", "", RESOLVE);
+    }
   }
 
   @Test

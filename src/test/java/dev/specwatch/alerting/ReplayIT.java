@@ -77,12 +77,17 @@ class ReplayIT {
   }
 
   private Path config() throws Exception {
+    return config("");
+  }
+
+  private Path config(String more) throws Exception {
     Files.createDirectories(dir.resolve("alerts"));
     Files.writeString(
         dir.resolve("alerts/qwen.yaml"),
         "recipe: qwen\n"
             + "match: {model_name: it/qwen}\nnum_speculative_tokens: 3\nmin_drafts: 10\n"
-            + "for: 5m\nkeep_firing_for: 5m\nthresholds: {acceptance_rate: {below: 0.45}}\n");
+            + "for: 5m\nkeep_firing_for: 5m\nthresholds: {acceptance_rate: {below: 0.45}}\n"
+            + more);
     Path config = dir.resolve("specwatch.yaml");
     Files.writeString(
         config,
@@ -138,6 +143,70 @@ class ReplayIT {
             "--step",
             "1m");
     assertThat(text.out()).contains("replayed 331 evaluations").contains("1 firing, 1 resolved");
+  }
+
+  @Test
+  void aRecurringMaintenanceWindowHoldsTheFiringUntilItEnds() throws Exception {
+    // Every day from 2h to 2h30 into the history (UTC wall clock; split at midnight if it
+    // passes it): the regression fires inside it and is still firing when it ends.
+    Instant from = t0.plus(Duration.ofHours(2));
+    Instant until = t0.plus(Duration.ofMinutes(150));
+    String times =
+        from.atZone(ZoneOffset.UTC).toLocalDate().equals(until.atZone(ZoneOffset.UTC).toLocalDate())
+            ? range(from, until)
+            : range(from, null) + ", " + range(null, until);
+    Path config = config("maintenance:\n  - {comment: batch, times: [" + times + "]}\n");
+    CliRunner.Result r =
+        CliRunner.run(
+            "replay",
+            "--config",
+            config.toString(),
+            "--from",
+            t0.plus(Duration.ofMinutes(30)).toString(),
+            "--to",
+            t0.plus(Duration.ofHours(6)).toString(),
+            "--step",
+            "1m",
+            "--output",
+            "json");
+    assertThat(r.exit()).as(r.err()).isZero();
+    var transitions =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).path("transitions");
+    assertThat(transitions).hasSize(3);
+    assertThat(transitions.get(0).path("event").asText()).isEqualTo("firing");
+    assertThat(transitions.get(0).path("silenced").asBoolean()).isTrue();
+    // The window's end: the alert is still firing, so it is notified now.
+    assertThat(transitions.get(1).path("event").asText()).isEqualTo("firing");
+    assertThat(transitions.get(1).path("silenced").asBoolean()).isFalse();
+    assertThat(transitions.get(1).path("reason").asText()).endsWith("(silence ended)");
+    assertThat(Instant.parse(transitions.get(1).path("at").asText())).isEqualTo(until);
+    assertThat(transitions.get(2).path("event").asText()).isEqualTo("resolved");
+    assertThat(transitions.get(2).path("silenced").asBoolean()).isFalse();
+
+    CliRunner.Result text =
+        CliRunner.run(
+            "replay",
+            "--config",
+            config.toString(),
+            "--from",
+            t0.plus(Duration.ofMinutes(30)).toString(),
+            "--to",
+            t0.plus(Duration.ofHours(6)).toString(),
+            "--step",
+            "1m");
+    assertThat(text.out())
+        .contains("[in a maintenance window: not notified]")
+        .contains("2 firing, 1 resolved; 1 of them in maintenance windows, not notified");
+  }
+
+  /** A {@code times} entry from {@code a} (or 00:00) to {@code b} (or 24:00), UTC. */
+  private static String range(Instant a, Instant b) {
+    java.time.format.DateTimeFormatter hhmm = java.time.format.DateTimeFormatter.ofPattern("HH:mm");
+    return "{start_time: \""
+        + (a == null ? "00:00" : hhmm.format(a.atZone(ZoneOffset.UTC)))
+        + "\", end_time: \""
+        + (b == null ? "24:00" : hhmm.format(b.atZone(ZoneOffset.UTC)))
+        + "\"}";
   }
 
   @Test
