@@ -3,6 +3,7 @@ package dev.specwatch.alerting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.specwatch.model.Policy;
+import dev.specwatch.model.PolicyBuilder;
 import dev.specwatch.model.Severity;
 import dev.specwatch.model.SpecwatchConfig;
 import dev.specwatch.model.Threshold;
@@ -37,12 +38,15 @@ class AlertEngineTest {
   static final Instant T0 = Instant.parse("2026-11-30T12:00:00Z");
   static final Duration WINDOW = Duration.ofMinutes(5);
 
-  static final Policy POLICY =
-      Policy.builder("qwen", Map.of("model_name", "q"), 3)
-          .forDuration(Duration.ofMinutes(2))
-          .keepFiringFor(Duration.ofMinutes(2))
-          .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
-          .build();
+  static final Policy POLICY = qwen().build();
+
+  /** qwen with a floor at 0.45 (cleared above 0.5), for 2m and keep_firing_for 2m. */
+  static PolicyBuilder qwen() {
+    return Policy.builder("qwen", Map.of("model_name", "q"), 3)
+        .forDuration(Duration.ofMinutes(2))
+        .keepFiringFor(Duration.ofMinutes(2))
+        .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()));
+  }
 
   private final AlertEngine engine =
       new AlertEngine(new SpecwatchConfig.Alerting(Duration.ofHours(1), Duration.ofMinutes(2)));
@@ -144,10 +148,7 @@ class AlertEngineTest {
   @Test
   void aCeilingFiresAboveItsLineHoldsThroughHysteresisAndNeverOnIdle() throws IOException {
     Policy both =
-        Policy.builder("qwen", Map.of("model_name", "q"), 3)
-            .forDuration(Duration.ofMinutes(2))
-            .keepFiringFor(Duration.ofMinutes(2))
-            .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+        qwen()
             .acceptanceRate(
                 new Threshold(
                     Threshold.Direction.ABOVE, 0.97, OptionalDouble.of(0.95), Optional.empty()))
@@ -369,10 +370,7 @@ class AlertEngineTest {
   void aRecurringMaintenanceWindowSilencesItsHoursOnItsDaysOnly() {
     // 12:00 to 12:03 UTC on Mondays; T0 is Monday 2026-11-30 12:00.
     Policy nightly =
-        Policy.builder("qwen", Map.of("model_name", "q"), 3)
-            .forDuration(Duration.ofMinutes(2))
-            .keepFiringFor(Duration.ofMinutes(2))
-            .acceptanceRate(new Threshold(0.45, OptionalDouble.of(0.5), Optional.empty()))
+        qwen()
             .maintenance(
                 List.of(
                     new Policy.Maintenance.Recurring(

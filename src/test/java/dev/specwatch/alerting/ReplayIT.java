@@ -101,19 +101,7 @@ class ReplayIT {
   @Test
   void listsTheAlertThatWouldHaveFiredAndResolvedWithoutTouchingState() throws Exception {
     Path config = config();
-    CliRunner.Result r =
-        CliRunner.run(
-            "replay",
-            "--config",
-            config.toString(),
-            "--from",
-            t0.plus(Duration.ofMinutes(30)).toString(),
-            "--to",
-            t0.plus(Duration.ofHours(6)).toString(),
-            "--step",
-            "1m",
-            "--output",
-            "json");
+    CliRunner.Result r = replay(config, "--output", "json");
     assertThat(r.exit()).as(r.err()).isZero();
     var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
     assertThat(json.path("steps").asInt()).isEqualTo(331);
@@ -131,17 +119,7 @@ class ReplayIT {
         .isBetween(t0.plus(Duration.ofMinutes(185)), t0.plus(Duration.ofMinutes(192)));
     assertThat(Files.exists(dir.resolve("state/alerts.json"))).as("no daemon state").isFalse();
 
-    CliRunner.Result text =
-        CliRunner.run(
-            "replay",
-            "--config",
-            config.toString(),
-            "--from",
-            t0.plus(Duration.ofMinutes(30)).toString(),
-            "--to",
-            t0.plus(Duration.ofHours(6)).toString(),
-            "--step",
-            "1m");
+    CliRunner.Result text = replay(config);
     assertThat(text.out()).contains("replayed 331 evaluations").contains("1 firing, 1 resolved");
   }
 
@@ -156,19 +134,7 @@ class ReplayIT {
             ? range(from, until)
             : range(from, null) + ", " + range(null, until);
     Path config = config("maintenance:\n  - {comment: batch, times: [" + times + "]}\n");
-    CliRunner.Result r =
-        CliRunner.run(
-            "replay",
-            "--config",
-            config.toString(),
-            "--from",
-            t0.plus(Duration.ofMinutes(30)).toString(),
-            "--to",
-            t0.plus(Duration.ofHours(6)).toString(),
-            "--step",
-            "1m",
-            "--output",
-            "json");
+    CliRunner.Result r = replay(config, "--output", "json");
     assertThat(r.exit()).as(r.err()).isZero();
     var transitions =
         new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out()).path("transitions");
@@ -183,20 +149,28 @@ class ReplayIT {
     assertThat(transitions.get(2).path("event").asText()).isEqualTo("resolved");
     assertThat(transitions.get(2).path("silenced").asBoolean()).isFalse();
 
-    CliRunner.Result text =
-        CliRunner.run(
-            "replay",
-            "--config",
-            config.toString(),
-            "--from",
-            t0.plus(Duration.ofMinutes(30)).toString(),
-            "--to",
-            t0.plus(Duration.ofHours(6)).toString(),
-            "--step",
-            "1m");
+    CliRunner.Result text = replay(config);
     assertThat(text.out())
         .contains("[in a maintenance window: not notified]")
         .contains("2 firing, 1 resolved; 1 of them in maintenance windows, not notified");
+  }
+
+  /** {@code specwatch replay} from 30 minutes to 6 hours into the history, every minute. */
+  private static CliRunner.Result replay(Path config, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "replay",
+                "--config",
+                config.toString(),
+                "--from",
+                t0.plus(Duration.ofMinutes(30)).toString(),
+                "--to",
+                t0.plus(Duration.ofHours(6)).toString(),
+                "--step",
+                "1m"));
+    args.addAll(List.of(more));
+    return CliRunner.run(args.toArray(String[]::new));
   }
 
   /** A {@code times} entry from {@code a} (or 00:00) to {@code b} (or 24:00), UTC. */
