@@ -5,6 +5,7 @@ import dev.specwatch.alerting.AlertPhase;
 import dev.specwatch.alerting.AlertState;
 import dev.specwatch.alerting.Silence;
 import dev.specwatch.model.Durations;
+import dev.specwatch.model.Policy;
 import dev.specwatch.signals.Evaluation;
 import dev.specwatch.signals.RecipeSnapshot;
 import dev.specwatch.signals.RecipeState;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,11 +31,28 @@ final class FleetSummary {
         .findFirst();
   }
 
+  /** The policy's maintenance window that holds at {@code now}, if any (none without a policy). */
+  static Optional<Policy.Maintenance> maintenanceOf(Policy policy, Instant now) {
+    return policy == null
+        ? Optional.empty()
+        : policy.maintenance().stream().filter(m -> m.covers(now)).findFirst();
+  }
+
+  /** Whether the recipe's notifications are held now: a silence or a maintenance window. */
+  static boolean silenced(String recipe, Policy policy, List<Silence> silences, Instant now) {
+    return silenceOf(recipe, silences, now).isPresent() || maintenanceOf(policy, now).isPresent();
+  }
+
   /**
    * "6 recipes over the 1m window: 1 breaching, 1 alerting, 1 pending, 1 silenced, 2 without data"
    * (pending only when an alert waits out its {@code for}).
    */
-  static String line(Evaluation e, AlertState state, List<Silence> silences, Instant now) {
+  static String line(
+      Evaluation e,
+      AlertState state,
+      List<Silence> silences,
+      Map<String, Policy> policies,
+      Instant now) {
     List<RecipeSnapshot> recipes = e.recipes();
     long breaching = recipes.stream().filter(r -> r.state() == RecipeState.BREACH).count();
     long noData =
@@ -53,7 +72,9 @@ final class FleetSummary {
     long alerting = recipes.stream().filter(r -> firing.contains(r.recipe())).count();
     long pending = recipes.stream().filter(r -> pendingOnly.contains(r.recipe())).count();
     long silenced =
-        recipes.stream().filter(r -> silenceOf(r.recipe(), silences, now).isPresent()).count();
+        recipes.stream()
+            .filter(r -> silenced(r.recipe(), policies.get(r.recipe()), silences, now))
+            .count();
     List<String> parts = new ArrayList<>();
     parts.add(breaching + " breaching");
     parts.add(alerting + " alerting");

@@ -52,7 +52,7 @@ final class UiRoutes {
     AlertState state = s.alertState();
     List<Silence> silences = s.silences();
     Instant now = Instant.now();
-    e.ifPresent(x -> v.put("summary", FleetSummary.line(x, state, silences, now)));
+    e.ifPresent(x -> v.put("summary", FleetSummary.line(x, state, silences, policies, now)));
     List<String> own = FleetSummary.ownAlerts(state);
     if (!own.isEmpty()) {
       v.put("own_alerts", String.join(", ", own));
@@ -74,7 +74,7 @@ final class UiRoutes {
       m.put("reason", WebPages.reason(snap, alerts, p));
       m.put("acceptance", WebPages.percent(snap.signals().acceptanceRate()));
       m.put("length", WebPages.length(snap.signals().meanAcceptedLength(), p));
-      m.put("silenced", FleetSummary.silenceOf(snap.recipe(), silences, now).isPresent());
+      m.put("silenced", FleetSummary.silenced(snap.recipe(), p, silences, now));
       m.put("drafts", WebPages.number(snap.signals().draftTokensPerSecond(), 1));
       boolean plain = p != null && p.numSpeculativeTokens() == 0;
       m.put(
@@ -232,6 +232,12 @@ final class UiRoutes {
     v.put("history", history);
     List<Silence> silences = s.silences();
     v.put("alerts", alerts.stream().map(a -> WebPages.alert(a, silences, now, p)).toList());
+    FleetSummary.maintenanceOf(p, now)
+        .ifPresent(
+            m ->
+                v.put(
+                    "maintenance",
+                    m.describe() + (m.comment().isEmpty() ? "" : " (" + m.comment() + ")")));
     FleetSummary.silenceOf(name, silences, now)
         .ifPresentOrElse(
             x ->

@@ -356,7 +356,9 @@ final class WebPages {
           .filter(u -> u.startsWith("https://") || u.startsWith("http://"))
           .ifPresent(u -> m.put("runbook", u));
     }
-    boolean silenced = silences.stream().anyMatch(s -> s.matches(a.recipe(), a.rule(), now));
+    boolean silenced =
+        silences.stream().anyMatch(s -> s.matches(a.recipe(), a.rule(), now))
+            || FleetSummary.maintenanceOf(policy, now).isPresent();
     m.put("silenced", silenced);
     return m;
   }

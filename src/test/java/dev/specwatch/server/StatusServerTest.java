@@ -208,6 +208,64 @@ class StatusServerTest {
     assertThat(passed).containsExactlyInAnyOrder("a", "b", "c", "a", "b", "c");
   }
 
+  /**
+   * A recipe in a maintenance window shows it: the fleet counts it silenced and marks its row, its
+   * page says which window holds its notifications (the window here holds every day, so the test
+   * does not depend on when it runs).
+   */
+  @Test
+  void aRecipeInAMaintenanceWindowShowsIt() throws Exception {
+    Instant at = Instant.parse("2026-12-01T10:00:00Z");
+    RecipeSnapshot snapshot =
+        new RecipeSnapshot(
+            "q",
+            "vllm",
+            RecipeState.BREACH,
+            new SignalValues(0.3, 1.9, List.of(0.5), 30.0, 18.0, 40.0, 3000.0, 10.0),
+            List.of(),
+            Optional.empty(),
+            Optional.empty());
+    Evaluation evaluation =
+        new Evaluation(at, java.time.Duration.ofMinutes(5), List.of(snapshot), 1);
+    dev.specwatch.model.Policy policy =
+        dev.specwatch.model.Policy.builder("q", Map.of("model_name", "q"), 3)
+            .maintenance(
+                List.of(
+                    new dev.specwatch.model.Policy.Maintenance.Recurring(
+                        new dev.specwatch.model.TimeInterval(
+                            List.of(),
+                            List.of(new dev.specwatch.model.TimeInterval.Range(0, 6)),
+                            List.of(),
+                            List.of(),
+                            List.of(),
+                            java.time.ZoneOffset.UTC),
+                        "nightly suite")))
+            .build();
+    StatusServer.Source source =
+        new Down() {
+          @Override
+          public Optional<Evaluation> lastEvaluation() {
+            return Optional.of(evaluation);
+          }
+
+          @Override
+          public List<dev.specwatch.model.Policy> policies() {
+            return List.of(policy);
+          }
+        };
+    try (StatusServer server =
+        StatusServer.start(new InetSocketAddress("127.0.0.1", 0), Optional.empty(), source)) {
+      String fleet = send(server.port(), "GET", "/", null).body();
+      assertThat(fleet).contains("1 breaching, 0 alerting, 1 silenced, 0 without data");
+      assertThat(fleet).contains("<span class=\"badge silenced\">silenced</span>");
+      String recipe = send(server.port(), "GET", "/recipes/q", null).body();
+      assertThat(recipe)
+          .contains(
+              "<span class=\"badge silenced\">maintenance</span> sunday-saturday (UTC) (nightly"
+                  + " suite): notifications are held while it lasts");
+    }
+  }
+
   /** A daemon whose evaluations stopped happening: liveness fails, and says why. */
   @Test
   void healthzFailsWhenEvaluationsStoppedAndSaysWhy() throws Exception {
