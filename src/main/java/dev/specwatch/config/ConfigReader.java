@@ -6,6 +6,7 @@ import dev.specwatch.model.Policy;
 import dev.specwatch.model.PrometheusSettings;
 import dev.specwatch.model.Secret;
 import dev.specwatch.model.SpecwatchConfig;
+import dev.specwatch.model.TimeInterval;
 import dev.specwatch.yaml.MapReader;
 import dev.specwatch.yaml.Problems;
 import dev.specwatch.yaml.YamlNode;
@@ -78,9 +79,10 @@ final class ConfigReader {
                   g.finish();
                   return url;
                 });
+    Map<String, List<TimeInterval>> named = MaintenanceReader.named(r);
     r.finish();
 
-    List<Policy> all = this.policies.load(policiesDir, r, problems);
+    List<Policy> all = this.policies.load(policiesDir, r, problems, named);
     if (!problems.isEmpty()) {
       return null;
     }

@@ -8,8 +8,11 @@ import dev.specwatch.yaml.YamlNode;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -64,6 +67,94 @@ final class MaintenanceReader {
       }
       return Optional.of(new Policy.Maintenance.Window(from.get(), end.get(), comment));
     }
+    Optional<TimeInterval> when = interval(m);
+    m.finish();
+    return when.map(w -> new Policy.Maintenance.Recurring(w, comment));
+  }
+
+  /**
+   * The config file's {@code time_intervals}, as Alertmanager's: a list of {@code {name,
+   * time_intervals: [interval, ...]}}, which policies name in {@code mute_time_intervals}.
+   */
+  static Map<String, List<TimeInterval>> named(MapReader config) {
+    Map<String, List<TimeInterval>> out = new LinkedHashMap<>();
+    Map<String, String> where = new LinkedHashMap<>();
+    config.list(
+        "time_intervals",
+        (node, path) ->
+            MapReader.of(node, path, config.problems(), config.baseDir())
+                .map(
+                    n -> {
+                      String name = n.requiredString("name");
+                      List<TimeInterval> intervals =
+                          n.list(
+                              "time_intervals",
+                              (i, at) ->
+                                  MapReader.of(i, at, n.problems(), n.baseDir())
+                                      .flatMap(
+                                          r -> {
+                                            Optional<TimeInterval> t = interval(r);
+                                            r.finish();
+                                            return t;
+                                          }));
+                      if (!n.has("time_intervals")) {
+                        n.error("time_intervals", "is required: a list of intervals");
+                      }
+                      n.finish();
+                      String first = where.putIfAbsent(name, n.locationOf("name").toString());
+                      if (first != null) {
+                        n.error(
+                            "name", "time interval '" + name + "' is already defined at " + first);
+                      } else if (!name.isEmpty()) {
+                        out.put(name, intervals);
+                      }
+                      return name;
+                    }));
+    return out;
+  }
+
+  /**
+   * A policy's {@code mute_time_intervals}: each name of the config's {@code time_intervals}
+   * becomes recurring maintenance windows, commented with the name.
+   */
+  static List<Policy.Maintenance> muted(MapReader policy, Map<String, List<TimeInterval>> named) {
+    List<Policy.Maintenance> out = new ArrayList<>();
+    policy.list(
+        "mute_time_intervals",
+        (node, path) -> {
+          if (!(node instanceof YamlNode.Scalar s) || s.isNull() || s.invalid()) {
+            policy.problems().add(node.location(), path, "expected a name, got " + node.kind());
+            return Optional.empty();
+          }
+          List<TimeInterval> intervals = named.get(s.text());
+          if (intervals == null) {
+            policy
+                .problems()
+                .add(
+                    node.location(),
+                    path,
+                    "no time interval '"
+                        + s.text()
+                        + "' in the config file's time_intervals"
+                        + MapReader.closest(s.text(), named.keySet())
+                            .map(h -> " (did you mean '" + h + "'?)")
+                            .orElse(
+                                named.isEmpty()
+                                    ? ""
+                                    : "; defined: " + String.join(", ", named.keySet())));
+            return Optional.empty();
+          }
+          intervals.forEach(i -> out.add(new Policy.Maintenance.Recurring(i, s.text())));
+          return Optional.of(s.text());
+        });
+    return out;
+  }
+
+  /**
+   * One interval's fields (times, weekdays, days_of_month, months, years, location), without {@link
+   * MapReader#finish()}: empty when one is wrong (each reported) or none is given.
+   */
+  private static Optional<TimeInterval> interval(MapReader m) {
     int before = m.problemCount();
     List<Range> times =
         m.list(
@@ -84,7 +175,6 @@ final class MaintenanceReader {
         m.error("location", e.getMessage());
       }
     }
-    m.finish();
     if (m.problemCount() > before) {
       return Optional.empty();
     }
@@ -96,7 +186,7 @@ final class MaintenanceReader {
               + " months or years");
       return Optional.empty();
     }
-    return Optional.of(new Policy.Maintenance.Recurring(when, comment));
+    return Optional.of(when);
   }
 
   /** A list of scalar values, each read by {@code parse}; a bad one is reported at its place. */

@@ -6,6 +6,7 @@ import dev.specwatch.model.Location;
 import dev.specwatch.model.Policy;
 import dev.specwatch.model.Severity;
 import dev.specwatch.model.Threshold;
+import dev.specwatch.model.TimeInterval;
 import dev.specwatch.yaml.MapReader;
 import dev.specwatch.yaml.Problems;
 import java.io.IOException;
@@ -34,7 +35,12 @@ final class PolicyReader {
     this.fileReader = files;
   }
 
-  List<Policy> load(Path dir, MapReader config, Problems problems) {
+  /**
+   * The policies in {@code dir}; {@code named} are the config file's {@code time_intervals}, which
+   * a policy's {@code mute_time_intervals} name.
+   */
+  List<Policy> load(
+      Path dir, MapReader config, Problems problems, Map<String, List<TimeInterval>> named) {
     if (!Files.isDirectory(dir)) {
       config.error("policies", "directory " + dir + " does not exist" + DiscoverHint.of(dir));
       return List.of();
@@ -57,7 +63,7 @@ final class PolicyReader {
         continue;
       }
       MapReader r = reader.get();
-      Optional<Policy> policy = readPolicy(r, file);
+      Optional<Policy> policy = readPolicy(r, file, named);
       // Names are checked even for invalid policies, so every duplicate shows in one run.
       String name = r.string("recipe", "");
       Location first = name.isEmpty() ? null : byName.putIfAbsent(name, r.locationOf("recipe"));
@@ -87,7 +93,8 @@ final class PolicyReader {
     return policies;
   }
 
-  private Optional<Policy> readPolicy(MapReader r, Path file) {
+  private Optional<Policy> readPolicy(
+      MapReader r, Path file, Map<String, List<TimeInterval>> named) {
     int problemsBefore = r.problemCount();
     String recipe = r.requiredString("recipe");
     RecipeNames.problem(recipe).ifPresent(problem -> r.error("recipe", problem));
@@ -177,11 +184,13 @@ final class PolicyReader {
                       : Optional.empty();
                 });
     List<Policy.Maintenance> maintenance =
-        r.list(
-            "maintenance",
-            (node, path) ->
-                MapReader.of(node, path, r.problems(), r.baseDir())
-                    .flatMap(MaintenanceReader::read));
+        new ArrayList<>(
+            r.list(
+                "maintenance",
+                (node, path) ->
+                    MapReader.of(node, path, r.problems(), r.baseDir())
+                        .flatMap(MaintenanceReader::read)));
+    maintenance.addAll(MaintenanceReader.muted(r, named));
     Policy.Detection detection = detection(r, engine);
     Optional<Policy.ImportedFrom> importedFrom =
         r.map("imported_from")

@@ -21,12 +21,16 @@ class MaintenanceReaderTest {
   @TempDir Path dir;
 
   private Path config(String policy) throws IOException {
+    return config(policy, "");
+  }
+
+  private Path config(String policy, String more) throws IOException {
     Files.createDirectories(dir.resolve("alerts"));
     Files.writeString(dir.resolve("alerts/q.yaml"), policy, StandardCharsets.UTF_8);
     Path config = dir.resolve("specwatch.yaml");
     Files.writeString(
         config,
-        "prometheus: {url: http://127.0.0.1:9090}\npolicies: alerts\n",
+        "prometheus: {url: http://127.0.0.1:9090}\npolicies: alerts\n" + more,
         StandardCharsets.UTF_8);
     return config;
   }
@@ -148,6 +152,68 @@ class MaintenanceReaderTest {
                 + " recurring one)",
             q + ":15:14: maintenance[4].times[0].end_time: is required",
             q + ":15:38: maintenance[4].wekdays: unknown key (did you mean 'weekdays'?)");
+  }
+
+  /** Alertmanager's own blocks, pasted into the config file and named by the policies. */
+  private static final String NAMED =
+      """
+      time_intervals:
+        - name: nightly
+          time_intervals:
+            - times: [{start_time: "01:00", end_time: "03:30"}]
+              weekdays: ["monday:friday"]
+              location: Europe/Berlin
+            - weekdays: [saturday, sunday]
+        - name: year-end
+          time_intervals:
+            - {days_of_month: ["-1"], months: [december]}
+      """;
+
+  @Test
+  void policiesMuteTheConfigsNamedTimeIntervalsAsAlertmanagersRoutesDo() throws IOException {
+    SpecwatchConfig loaded =
+        new ConfigLoader(Map.<String, String>of()::get)
+            .load(config(HEAD + "mute_time_intervals: [nightly]\n", NAMED));
+    List<Policy.Maintenance> m = loaded.policies().get(0).maintenance();
+    assertThat(m).extracting(Policy.Maintenance::comment).containsExactly("nightly", "nightly");
+    assertThat(m)
+        .extracting(Policy.Maintenance::describe)
+        .containsExactly("01:00-03:30 monday-friday (Europe/Berlin)", "saturday sunday (UTC)");
+    // Monday 01:30 Berlin; Saturday noon; not Tuesday noon.
+    assertThat(m.stream().anyMatch(x -> x.covers(Instant.parse("2026-12-07T00:30:00Z")))).isTrue();
+    assertThat(m.stream().anyMatch(x -> x.covers(Instant.parse("2026-12-12T12:00:00Z")))).isTrue();
+    assertThat(m.stream().anyMatch(x -> x.covers(Instant.parse("2026-12-08T12:00:00Z")))).isFalse();
+  }
+
+  @Test
+  void aNamedIntervalThatIsNotThereOrIsWrongIsReportedWhereItIsWritten() throws IOException {
+    Path config =
+        config(
+            HEAD + "mute_time_intervals: [nigthly, weekends]\n",
+            NAMED
+                + """
+                  - name: nightly
+                    time_intervals: [{weekdays: [mon]}]
+                  - {name: empty}
+                """);
+    String q = dir.resolve("alerts/q.yaml").toString();
+    String c = dir.resolve("specwatch.yaml").toString();
+    assertThat(problems(config))
+        .containsExactly(
+            q
+                + ":5:23: mute_time_intervals[0]: no time interval 'nigthly' in the config file's"
+                + " time_intervals (did you mean 'nightly'?)",
+            q
+                + ":5:32: mute_time_intervals[1]: no time interval 'weekends' in the config file's"
+                + " time_intervals; defined: nightly, year-end, empty",
+            c
+                + ":13:11: time_intervals[2].name: time interval 'nightly' is already defined at "
+                + c
+                + ":4:11",
+            c
+                + ":14:34: time_intervals[2].time_intervals[0].weekdays[0]: 'mon' is not a weekday"
+                + " (did you mean 'monday'?)",
+            c + ":15:5: time_intervals[3].time_intervals: is required: a list of intervals");
   }
 
   private static List<String> problems(Path config) {
