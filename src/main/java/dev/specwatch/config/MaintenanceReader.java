@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  * One entry of a policy's {@code maintenance}: a single window ({@code start}, {@code end}) or a
  * recurring one in the fields of Alertmanager's {@code time_intervals} ({@code times}, {@code
  * weekdays}, {@code days_of_month}, {@code months}, {@code years}, {@code location}), with the same
- * value syntax and the same checks (prometheus/alertmanager, {@code timeinterval/timeinterval.go}).
+ * value syntax and the same checks (prometheus/alertmanager, {@code timeinterval/timeinterval.go});
+ * and the config file's named {@code time_intervals}, which a policy's {@code mute_time_intervals}
+ * names, as an Alertmanager route does.
  */
 final class MaintenanceReader {
   private static final List<String> RECURRING =
