@@ -8,7 +8,6 @@ import dev.specwatch.yaml.YamlNode;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -69,9 +68,7 @@ final class MaintenanceReader {
       }
       return Optional.of(new Policy.Maintenance.Window(from.get(), end.get(), comment));
     }
-    Optional<TimeInterval> when = interval(m);
-    m.finish();
-    return when.map(w -> new Policy.Maintenance.Recurring(w, comment));
+    return finishedInterval(m).map(w -> new Policy.Maintenance.Recurring(w, comment));
   }
 
   /**
@@ -81,37 +78,29 @@ final class MaintenanceReader {
   static Map<String, List<TimeInterval>> named(MapReader config) {
     Map<String, List<TimeInterval>> out = new LinkedHashMap<>();
     Map<String, String> where = new LinkedHashMap<>();
-    config.list(
-        "time_intervals",
-        (node, path) ->
-            MapReader.of(node, path, config.problems(), config.baseDir())
-                .map(
-                    n -> {
-                      String name = n.requiredString("name");
-                      List<TimeInterval> intervals =
-                          n.list(
-                              "time_intervals",
-                              (i, at) ->
-                                  MapReader.of(i, at, n.problems(), n.baseDir())
-                                      .flatMap(
-                                          r -> {
-                                            Optional<TimeInterval> t = interval(r);
-                                            r.finish();
-                                            return t;
-                                          }));
-                      if (!n.has("time_intervals")) {
-                        n.error("time_intervals", "is required: a list of intervals");
-                      }
-                      n.finish();
-                      String first = where.putIfAbsent(name, n.locationOf("name").toString());
-                      if (first != null) {
-                        n.error(
-                            "name", "time interval '" + name + "' is already defined at " + first);
-                      } else if (!name.isEmpty()) {
-                        out.put(name, intervals);
-                      }
-                      return name;
-                    }));
+    List<MapReader> entries =
+        config.list(
+            "time_intervals",
+            (node, path) -> MapReader.of(node, path, config.problems(), config.baseDir()));
+    for (MapReader n : entries) {
+      String name = n.requiredString("name");
+      List<TimeInterval> intervals =
+          n.list(
+              "time_intervals",
+              (node, path) ->
+                  MapReader.of(node, path, n.problems(), n.baseDir())
+                      .flatMap(MaintenanceReader::finishedInterval));
+      if (!n.has("time_intervals")) {
+        n.error("time_intervals", "is required: a list of intervals");
+      }
+      n.finish();
+      String first = where.putIfAbsent(name, n.locationOf("name").toString());
+      if (first != null) {
+        n.error("name", "time interval '" + name + "' is already defined at " + first);
+      } else if (!name.isEmpty()) {
+        out.put(name, intervals);
+      }
+    }
     return out;
   }
 
@@ -120,36 +109,60 @@ final class MaintenanceReader {
    * becomes recurring maintenance windows, commented with the name.
    */
   static List<Policy.Maintenance> muted(MapReader policy, Map<String, List<TimeInterval>> named) {
-    List<Policy.Maintenance> out = new ArrayList<>();
-    policy.list(
-        "mute_time_intervals",
-        (node, path) -> {
-          if (!(node instanceof YamlNode.Scalar s) || s.isNull() || s.invalid()) {
-            policy.problems().add(node.location(), path, "expected a name, got " + node.kind());
-            return Optional.empty();
-          }
-          List<TimeInterval> intervals = named.get(s.text());
-          if (intervals == null) {
-            policy
-                .problems()
-                .add(
-                    node.location(),
-                    path,
-                    "no time interval '"
-                        + s.text()
-                        + "' in the config file's time_intervals"
-                        + MapReader.closest(s.text(), named.keySet())
-                            .map(h -> " (did you mean '" + h + "'?)")
-                            .orElse(
-                                named.isEmpty()
-                                    ? ""
-                                    : "; defined: " + String.join(", ", named.keySet())));
-            return Optional.empty();
-          }
-          intervals.forEach(i -> out.add(new Policy.Maintenance.Recurring(i, s.text())));
-          return Optional.of(s.text());
-        });
-    return out;
+    List<List<Policy.Maintenance>> each =
+        policy.list(
+            "mute_time_intervals",
+            (node, path) ->
+                scalar(policy, node, path, "a name")
+                    .flatMap(name -> muted(policy, node, path, name, named)));
+    return each.stream().flatMap(List::stream).toList();
+  }
+
+  /** The windows of one named interval, or empty (reported at the name) when there is none. */
+  private static Optional<List<Policy.Maintenance>> muted(
+      MapReader policy,
+      YamlNode node,
+      String path,
+      String name,
+      Map<String, List<TimeInterval>> named) {
+    List<TimeInterval> intervals = named.get(name);
+    if (intervals == null) {
+      policy
+          .problems()
+          .add(
+              node.location(),
+              path,
+              "no time interval '"
+                  + name
+                  + "' in the config file's time_intervals"
+                  + MapReader.closest(name, named.keySet())
+                      .map(h -> " (did you mean '" + h + "'?)")
+                      .orElse(
+                          named.isEmpty()
+                              ? ""
+                              : "; defined: " + String.join(", ", named.keySet())));
+      return Optional.empty();
+    }
+    return Optional.of(
+        intervals.stream()
+            .<Policy.Maintenance>map(i -> new Policy.Maintenance.Recurring(i, name))
+            .toList());
+  }
+
+  /** An item's text, or empty with "expected {@code what}, got …" at its place. */
+  private static Optional<String> scalar(MapReader m, YamlNode node, String path, String what) {
+    if (!(node instanceof YamlNode.Scalar s) || s.isNull() || s.invalid()) {
+      m.problems().add(node.location(), path, "expected " + what + ", got " + node.kind());
+      return Optional.empty();
+    }
+    return Optional.of(s.text());
+  }
+
+  /** {@link #interval} with its mapping finished (every other key reported unknown). */
+  private static Optional<TimeInterval> finishedInterval(MapReader m) {
+    Optional<TimeInterval> t = interval(m);
+    m.finish();
+    return t;
   }
 
   /**
@@ -195,18 +208,17 @@ final class MaintenanceReader {
   private static List<Range> values(MapReader m, String key, Function<String, Range> parse) {
     return m.list(
         key,
-        (node, path) -> {
-          if (!(node instanceof YamlNode.Scalar s) || s.isNull() || s.invalid()) {
-            m.problems().add(node.location(), path, "expected a single value, got " + node.kind());
-            return Optional.empty();
-          }
-          try {
-            return Optional.of(parse.apply(s.text()));
-          } catch (IllegalArgumentException e) {
-            m.problems().add(node.location(), path, e.getMessage());
-            return Optional.empty();
-          }
-        });
+        (node, path) ->
+            scalar(m, node, path, "a single value")
+                .flatMap(
+                    text -> {
+                      try {
+                        return Optional.of(parse.apply(text));
+                      } catch (IllegalArgumentException e) {
+                        m.problems().add(node.location(), path, e.getMessage());
+                        return Optional.empty();
+                      }
+                    }));
   }
 
   private static Optional<Range> time(MapReader t) {
