@@ -81,6 +81,42 @@ class StatusServerTest {
     }
   }
 
+  /** A daemon whose last evaluation is {@code evaluation}, at 2026-12-01 10:00 over 5 minutes. */
+  static class Evaluated extends Down {
+    private final Evaluation evaluation;
+
+    Evaluated(List<RecipeSnapshot> recipes) {
+      this.evaluation =
+          new Evaluation(
+              Instant.parse("2026-12-01T10:00:00Z"),
+              java.time.Duration.ofMinutes(5),
+              recipes,
+              recipes.size());
+    }
+
+    Evaluation evaluation() {
+      return evaluation;
+    }
+
+    @Override
+    public Optional<Evaluation> lastEvaluation() {
+      return Optional.of(evaluation);
+    }
+  }
+
+  /** A vLLM recipe's snapshot with acceptance {@code acceptance} and the rest fixed. */
+  static RecipeSnapshot snapshot(String name, RecipeState state, double acceptance) {
+    return new RecipeSnapshot(
+        name,
+        "vllm",
+        state,
+        new SignalValues(
+            acceptance, 1 + 3 * acceptance, List.of(0.9), 30.0, 18.0, 40.0, 3000.0, 10.0),
+        List.of(),
+        Optional.empty(),
+        Optional.empty());
+  }
+
   private HttpResponse<String> send(int port, String method, String path, String token)
       throws Exception {
     HttpRequest.Builder r =
@@ -155,29 +191,12 @@ class StatusServerTest {
    */
   @Test
   void pagesOfEveryRecipePassTheirEvaluationToEachRowsSparkline() throws Exception {
-    Instant at = Instant.parse("2026-12-01T10:00:00Z");
-    List<RecipeSnapshot> snapshots = new java.util.ArrayList<>();
-    for (String name : List.of("a", "b", "c")) {
-      snapshots.add(
-          new RecipeSnapshot(
-              name,
-              "vllm",
-              RecipeState.OK,
-              new SignalValues(0.7, 3.1, List.of(0.9), 30.0, 18.0, 40.0, 3000.0, 10.0),
-              List.of(),
-              Optional.empty(),
-              Optional.empty()));
-    }
-    Evaluation evaluation = new Evaluation(at, java.time.Duration.ofMinutes(5), snapshots, 3);
+    List<RecipeSnapshot> snapshots =
+        List.of("a", "b", "c").stream().map(n -> snapshot(n, RecipeState.OK, 0.7)).toList();
     List<String> lookedUpAgain = new java.util.concurrent.CopyOnWriteArrayList<>();
     List<String> passed = new java.util.concurrent.CopyOnWriteArrayList<>();
-    StatusServer.Source source =
-        new Down() {
-          @Override
-          public Optional<Evaluation> lastEvaluation() {
-            return Optional.of(evaluation);
-          }
-
+    Evaluated source =
+        new Evaluated(snapshots) {
           @Override
           public List<Double> sparkline(String recipe) {
             lookedUpAgain.add(recipe);
@@ -186,7 +205,7 @@ class StatusServerTest {
 
           @Override
           public List<Double> sparkline(String recipe, Evaluation last) {
-            assertThat(last).isSameAs(evaluation);
+            assertThat(last).isSameAs(evaluation());
             passed.add(recipe);
             return List.of(0.7, 0.69);
           }
@@ -215,18 +234,6 @@ class StatusServerTest {
    */
   @Test
   void aRecipeInAMaintenanceWindowShowsIt() throws Exception {
-    Instant at = Instant.parse("2026-12-01T10:00:00Z");
-    RecipeSnapshot snapshot =
-        new RecipeSnapshot(
-            "q",
-            "vllm",
-            RecipeState.BREACH,
-            new SignalValues(0.3, 1.9, List.of(0.5), 30.0, 18.0, 40.0, 3000.0, 10.0),
-            List.of(),
-            Optional.empty(),
-            Optional.empty());
-    Evaluation evaluation =
-        new Evaluation(at, java.time.Duration.ofMinutes(5), List.of(snapshot), 1);
     dev.specwatch.model.Policy policy =
         dev.specwatch.model.Policy.builder("q", Map.of("model_name", "q"), 3)
             .maintenance(
@@ -242,12 +249,7 @@ class StatusServerTest {
                         "nightly suite")))
             .build();
     StatusServer.Source source =
-        new Down() {
-          @Override
-          public Optional<Evaluation> lastEvaluation() {
-            return Optional.of(evaluation);
-          }
-
+        new Evaluated(List.of(snapshot("q", RecipeState.BREACH, 0.3))) {
           @Override
           public List<dev.specwatch.model.Policy> policies() {
             return List.of(policy);
